@@ -1,0 +1,72 @@
+"""Shared test infrastructure.
+
+Tests that need a real service carry a marker: ``postgres`` (the configured database is
+PostgreSQL), ``redis`` (CELERY_BROKER_URL points at a reachable Redis) or
+``celery_worker`` (a real worker consumes from that broker). When the service is absent
+they skip with the reason, unless REQUIRE_SERVICES=1 (as in CI), where that is a failure.
+"""
+
+import os
+import socket
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+REQUIRE_SERVICES = os.getenv("REQUIRE_SERVICES", "") == "1"
+
+
+def _redis_problem() -> str | None:
+    url = settings.CELERY_BROKER_URL
+    if not url:
+        return "CELERY_BROKER_URL is not set"
+    parsed = urlparse(url)
+    if parsed.scheme not in ("redis", "rediss"):
+        return f"CELERY_BROKER_URL is not a Redis URL ({parsed.scheme})"
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 6379), 2):
+            return None
+    except OSError as exc:
+        return f"Redis at {parsed.hostname}:{parsed.port or 6379} is unreachable ({exc})"
+
+
+def _postgres_problem() -> str | None:
+    if connection.vendor != "postgresql":
+        return f"the database is {connection.vendor}, not PostgreSQL (set DATABASE_URL)"
+    return None
+
+
+def _missing_service(item) -> str | None:
+    if item.get_closest_marker("postgres"):
+        problem = _postgres_problem()
+        if problem:
+            return problem
+    if item.get_closest_marker("redis") or item.get_closest_marker("celery_worker"):
+        problem = _redis_problem()
+        if problem:
+            return problem
+    return None
+
+
+def pytest_runtest_setup(item):
+    problem = _missing_service(item)
+    if problem:
+        if REQUIRE_SERVICES:
+            pytest.fail(f"REQUIRE_SERVICES=1 but {problem}", pytrace=False)
+        pytest.skip(problem)
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """A real Celery worker (in a thread of this process) consuming from the real broker.
+
+    It needs committed data, hence transactional_db; the worker's own database
+    connections see the same test database.
+    """
+    from celery.contrib.testing.worker import start_worker
+
+    from dalmuti_site.celery import app
+
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker:
+        yield worker
