@@ -10,4 +10,8 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + (
         (_("Player"), {"fields": ("display_name", "notify", "language")}),
     )
+    add_fieldsets = BaseUserAdmin.add_fieldsets + (
+        (_("Player"), {"fields": ("email", "display_name")}),
+    )
     list_display = ("username", "display_name", "email", "notify", "is_staff")
+    search_fields = ("username", "display_name", "email")

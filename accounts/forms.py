@@ -1,0 +1,117 @@
+import math
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm, UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
+from django.utils.translation import get_language_info, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from . import throttle
+from .models import User
+
+
+def _check_email_is_free(email: str, user: User | None = None) -> str:
+    email = User.objects.normalize_email(email)
+    others = User.objects.filter(email__iexact=email)
+    if user is not None and user.pk:
+        others = others.exclude(pk=user.pk)
+    if others.exists():
+        raise ValidationError(
+            _("An account with this email address already exists."), code="email_taken"
+        )
+    return email
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("Email address"),
+        help_text=_("Used to reset your password and, if you like, to tell you it is your turn."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self):
+        return _check_email_is_free(self.cleaned_data["email"])
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, refusing any attempt while the username or address is locked."""
+
+    locked_for = 0  # seconds
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if not (username and password):
+            return super().clean()
+
+        address = throttle.client_address(self.request)
+        self.locked_for = throttle.seconds_locked(username, address)
+        if self.locked_for:
+            minutes = math.ceil(self.locked_for / 60)
+            raise ValidationError(
+                ngettext(
+                    "Too many failed attempts to log in. Please try again in %(minutes)d "
+                    "minute, or reset your password.",
+                    "Too many failed attempts to log in. Please try again in %(minutes)d "
+                    "minutes, or reset your password.",
+                    minutes,
+                ),
+                code="locked",
+                params={"minutes": minutes},
+            )
+        try:
+            cleaned_data = super().clean()
+        except ValidationError:
+            throttle.record_failure(username, address)
+            raise
+        throttle.clear_username(username)
+        return cleaned_data
+
+
+class ResetPasswordForm(SetPasswordForm):
+    """Setting a new password through the emailed link also lifts a login lock."""
+
+    def save(self, commit=True):
+        user = super().save(commit)
+        throttle.clear_username(user.get_username())
+        return user
+
+
+def _language_choices():
+    choices = [("", _("Follow my browser"))]
+    for code, _name in settings.LANGUAGES:
+        choices.append((code, capfirst(get_language_info(code)["name_local"])))
+    return choices
+
+
+class ProfileForm(forms.ModelForm):
+    email = forms.EmailField(
+        label=_("Email address"),
+        help_text=_("Used to reset your password and for the notifications below."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=_language_choices,
+        required=False,
+        help_text=_("The language of the site whenever you are logged in."),
+    )
+
+    class Meta:
+        model = User
+        fields = ("display_name", "email", "notify", "language")
+        labels = {"display_name": _("Display name"), "notify": _("Email me")}
+        help_texts = {"notify": _("When to email you about your games.")}
+        widgets = {
+            "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
+            "notify": forms.RadioSelect,
+        }
+
+    def clean_email(self):
+        return _check_email_is_free(self.cleaned_data["email"], self.instance)

@@ -1,0 +1,121 @@
+from django.conf import settings
+from django.contrib import auth, messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_POST
+
+from .forms import LoginForm, ProfileForm, SignupForm
+from .models import User
+
+
+def _safe_url(request: HttpRequest, url: str | None) -> str:
+    """The URL if it stays on this site, else an empty string."""
+    if url and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return url
+    return ""
+
+
+def _next_url(request: HttpRequest) -> str:
+    return _safe_url(request, request.POST.get("next") or request.GET.get("next"))
+
+
+def _remember_language(response: HttpResponse, code: str) -> None:
+    """Set Django's language cookie, or forget it so that the browser's choice applies."""
+    if not code:
+        response.delete_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+        return
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+@sensitive_post_parameters("password1", "password2")
+@never_cache
+def signup(request: HttpRequest) -> HttpResponse:
+    next_url = _next_url(request)
+    if request.user.is_authenticated:
+        return redirect(next_url or settings.LOGIN_REDIRECT_URL)
+
+    if request.method == "POST":
+        form = SignupForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            auth.login(request, user)
+            welcome = _("Welcome, %(name)s! Your account is ready.") % {"name": user.name}
+            messages.success(request, welcome)
+            return redirect(next_url or settings.LOGIN_REDIRECT_URL)
+    else:
+        form = SignupForm()
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login view with the rate-limited form: a locked login answers 429."""
+
+    form_class = LoginForm
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "locked"):
+            response.status_code = 429
+            response.headers["Retry-After"] = str(form.locked_for)
+        return response
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        # A fresh copy: an invalid form must not change request.user (the header shows it).
+        form = ProfileForm(request.POST, instance=User.objects.get(pk=request.user.pk))
+        if form.is_valid():
+            user = form.save()
+            if user.language:
+                translation.activate(user.language)
+            messages.success(request, _("Your profile has been saved."))
+            response = redirect("profile")
+            _remember_language(response, user.language)
+            return response
+    else:
+        form = ProfileForm(instance=request.user)
+    return render(request, "accounts/profile.html", {"form": form})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    code = request.POST.get("language", "")
+    if code not in dict(settings.LANGUAGES):
+        return HttpResponseBadRequest(_("Unknown language."))
+
+    user = request.user
+    if user.is_authenticated and user.language != code:
+        # The profile language wins over the cookie (UserLanguageMiddleware): keep them equal.
+        user.language = code
+        user.save(update_fields=["language"])
+
+    next_url = _next_url(request) or _safe_url(request, request.headers.get("Referer")) or "/"
+    response = redirect(next_url)
+    _remember_language(response, code)
+    return response

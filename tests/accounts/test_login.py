@@ -1,0 +1,139 @@
+import datetime as dt
+
+from django.conf import settings
+
+from .conftest import PASSWORD
+
+START = dt.datetime(2026, 11, 22, 12, 0, tzinfo=dt.UTC)
+ELSEWHERE = {"REMOTE_ADDR": "203.0.113.9"}
+
+
+def _log_in(client, username, password, **extra):
+    return client.post("/accounts/login/", {"username": username, "password": password}, **extra)
+
+
+def _fail_until_locked(client, username, **extra):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
+        response = _log_in(client, username, "wrong password", **extra)
+        assert response.status_code == 200
+
+
+def _is_logged_in(client, user) -> bool:
+    return client.session.get("_auth_user_id") == str(user.pk)
+
+
+def test_it_links_to_sign_up_and_password_reset_and_carries_next(client):
+    response = client.get("/accounts/login/?next=/join/abc/")
+    html = response.content.decode()
+    assert '<input type="hidden" name="next" value="/join/abc/">' in html
+    assert 'href="/accounts/signup/?next=/join/abc/"' in html
+    assert 'href="/accounts/password/reset/"' in html
+
+
+def test_it_logs_the_user_in(client, alice):
+    response = _log_in(client, "alice", PASSWORD)
+    assert response.status_code == 302
+    assert response.url == "/"
+    assert _is_logged_in(client, alice)
+
+
+def test_it_honours_a_safe_next(client, alice):
+    response = client.post(
+        "/accounts/login/", {"username": "alice", "password": PASSWORD, "next": "/join/abc/"}
+    )
+    assert response.url == "/join/abc/"
+
+
+def test_it_ignores_an_off_site_next(client, alice):
+    response = client.post(
+        "/accounts/login/",
+        {"username": "alice", "password": PASSWORD, "next": "//evil.example.com/"},
+    )
+    assert response.url == "/"
+    assert _is_logged_in(client, alice)
+
+
+def test_it_rejects_a_wrong_password(client, alice):
+    response = _log_in(client, "alice", "wrong password")
+    assert response.status_code == 200
+    assert response.context["form"].has_error("__all__", "invalid_login")
+    assert 'role="alert"' in response.content.decode()
+    assert not _is_logged_in(client, alice)
+
+
+def test_it_locks_the_username_after_too_many_failures_even_with_the_right_password(client, alice):
+    _fail_until_locked(client, "alice")
+
+    response = _log_in(client, "alice", PASSWORD)
+    assert response.status_code == 429
+    assert response.headers["Retry-After"] == str(settings.LOGIN_FAILURE_WINDOW)
+    assert "Too many failed attempts to log in" in response.content.decode()
+    assert "15 minutes" in response.content.decode()
+    assert not _is_logged_in(client, alice)
+
+
+def test_the_lock_follows_the_username_to_another_address(client, alice):
+    _fail_until_locked(client, "alice")
+    assert _log_in(client, "alice", PASSWORD, **ELSEWHERE).status_code == 429
+
+
+def test_it_locks_an_address_that_tries_many_usernames(client, alice):
+    for n in range(settings.LOGIN_FAILURE_LIMIT):
+        _log_in(client, f"nobody{n}", "wrong password")
+
+    assert _log_in(client, "alice", PASSWORD).status_code == 429
+    assert _log_in(client, "alice", PASSWORD, **ELSEWHERE).status_code == 302
+
+
+def test_another_user_is_unaffected(client, alice, bob):
+    _fail_until_locked(client, "alice")
+
+    response = _log_in(client, "bob", PASSWORD, **ELSEWHERE)
+    assert response.status_code == 302
+    assert _is_logged_in(client, bob)
+
+
+def test_it_lets_the_user_in_again_after_the_window(client, alice, time_machine):
+    time_machine.move_to(START, tick=False)
+    _fail_until_locked(client, "alice")
+
+    time_machine.move_to(START + dt.timedelta(seconds=settings.LOGIN_FAILURE_WINDOW - 60))
+    assert _log_in(client, "alice", PASSWORD).status_code == 429
+
+    time_machine.move_to(START + dt.timedelta(seconds=settings.LOGIN_FAILURE_WINDOW + 1))
+    assert _log_in(client, "alice", PASSWORD).status_code == 302
+    assert _is_logged_in(client, alice)
+
+
+def test_a_success_clears_the_usernames_counter(client, alice):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        _log_in(client, "alice", "wrong password", **ELSEWHERE)
+    assert _log_in(client, "alice", PASSWORD).status_code == 302
+    client.logout()
+
+    _log_in(client, "alice", "wrong password")
+    assert _log_in(client, "alice", PASSWORD).status_code == 302
+
+
+def test_the_limit_comes_from_the_settings(client, alice, settings):
+    settings.LOGIN_FAILURE_LIMIT = 2
+    _log_in(client, "alice", "wrong password")
+    assert _log_in(client, "alice", "wrong password").status_code == 200
+    assert _log_in(client, "alice", PASSWORD).status_code == 429
+
+
+def test_a_logged_in_user_is_sent_on_from_the_login_page(client, alice):
+    client.force_login(alice)
+    response = client.get("/accounts/login/?next=/join/abc/")
+    assert response.status_code == 302
+    assert response.url == "/join/abc/"
+
+
+def test_log_out_needs_a_post(client, alice):
+    client.force_login(alice)
+    assert client.get("/accounts/logout/").status_code == 405
+    assert _is_logged_in(client, alice)
+
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 302
+    assert not _is_logged_in(client, alice)

@@ -1,0 +1,95 @@
+import re
+from urllib.parse import urlparse
+
+from django.conf import settings
+from django.core import mail
+
+from .conftest import PASSWORD
+
+NEW_PASSWORD = "a-brand-new-passphrase"
+
+
+def _reset_link(message) -> str:
+    match = re.search(r"https?://\S+/password/reset/\S+/\S+/", message.body)
+    assert match, message.body
+    return match.group(0)
+
+
+def _ask_for_a_link(client, email="alice@example.com"):
+    return client.post("/accounts/password/reset/", {"email": email})
+
+
+def _set_new_password(client, link):
+    page = client.get(urlparse(link).path, follow=True)
+    assert page.context["validlink"]
+    form_url = page.redirect_chain[-1][0]
+    return client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+
+
+def test_the_form_is_reachable_from_the_login_page(client):
+    assert client.get("/accounts/password/reset/").status_code == 200
+
+
+def test_it_emails_a_link_that_sets_a_new_password(client, alice):
+    response = _ask_for_a_link(client, email="Alice@Example.com")
+    assert response.status_code == 302
+    assert response.url == "/accounts/password/reset/sent/"
+    assert client.get(response.url).status_code == 200
+
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["alice@example.com"]
+    assert message.subject == "Reset your Dalmuti password"
+    assert "Hello Alice," in message.body
+    link = _reset_link(message)
+    assert link.startswith(settings.SITE_URL + "/accounts/password/reset/")
+
+    html, mimetype = message.alternatives[0]
+    assert mimetype == "text/html"
+    assert f'href="{link}"' in html
+
+    response = _set_new_password(client, link)
+    assert response.status_code == 302
+    assert response.url == "/accounts/password/reset/complete/"
+    assert client.get(response.url).status_code == 200
+
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    assert not alice.check_password(PASSWORD)
+    assert client.login(username="alice", password=NEW_PASSWORD)
+
+
+def test_the_link_works_only_once(client, alice):
+    _ask_for_a_link(client)
+    link = _reset_link(mail.outbox[0])
+    _set_new_password(client, link)
+
+    page = client.get(urlparse(link).path, follow=True)
+    assert not page.context["validlink"]
+    assert "This link no longer works" in page.content.decode()
+
+
+def test_an_unknown_address_gets_the_same_answer_and_no_email(client, alice):
+    response = _ask_for_a_link(client, email="nobody@example.com")
+    assert response.status_code == 302
+    assert response.url == "/accounts/password/reset/sent/"
+    assert mail.outbox == []
+
+
+def test_a_new_password_lifts_the_login_lock(client, alice):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
+        client.post(
+            "/accounts/login/",
+            {"username": "alice", "password": "wrong"},
+            REMOTE_ADDR="203.0.113.9",
+        )
+    assert (
+        client.post("/accounts/login/", {"username": "alice", "password": PASSWORD}).status_code
+        == 429
+    )
+
+    _ask_for_a_link(client)
+    _set_new_password(client, _reset_link(mail.outbox[0]))
+
+    response = client.post("/accounts/login/", {"username": "alice", "password": NEW_PASSWORD})
+    assert response.status_code == 302

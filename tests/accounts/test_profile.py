@@ -1,0 +1,121 @@
+from django.conf import settings
+
+
+def _form(**overrides):
+    data = {
+        "display_name": "Ana",
+        "email": "ana@example.com",
+        "notify": "daily",
+        "language": "nl",
+    }
+    data.update(overrides)
+    return data
+
+
+def test_an_anonymous_visitor_is_sent_to_log_in(client):
+    response = client.get("/accounts/profile/")
+    assert response.status_code == 302
+    assert response.url == "/accounts/login/?next=/accounts/profile/"
+
+
+def test_it_shows_the_current_settings(client, alice):
+    client.force_login(alice)
+    response = client.get("/accounts/profile/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'value="Alice"' in html
+    assert 'value="alice@example.com"' in html
+    assert 'value="every_turn" required id="id_notify_0" checked' in html
+    assert '<option value="" selected>Follow my browser</option>' in html
+
+
+def test_it_offers_every_notification_choice_and_language(client, alice):
+    client.force_login(alice)
+    html = client.get("/accounts/profile/").content.decode()
+    for label in ("Every turn", "One daily summary", "Never"):
+        assert label in html
+    for name in ("English", "Nederlands", "Deutsch", "Français"):
+        assert name in html
+
+
+def test_it_saves_the_settings_and_says_so(client, alice):
+    client.force_login(alice)
+    response = client.post("/accounts/profile/", _form(language=""))
+    assert response.status_code == 302
+    assert response.url == "/accounts/profile/"
+
+    alice.refresh_from_db()
+    assert alice.display_name == "Ana"
+    assert alice.email == "ana@example.com"
+    assert alice.notify == "daily"
+    assert alice.language == ""
+
+    page = client.get(response.url)
+    assert "Your profile has been saved." in page.content.decode()
+
+
+def test_the_header_then_shows_the_new_name(client, alice):
+    client.force_login(alice)
+    client.post("/accounts/profile/", _form(language=""))
+    page = client.get("/")
+    assert '<span class="who">Ana</span>' in page.content.decode()
+
+
+def test_choosing_a_language_also_sets_the_cookie(client, alice):
+    client.force_login(alice)
+    response = client.post("/accounts/profile/", _form(language="de"))
+    alice.refresh_from_db()
+    assert alice.language == "de"
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "de"
+    assert client.get("/").headers["Content-Language"] == "de"
+
+
+def test_following_the_browser_forgets_the_cookie(client, alice):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    client.force_login(alice)
+    response = client.post("/accounts/profile/", _form(language=""))
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == ""
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="nl")
+    assert page.headers["Content-Language"] == "nl"
+
+
+def test_it_requires_an_email_address(client, alice):
+    client.force_login(alice)
+    response = client.post("/accounts/profile/", _form(email=""))
+    assert response.status_code == 200
+    assert response.context["form"].has_error("email", "required")
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_an_invalid_form_changes_nothing_not_even_the_header(client, alice):
+    client.force_login(alice)
+    response = client.post("/accounts/profile/", _form(email="", display_name="Mallory"))
+    assert '<span class="who">Alice</span>' in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice"
+
+
+def test_it_refuses_another_players_email_address(client, alice, bob):
+    client.force_login(alice)
+    response = client.post("/accounts/profile/", _form(email="BOB@example.com"))
+    assert response.context["form"].has_error("email", "email_taken")
+
+
+def test_it_keeps_your_own_email_address(client, alice):
+    client.force_login(alice)
+    response = client.post("/accounts/profile/", _form(email="alice@example.com"))
+    assert response.status_code == 302
+
+
+def test_it_refuses_an_unknown_notification_choice_or_language(client, alice):
+    client.force_login(alice)
+    response = client.post("/accounts/profile/", _form(notify="hourly", language="xx"))
+    form = response.context["form"]
+    assert form.has_error("notify", "invalid_choice")
+    assert form.has_error("language", "invalid_choice")
+
+
+def test_the_header_links_to_the_profile(client, alice):
+    client.force_login(alice)
+    assert 'href="/accounts/profile/"' in client.get("/").content.decode()

@@ -1,0 +1,110 @@
+import pytest
+from django.contrib.auth import get_user_model
+
+User = get_user_model()
+
+NEW_PASSWORD = "a-long-and-unusual-passphrase"
+
+
+def _form(**overrides):
+    data = {
+        "username": "carol",
+        "email": "carol@example.com",
+        "password1": NEW_PASSWORD,
+        "password2": NEW_PASSWORD,
+    }
+    data.update(overrides)
+    return data
+
+
+def test_it_shows_the_form_with_labelled_fields(client):
+    response = client.get("/accounts/signup/")
+    assert response.status_code == 200
+    for name in ("username", "email", "password1", "password2"):
+        assert f'for="id_{name}"' in response.content.decode()
+
+
+def test_it_creates_the_account_and_logs_the_user_in(client):
+    response = client.post("/accounts/signup/", _form())
+    assert response.status_code == 302
+    assert response.url == "/"
+
+    carol = User.objects.get(username="carol")
+    assert carol.email == "carol@example.com"
+    assert carol.check_password(NEW_PASSWORD)
+    assert client.session["_auth_user_id"] == str(carol.pk)
+
+
+def test_it_requires_an_email_address(client):
+    response = client.post("/accounts/signup/", _form(email=""))
+    assert response.status_code == 200
+    assert response.context["form"].has_error("email", "required")
+    assert not User.objects.exists()
+
+
+def test_it_refuses_an_email_address_already_in_use(client, alice):
+    response = client.post("/accounts/signup/", _form(email="ALICE@example.com"))
+    assert response.context["form"].has_error("email", "email_taken")
+    assert not User.objects.filter(username="carol").exists()
+
+
+def test_it_refuses_a_username_already_taken_in_another_case(client, alice):
+    response = client.post("/accounts/signup/", _form(username="Alice"))
+    assert response.context["form"].has_error("username")
+
+
+@pytest.mark.parametrize(
+    "password, code",
+    [
+        ("short1!", "password_too_short"),
+        ("password123", "password_too_common"),
+        ("84736251940387", "password_entirely_numeric"),
+        ("carol-example", None),
+    ],
+)
+def test_it_applies_the_password_validators(client, password, code):
+    response = client.post("/accounts/signup/", _form(password1=password, password2=password))
+    assert response.status_code == 200
+    assert response.context["form"].has_error("password2", code)
+    assert not User.objects.exists()
+
+
+def test_it_refuses_two_different_passwords(client):
+    response = client.post("/accounts/signup/", _form(password2=NEW_PASSWORD + "x"))
+    assert response.context["form"].has_error("password2", "password_mismatch")
+
+
+def test_an_error_is_tied_to_its_field(client):
+    response = client.post("/accounts/signup/", _form(email="not an address"))
+    html = response.content.decode()
+    assert 'id="id_email_error"' in html
+    assert 'aria-describedby="id_email_helptext id_email_error"' in html
+
+
+def test_it_carries_next_into_the_form(client):
+    response = client.get("/accounts/signup/?next=/join/abc/")
+    assert '<input type="hidden" name="next" value="/join/abc/">' in response.content.decode()
+
+
+def test_it_honours_a_safe_next(client):
+    response = client.post("/accounts/signup/?next=/join/abc/", _form())
+    assert response.status_code == 302
+    assert response.url == "/join/abc/"
+
+
+def test_it_ignores_an_off_site_next(client):
+    response = client.post("/accounts/signup/", _form(next="https://evil.example.com/"))
+    assert response.url == "/"
+    assert User.objects.filter(username="carol").exists()
+
+
+def test_a_logged_in_user_is_sent_on_to_next(client, alice):
+    client.force_login(alice)
+    response = client.get("/accounts/signup/?next=/join/abc/")
+    assert response.status_code == 302
+    assert response.url == "/join/abc/"
+
+
+def test_the_header_offers_sign_up_to_a_visitor(client):
+    response = client.get("/")
+    assert 'href="/accounts/signup/"' in response.content.decode()
