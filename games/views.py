@@ -1,5 +1,335 @@
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.mail import send_mail
+from django.db.models import Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from . import services
+from .forms import BotForm, InviteForm, TableForm
+from .models import Action, Game, Invitation, Seat
+from .table import log_lines, since, table_context
+
+POLL_SECONDS = 3
+
+
+def _get_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
+    """The table and the requesting user's seat at it: the one door to a game's private
+    parts. Anyone without a seat gets a 404, whether or not the table exists."""
+    seat = (
+        Seat.objects.select_related("game", "user")
+        .filter(game_id=game_id, user=request.user)
+        .first()
+    )
+    if seat is None:
+        raise Http404(_("You have no seat at this table."))
+    return seat.game, seat
 
 
 def home(request):
-    return render(request, "games/home.html")
+    if not request.user.is_authenticated:
+        return render(request, "games/home.html")
+    return my_games(request)
+
+
+def my_games(request):
+    user = request.user
+    seats = list(
+        Seat.objects.filter(user=user)
+        .select_related("game", "game__host")
+        .order_by("-game__updated")
+    )
+    my_turn, waiting, open_tables, finished = [], [], [], []
+    for seat in seats:
+        game = seat.game
+        entry = {"game": game, "seat": seat}
+        if game.is_over:
+            finished.append(entry)
+        elif game.is_open:
+            open_tables.append(entry)
+        else:
+            wait = game.awaiting.get(str(seat.player))
+            entry["since"] = wait and wait[1]
+            (my_turn if wait else waiting).append(entry)
+    _describe_turns(my_turn + waiting, user)
+    invitations = (
+        Invitation.objects.filter(Q(user=user) | Q(email__iexact=user.email or "-"))
+        .filter(game__status=Game.Status.OPEN)
+        .select_related("game", "invited_by")
+    )
+    return render(request, "games/my_games.html", {
+        "my_turn": my_turn, "waiting": waiting, "open_tables": open_tables,
+        "finished": finished, "invitations": invitations, "table_form": TableForm(
+            initial={"name": _("%(name)s's table") % {"name": user.name}}),
+    })
+
+
+def _describe_turns(entries: list[dict], user) -> None:
+    """Round, my title and whose turn it is (as far as I may know) for each game in play."""
+    if not entries:
+        return
+    names = {}
+    for seat in Seat.objects.filter(game__in=[e["game"] for e in entries]).select_related("user"):
+        names[(seat.game_id, seat.player)] = seat.name
+    for entry in entries:
+        game, seat = entry["game"], entry["seat"]
+        view = services.engine_state(game).view(seat.player)
+        entry["my_title"] = view["titles"][view["seat"]]
+        entry["waiting_for"] = [
+            names.get((game.pk, view["seats"][s]), "?") for s in view["awaiting"]
+        ]
+        entry["since"] = since(game, view)
+
+
+@login_required
+def new_table(request):
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if form.is_valid():
+            game = services.create_table(
+                request.user, form.cleaned_data["name"], form.cleaned_data["seats"],
+                form.engine_options(),
+            )
+            return redirect(game)
+    else:
+        form = TableForm(initial={"name": _("%(name)s's table") % {"name": request.user.name}})
+    return render(request, "games/new_table.html", {"form": form})
+
+
+@never_cache
+@login_required
+@vary_on_headers("HX-Request")
+def game_page(request, game_id: int, error: str = "", status: int = 200):
+    game, me = _get_seat_for_user(request, game_id)
+    if game.is_open:
+        return _lobby(request, game, me)
+    return _render_game(request, game, me, "games/game.html", error, status)
+
+
+def _render_game(request, game, me, template, error="", status=200, me_seen=""):
+    seats = list(game.seats.select_related("user"))
+    context = table_context(game, me, seats)
+    names = {s.player: s.name for s in seats}
+    actions = list(
+        Action.objects.filter(game=game, round_number=game.round_number).order_by("seq")
+    )
+    context.update({
+        "game": game, "me": me, "error": error, "log": log_lines(actions, me, names),
+        "poll_seconds": POLL_SECONDS, "since": since(game, context["view"]),
+        # A poll leaves my hand and actions alone when they did not change, so a
+        # half-made choice (ticked cards, an opened rank) survives other players' moves.
+        "send_me": context["me_key"] != me_seen,
+        "oob": template.endswith("#update"),
+    })
+    return render(request, template, context, status=status)
+
+
+def _lobby(request, game, me):
+    return render(request, "games/lobby.html", {
+        "game": game, "me": me, "seats": list(game.seats.select_related("user")),
+        "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
+        "invite_form": InviteForm(), "bot_form": BotForm(),
+        "invitations": game.invitations.select_related("user"),
+        "is_host": game.host_id == request.user.pk,
+    })
+
+
+@require_POST
+@login_required
+def act(request, game_id: int):
+    game, me = _get_seat_for_user(request, game_id)
+    try:
+        action, turn = services.parse_action(request.POST)
+        services.act(game.pk, request.user, action, turn)
+    except services.Rejected as rejected:
+        return _action_answer(request, game.pk, me, rejected.message, rejected.status)
+    return _action_answer(request, game.pk, me)
+
+
+def _action_answer(request, game_id, me, error="", status=200):
+    """After an action: the fresh fragments for HTMX, else the page (a redirect on success
+    so that reloading never resubmits)."""
+    game = Game.objects.get(pk=game_id)
+    me.game = game
+    if request.htmx:
+        return _render_game(request, game, me, "games/game.html#update", error, status)
+    if not error:
+        return redirect(game)
+    return _render_game(request, game, me, "games/game.html", error, status)
+
+
+@never_cache
+@require_GET
+@login_required
+def poll(request, game_id: int):
+    """Cheap when nothing changed: one query and an empty 204 answer."""
+    row = (
+        Seat.objects.filter(game_id=game_id, user=request.user)
+        .values_list("game__version", "game__status")
+        .first()
+    )
+    if row is None:
+        raise Http404
+    version, status = row
+    try:
+        seen = int(request.GET.get("v", ""))
+    except ValueError:
+        seen = -1
+    if seen == version:
+        return HttpResponse(status=204)
+    game, me = _get_seat_for_user(request, game_id)
+    if game.is_open:
+        return HttpResponse(status=286 if game.is_over else 204, headers={"HX-Refresh": "true"})
+    # 286 tells htmx to stop polling: a finished game changes no more.
+    return _render_game(
+        request, game, me, "games/game.html#update", status=286 if game.is_over else 200,
+        me_seen=request.GET.get("me", ""),
+    )
+
+
+@never_cache
+@login_required
+def game_log(request, game_id: int):
+    game, me = _get_seat_for_user(request, game_id)
+    seats = list(game.seats.select_related("user"))
+    names = {s.player: s.name for s in seats}
+    actions = list(Action.objects.filter(game=game).order_by("seq"))
+    return render(request, "games/log.html", {
+        "game": game, "me": me, "log": log_lines(actions, me, names),
+    })
+
+
+# -- the lobby --
+
+
+def _host_only(request, game_id: int) -> Game:
+    game, _me = _get_seat_for_user(request, game_id)
+    if game.host_id != request.user.pk:
+        raise Http404
+    return game
+
+
+def _lobby_answer(request, game, error: str = "", status: int = 409):
+    if error:
+        messages.error(request, error)
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def invite(request, game_id: int):
+    game, _me = _get_seat_for_user(request, game_id)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(game)
+    user = form.user
+    if user is not None and game.seats.filter(user=user).exists():
+        messages.info(request, _("%(name)s already has a seat here.") % {"name": user.name})
+        return redirect(game)
+    invitation, created = Invitation.objects.get_or_create(
+        game=game, user=user, email="" if user else form.email,
+        defaults={"invited_by": request.user},
+    )
+    address = user.email if user else form.email
+    if address:
+        link = request.build_absolute_uri(reverse("join", args=[game.invite_token]))
+        send_mail(
+            _("%(name)s invites you to play The Great Dalmuti") % {"name": request.user.name},
+            _("%(name)s has saved you a seat at the table “%(table)s”.\n\nTake it here: %(link)s")
+            % {"name": request.user.name, "table": game.name, "link": link},
+            None, [address],
+        )
+    messages.success(request, _("Invitation sent."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def add_bot(request, game_id: int):
+    game = _host_only(request, game_id)
+    form = BotForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a bot level."))
+        return redirect(game)
+    try:
+        services.add_bot(game.pk, form.cleaned_data["level"])
+    except services.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def remove_seat(request, game_id: int, seat_id: int):
+    game = _host_only(request, game_id)
+    try:
+        services.remove_seat(game.pk, seat_id)
+    except services.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def leave(request, game_id: int):
+    game, me = _get_seat_for_user(request, game_id)
+    if game.host_id == request.user.pk:
+        messages.error(request, _("The host cannot leave their own table."))
+        return redirect(game)
+    try:
+        services.remove_seat(game.pk, me.pk)
+    except services.Rejected as rejected:
+        messages.error(request, rejected.message)
+        return redirect(game)
+    messages.success(request, _("You left the table."))
+    return redirect("home")
+
+
+@require_POST
+@login_required
+def start(request, game_id: int):
+    game = _host_only(request, game_id)
+    try:
+        services.start(game.pk)
+    except services.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)
+
+
+def join(request, token: str):
+    game = get_object_or_404(Game, invite_token=token)
+    if not request.user.is_authenticated:
+        return render(request, "games/join.html", {"game": game, "token": token})
+    if game.seats.filter(user=request.user).exists():
+        return redirect(game)
+    if request.method == "POST":
+        try:
+            services.join(game.pk, request.user)
+        except services.Rejected as rejected:
+            messages.error(request, rejected.message)
+            return redirect("home")
+        messages.success(request, _("You took a seat at %(table)s.") % {"table": game.name})
+        return redirect(game)
+    return render(request, "games/join.html", {
+        "game": game, "token": token, "seats": list(game.seats.select_related("user")),
+    })
+
+
+@require_POST
+@login_required
+def decline_invitation(request, invitation_id: int):
+    invitation = get_object_or_404(
+        Invitation, Q(user=request.user) | Q(email__iexact=request.user.email or "-"),
+        pk=invitation_id,
+    )
+    invitation.delete()
+    messages.info(request, _("Invitation declined."))
+    return redirect("home")

@@ -5,3 +5,10 @@ document.addEventListener("change", (event) => {
     el.form.requestSubmit();
   }
 });
+
+// The invitation link selects itself for copying.
+document.addEventListener("focusin", (event) => {
+  if (event.target.matches("[data-select-on-focus]")) {
+    event.target.select();
+  }
+});

@@ -1,0 +1,202 @@
+"""The game's words in the player's language: card names, titles, rule messages and the
+sentences of the game log."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from .engine import JESTER
+
+CARD_NAMES = {
+    1: gettext_lazy("Dalmuti"),
+    2: gettext_lazy("Archbishop"),
+    3: gettext_lazy("Earl Marshal"),
+    4: gettext_lazy("Baroness"),
+    5: gettext_lazy("Abbess"),
+    6: gettext_lazy("Knight"),
+    7: gettext_lazy("Seamstress"),
+    8: gettext_lazy("Mason"),
+    9: gettext_lazy("Cook"),
+    10: gettext_lazy("Shepherdess"),
+    11: gettext_lazy("Stonecutter"),
+    12: gettext_lazy("Peasant"),
+    JESTER: gettext_lazy("Jester"),
+}
+
+TITLE_NAMES = {
+    "great_dalmuti": gettext_lazy("Great Dalmuti"),
+    "lesser_dalmuti": gettext_lazy("Lesser Dalmuti"),
+    "merchant": gettext_lazy("Merchant"),
+    "lesser_peon": gettext_lazy("Lesser Peon"),
+    "greater_peon": gettext_lazy("Greater Peon"),
+}
+
+
+def card_name(rank: int) -> str:
+    return str(CARD_NAMES[rank])
+
+
+def title_name(title: str) -> str:
+    return str(TITLE_NAMES[title])
+
+
+def card_set(rank: int, count: int) -> str:
+    """"3 Knights", "1 Jester": a number of cards of one rank, with the proper plural."""
+    forms = {
+        1: lambda n: ngettext("%(count)d Dalmuti", "%(count)d Dalmutis", n),
+        2: lambda n: ngettext("%(count)d Archbishop", "%(count)d Archbishops", n),
+        3: lambda n: ngettext("%(count)d Earl Marshal", "%(count)d Earl Marshals", n),
+        4: lambda n: ngettext("%(count)d Baroness", "%(count)d Baronesses", n),
+        5: lambda n: ngettext("%(count)d Abbess", "%(count)d Abbesses", n),
+        6: lambda n: ngettext("%(count)d Knight", "%(count)d Knights", n),
+        7: lambda n: ngettext("%(count)d Seamstress", "%(count)d Seamstresses", n),
+        8: lambda n: ngettext("%(count)d Mason", "%(count)d Masons", n),
+        9: lambda n: ngettext("%(count)d Cook", "%(count)d Cooks", n),
+        10: lambda n: ngettext("%(count)d Shepherdess", "%(count)d Shepherdesses", n),
+        11: lambda n: ngettext("%(count)d Stonecutter", "%(count)d Stonecutters", n),
+        12: lambda n: ngettext("%(count)d Peasant", "%(count)d Peasants", n),
+        JESTER: lambda n: ngettext("%(count)d Jester", "%(count)d Jesters", n),
+    }
+    return forms[rank](count) % {"count": count}
+
+
+def cards_phrase(cards: list[int]) -> str:
+    """A played set in words: "3 Knights (1 Jester)" for two Knights and a jester played as
+    three Knights; "2 Jesters" for jesters alone; "1 Cook, 1 Peasant" for loose cards."""
+    ranks = sorted({c for c in cards if c != JESTER})
+    jesters = cards.count(JESTER)
+    if not ranks:
+        return card_set(JESTER, jesters)
+    if len(ranks) == 1:
+        phrase = card_set(ranks[0], len(cards))
+        if jesters:
+            phrase = _("%(set)s (%(jesters)s)") % {
+                "set": phrase, "jesters": card_set(JESTER, jesters),
+            }
+        return phrase
+    parts = [card_set(r, cards.count(r)) for r in ranks]
+    if jesters:
+        parts.append(card_set(JESTER, jesters))
+    return ", ".join(parts)
+
+
+def illegal_move_message(exc) -> str:
+    """The player's-language message for an engine IllegalMove."""
+    template = ILLEGAL_MOVE_MESSAGES.get(exc.code)
+    if template is None:
+        return str(exc)
+    params = dict(exc.params)
+    if "rank" in params and isinstance(params["rank"], int):
+        params["rank"] = card_name(params["rank"])
+    try:
+        return str(template).format(**params)
+    except (KeyError, IndexError):
+        return str(exc)
+
+
+# The engine's IllegalMove codes (games.engine.MESSAGES), in the player's language.
+ILLEGAL_MOVE_MESSAGES = {
+    "unknown_action": gettext_lazy("That is not something you can do in this game."),
+    "wrong_phase": gettext_lazy("You cannot do that now."),
+    "round_over": gettext_lazy("The round is over."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "not_awaited": gettext_lazy("You have nothing to decide now."),
+    "no_such_seat": gettext_lazy("There is no such seat at this table."),
+    "bad_card": gettext_lazy("That is not a card."),
+    "empty_play": gettext_lazy("Play at least one card."),
+    "mixed_ranks": gettext_lazy(
+        "Cards played together must all be of one rank (jesters may join them)."
+    ),
+    "cards_not_in_hand": gettext_lazy("You do not hold those cards."),
+    "leader_must_play": gettext_lazy("You lead this trick, so you must play; you cannot pass."),
+    "wrong_count": gettext_lazy("You must play exactly {count} cards, as many as the last play."),
+    "not_better": gettext_lazy("Your cards must be better (a lower number) than {rank}."),
+    "jester_not_given": gettext_lazy("Jesters are never given away in taxes or trades."),
+    "wrong_give_count": gettext_lazy("You must give back exactly {count} cards."),
+    "already_chosen": gettext_lazy("You have already chosen."),
+    "worst_required": gettext_lazy("You must give back your worst cards: {cards}."),
+    "no_revolution": gettext_lazy(
+        "Only the player holding both jesters may declare a revolution."
+    ),
+    "not_a_merchant": gettext_lazy("You can only trade with another Merchant."),
+    "wrong_card_count": gettext_lazy("Give exactly one card."),
+    "game_over": gettext_lazy("The game is over."),
+    "not_seated": gettext_lazy("You have no seat in this round."),
+    "unknown_player": gettext_lazy("There is no such player at this table."),
+    "not_between_rounds": gettext_lazy("Players can join or leave only between rounds."),
+    "round_not_over": gettext_lazy("The round is not over yet."),
+    "table_full": gettext_lazy("The table is full: at most {max} players."),
+    "place_required": gettext_lazy("The Great Dalmuti chooses the newcomer's place."),
+    "bad_place": gettext_lazy("A newcomer sits in the middle of the table."),
+}
+
+
+def event_sentence(event: dict, name_of) -> str | None:
+    """One line of the game log for an engine event whose seats have been mapped to
+    players (see games.services); None for events the log does not show."""
+    kind = event["type"]
+    who = name_of(event["player"]) if "player" in event else ""
+    if kind == "play":
+        return _("%(player)s, %(title)s, played %(cards)s") % {
+            "player": who, "title": title_name(event["title"]),
+            "cards": cards_phrase(event["cards"]),
+        }
+    if kind == "pass":
+        return _("%(player)s passed") % {"player": who}
+    if kind == "trick_won":
+        return _("%(player)s wins the trick; %(leader)s leads") % {
+            "player": who, "leader": name_of(event["leader"]),
+        }
+    if kind == "out":
+        return _("%(player)s is out of cards and finishes in place %(place)d") % {
+            "player": who, "place": event["place"],
+        }
+    if kind == "round_over":
+        return _("The round is over.")
+    if kind == "revolution":
+        if event["great"]:
+            return _(
+                "%(player)s reveals both Jesters: a Great Revolution! Everybody swaps "
+                "places with their opposite, and there are no taxes."
+            ) % {"player": who}
+        return _(
+            "%(player)s reveals both Jesters: a revolution! No taxes this round."
+        ) % {"player": who}
+    if kind == "revolution_declined":
+        return _("You kept your two Jesters to yourself: no revolution.")
+    if kind == "give_back_chosen":
+        return _("%(player)s has chosen the cards to give back") % {"player": who}
+    if kind == "taxes":
+        return _("The taxes are paid.")
+    if kind == "tax_exchange":
+        return _("%(giver)s gave %(cards)s to %(taker)s") % {
+            "giver": name_of(event["from"]), "taker": name_of(event["to"]),
+            "cards": cards_phrase(event["cards"]),
+        }
+    if kind == "trade_offer":
+        return _("%(player)s may trade with another Merchant") % {"player": who}
+    if kind == "trade":
+        return _("%(giver)s trades with %(taker)s") % {
+            "giver": name_of(event["from"]), "taker": name_of(event["to"]),
+        }
+    if kind == "trade_declined":
+        return _("%(player)s declines to trade") % {"player": who}
+    if kind == "trade_card_chosen":
+        return _("%(player)s has chosen a card to trade") % {"player": who}
+    if kind == "trade_done":
+        return _("%(giver)s and %(taker)s have traded a card") % {
+            "giver": name_of(event["from"]), "taker": name_of(event["to"]),
+        }
+    if kind == "trade_exchange":
+        return _("%(giver)s gave %(cards)s to %(taker)s") % {
+            "giver": name_of(event["from"]), "taker": name_of(event["to"]),
+            "cards": cards_phrase(event["cards"]),
+        }
+    if kind == "play_starts":
+        return _("%(player)s leads the first trick") % {"player": name_of(event["leader"])}
+    if kind == "round_starts":
+        return _("Round %(number)d is dealt; %(player)s, the Greater Peon, dealt the cards") % {
+            "number": event["round"], "player": name_of(event["dealer"]),
+        }
+    if kind == "game_over":
+        return _("The game is over: %(player)s wins!") % {"player": name_of(event["winner"])}
+    return None

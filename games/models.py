@@ -1,0 +1,207 @@
+"""Tables, seats, rounds and the ordered record of every accepted action.
+
+The rules live in games.engine. A table's current engine state is kept as JSON on the
+Game row (a snapshot, for speed); the authoritative history is the Action record, from
+which the state can always be rebuilt (games.services.rebuild_state).
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**62)
+
+
+class BotLevel(models.TextChoices):
+    BASIC = "basic", _("Basic bot")
+    SKILLED = "skilled", _("Skilled bot")
+    EXPERT = "expert", _("Expert bot")
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("In play")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Ended early")
+
+    name = models.CharField(_("table name"), max_length=80)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games",
+        verbose_name=_("host"),
+    )
+    seats_wanted = models.PositiveSmallIntegerField(_("seats"), default=5)
+    options = models.JSONField(_("options"), default=dict)
+    seed = models.BigIntegerField(default=new_seed, editable=False)
+    invite_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    # The engine's Game as JSON; None until the game starts.
+    state = models.JSONField(null=True, blank=True, editable=False)
+    # Sequence number of the last accepted action: pages carry it to detect staleness.
+    version = models.PositiveIntegerField(default=0)
+    # {player index: [version, ISO time]} for every player the game now waits for.
+    awaiting = models.JSONField(default=dict, blank=True, editable=False)
+    round_number = models.PositiveSmallIntegerField(_("round"), default=0)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    started = models.DateTimeField(_("started"), null=True, blank=True)
+    finished = models.DateTimeField(_("finished"), null=True, blank=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+    end_reason = models.CharField(_("reason for ending early"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.pk])
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status == self.Status.PLAYING
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
+
+
+class Seat(models.Model):
+    """A place at a table, held by a user or a bot. `player` is the engine's stable player
+    index, fixed when the game starts (the round seat changes with every round)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="seats",
+    )
+    bot_level = models.CharField(
+        _("bot level"), max_length=16, choices=BotLevel.choices, blank=True
+    )
+    bot_name = models.CharField(max_length=40, blank=True)
+    player = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["player", "joined", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
+            models.UniqueConstraint(fields=["game", "player"], name="one_seat_per_player"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(bot_level=""),
+                name="seat_is_user_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def name(self) -> str:
+        if self.user_id is None:
+            return self.bot_name or str(_("Bot"))
+        return self.user.name
+
+
+class Invitation(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+        related_name="invitations",
+    )
+    email = models.EmailField(blank=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(user__isnull=False),
+                name="one_invitation_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} ← {self.user or self.email}"
+
+
+class Round(models.Model):
+    """One round of a game: the deal and, once over, its result."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    # Player indices in position order at the start of the round (index 0: Great Dalmuti).
+    positions = models.JSONField(default=list)
+    # The hands as dealt, indexed like `positions`. Private: never shown during play.
+    hands = models.JSONField(default=list)
+    # Player indices in finishing order, and points per player index; set when over.
+    finish_order = models.JSONField(default=list, blank=True)
+    points = models.JSONField(default=dict, blank=True)
+    revolution = models.CharField(max_length=16, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_round_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {self.number}"
+
+
+class Action(models.Model):
+    """The durable, ordered record of a game: one row per accepted action.
+
+    `payload` is the engine action as JSON; `events` is what the engine reported as its
+    consequences (for the log). `player` is None for system records (the start).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    round_number = models.PositiveSmallIntegerField(default=0)
+    player = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=24)
+    payload = models.JSONField(default=dict)
+    events = models.JSONField(default=list)
+    # Who made it: a user, a bot, or the clock (timeouts).
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    by = models.CharField(max_length=16, default="player")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.kind}"

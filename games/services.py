@@ -1,0 +1,342 @@
+"""Everything that changes a table, in one place: views, bots and tasks all come here.
+
+Each change runs in one transaction holding the table's row lock, validates through the
+engine, appends to the Action record and saves the new engine state, so two concurrent
+submissions for the same turn can never both win, and a rejected one changes nothing.
+"""
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from . import engine
+from .labels import illegal_move_message
+from .models import Action, Game, Invitation, Round, Seat
+
+log = logging.getLogger(__name__)
+
+BOT_NAMES = [
+    "Ada", "Bram", "Cato", "Dido", "Ezra", "Fien", "Gus", "Hedda", "Ivo", "Juno", "Kees",
+    "Lotte", "Mats", "Nora", "Otto", "Pim", "Quin", "Roos", "Sem", "Tess",
+]
+# Seat keys of engine events that name round seats (mapped to stable player indices).
+SEAT_KEYS = ("seat", "from", "to", "leader")
+SEAT_LIST_KEYS = ("visible_to", "finish_order", "next_order")
+
+
+class Rejected(Exception):
+    """A request that changes nothing, with the message for the player and an HTTP status."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+# -- reading the state --
+
+
+def engine_state(game: Game) -> engine.Game:
+    return engine.Game.from_json(game.state)
+
+
+def engine_options(game: Game) -> engine.Options:
+    return engine.Options.from_json(game.options)
+
+
+# -- before the start --
+
+
+def create_table(host, name: str, seats: int, options: dict) -> Game:
+    engine.Options.from_json(options)  # validate
+    with transaction.atomic():
+        game = Game.objects.create(name=name, host=host, seats_wanted=seats, options=options)
+        Seat.objects.create(game=game, user=host)
+    return game
+
+
+def _lock_open(game_id: int) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if not game.is_open:
+        raise Rejected(_("The game has already started."), 409)
+    return game
+
+
+def join(game_id: int, user) -> Seat:
+    with transaction.atomic():
+        game = _lock_open(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat:
+            return seat
+        if game.seats.count() >= game.seats_wanted:
+            raise Rejected(_("This table is full."), 409)
+        seat = Seat.objects.create(game=game, user=user)
+        Invitation.objects.filter(game=game, user=user).delete()
+        game.save(update_fields=["updated"])
+    return seat
+
+
+def add_bot(game_id: int, level: str) -> Seat:
+    with transaction.atomic():
+        game = _lock_open(game_id)
+        taken = list(game.seats.all())
+        if len(taken) >= game.seats_wanted:
+            raise Rejected(_("This table is full."), 409)
+        used = {s.bot_name for s in taken}
+        name = next((n for n in BOT_NAMES if n not in used), f"Bot {len(taken) + 1}")
+        seat = Seat.objects.create(game=game, bot_level=level, bot_name=name)
+        game.save(update_fields=["updated"])
+    return seat
+
+
+def remove_seat(game_id: int, seat_id: int) -> None:
+    with transaction.atomic():
+        game = _lock_open(game_id)
+        seat = game.seats.filter(pk=seat_id).first()
+        if seat is None:
+            raise Rejected(_("There is no such seat at this table."), 404)
+        if seat.user_id == game.host_id:
+            raise Rejected(_("The host cannot be removed from their own table."), 409)
+        seat.delete()
+        game.save(update_fields=["updated"])
+
+
+def start(game_id: int) -> Game:
+    """Draw for seats (RULES 3), deal round 1 and record the start."""
+    with transaction.atomic():
+        game = _lock_open(game_id)
+        seats = list(game.seats.order_by("joined", "pk"))
+        if len(seats) < 4:
+            raise Rejected(_("A game needs at least 4 players."), 409)
+        for index, seat in enumerate(seats):
+            seat.player = index
+            seat.save(update_fields=["player"])
+        state = engine.Game.new(len(seats), engine_options(game), game.seed)
+        game.status = Game.Status.PLAYING
+        game.started = timezone.now()
+        _begin_round(game, state, "start", {"players": len(seats), "seed": game.seed})
+        _save_state(game, state)
+    _after_commit(game)
+    return game
+
+
+# -- playing --
+
+
+def parse_action(data) -> tuple[engine.Action, int]:
+    """The engine action and turn token of a submitted form; Rejected if malformed."""
+    kind = data.get("action", "")
+    try:
+        turn = int(data.get("turn", ""))
+        if kind == "play":
+            cards = data.get("cards", "")
+            action = engine.Play(tuple(int(c) for c in cards.split(",") if c))
+        elif kind == "pass":
+            action = engine.Pass()
+        elif kind == "give_back":
+            action = engine.GiveBack(tuple(int(c) for c in data.getlist("card")))
+        elif kind == "revolution":
+            declare = data.get("declare")
+            if declare not in ("yes", "no"):
+                raise ValueError(declare)
+            action = engine.Revolution(declare == "yes")
+        elif kind == "trade":
+            partner = data.get("partner", "")
+            action = engine.Trade(None if partner == "none" else int(partner))
+        elif kind == "trade_card":
+            action = engine.TradeCard(int(data.get("card", "")))
+        else:
+            raise ValueError(kind)
+    except (TypeError, ValueError):
+        raise Rejected(
+            _("That request was not understood. Reload the page and try again.")
+        ) from None
+    return action, turn
+
+
+def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
+    """A human's action for their own seat. `turn` is the token the page was rendered
+    with: the version at which this player's current decision began."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise Rejected(_("You have no seat at this table."), 403)
+        if not game.is_playing:
+            raise Rejected(_("This game is not in play."), 409)
+        waiting = game.awaiting.get(str(seat.player))
+        if waiting is None:
+            raise Rejected(_("It is not your turn; nothing was changed."), 409)
+        if waiting[0] != turn:
+            raise Rejected(
+                _("The table has moved on since your page was shown; nothing was changed."),
+                409,
+            )
+        _apply(game, seat, action, by="player", by_user=user)
+        seat.last_seen = timezone.now()
+        seat.save(update_fields=["last_seen"])
+    _after_commit(game)
+    return game
+
+
+def play_bot_move(game_id: int) -> bool:
+    """Let one bot that the table waits for make its move; False if no bot is awaited.
+
+    Safe to run any number of times: the move is taken under the row lock, from the state
+    as it is then."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if not game.is_playing:
+            return False
+        state = engine_state(game)
+        bots = {s.player: s for s in game.seats.all() if s.is_bot}
+        waiting = [p for p in state.awaiting_players if p in bots]
+        if not waiting:
+            return False
+        seat = bots[min(waiting)]
+        view = state.view(seat.player)
+        seed = engine.derive_seed(game.seed, "bot", game.version, seat.player)
+        action = engine.choose_action(seat.bot_level, view, seed)
+        _apply(game, seat, action, by="bot", by_user=None, state=state)
+    _after_commit(game, enqueue_bots=False)
+    return True
+
+
+def bots_awaited(game: Game) -> bool:
+    if not game.is_playing:
+        return False
+    bot_players = {str(s.player) for s in game.seats.all() if s.is_bot}
+    return any(p in bot_players for p in game.awaiting)
+
+
+def _apply(game: Game, seat: Seat, action, by: str, by_user, state=None) -> None:
+    state = state or engine_state(game)
+    try:
+        state = state.apply(seat.player, action)
+    except engine.IllegalMove as exc:
+        raise Rejected(illegal_move_message(exc), 422) from exc
+    events = _events(state, state.round.last_events)
+    _record(game, seat.player, engine.action_to_json(action)["type"],
+            engine.action_to_json(action), events, by, by_user)
+    if state.round.phase == "over":
+        _finish_round(game, state)
+        if state.is_over:
+            _finish_game(game, state)
+        else:
+            state = state.next_round()
+            _begin_round(game, state, "next_round", {})
+    _save_state(game, state)
+
+
+def _events(state: engine.Game, events: list[dict]) -> list[dict]:
+    """Engine events with round seats replaced by stable player indices."""
+    seats = state.seats
+    out = []
+    for event in events:
+        event = dict(event)
+        if "seat" in event:
+            event["player"] = seats[event.pop("seat")]
+        for key in SEAT_KEYS[1:]:
+            if key in event and isinstance(event[key], int):
+                event[key] = seats[event[key]]
+        for key in SEAT_LIST_KEYS:
+            if key in event:
+                event[key] = [seats[s] for s in event[key]]
+        out.append(event)
+    return out
+
+
+def _record(game, player, kind, payload, events, by, by_user=None) -> Action:
+    game.version += 1
+    return Action.objects.create(
+        game=game, seq=game.version, round_number=game.round_number, player=player,
+        kind=kind, payload=payload, events=events, by=by, by_user=by_user,
+    )
+
+
+def _begin_round(game: Game, state: engine.Game, kind: str, payload: dict) -> None:
+    """Record the system action that dealt a round (the start, or the next round)."""
+    game.round_number = state.round_number
+    rnd = state.round
+    dealer = state.seats[rnd.order[-1]]
+    events = [{"type": "round_starts", "round": state.round_number, "dealer": dealer}]
+    events += _events(state, rnd.last_events)
+    _record(game, None, kind, payload, events, "system")
+    Round.objects.create(
+        game=game, number=state.round_number, positions=list(state.seats),
+        hands=[rnd.hand(s) for s in range(rnd.n_players)],
+    )
+
+
+def _finish_round(game: Game, state: engine.Game) -> None:
+    result = state.results[-1]
+    revolution = result["revolution"]
+    Round.objects.filter(game=game, number=result["round"]).update(
+        finish_order=result["finish_order"],
+        points={str(p["player"]): p["points"] for p in result["players"]},
+        revolution=("great" if revolution["great"] else "revolution") if revolution else "",
+        finished=timezone.now(),
+    )
+
+
+def _finish_game(game: Game, state: engine.Game) -> None:
+    game.status = Game.Status.FINISHED
+    game.finished = timezone.now()
+    last = Action.objects.filter(game=game, seq=game.version).first()
+    last.events = last.events + [{"type": "game_over", "winner": state.winner}]
+    last.save(update_fields=["events"])
+
+
+def _save_state(game: Game, state: engine.Game) -> None:
+    """Store the new state and who it waits for (keeping each wait's start)."""
+    now = timezone.now().isoformat()
+    awaiting = {}
+    if game.is_playing:
+        for player in state.awaiting_players:
+            key = str(player)
+            awaiting[key] = game.awaiting.get(key) or [game.version, now]
+    game.state = state.to_json()
+    game.awaiting = awaiting
+    game.save()
+
+
+# -- background work --
+
+
+def _after_commit(game: Game, enqueue_bots: bool = True) -> None:
+    if enqueue_bots and bots_awaited(game):
+        from .tasks import play_bots
+
+        enqueue(play_bots, game.pk)
+
+
+def enqueue(task, *args) -> None:
+    """Send a task once the transaction commits. A broker that cannot be reached must not
+    fail the player's request: the work stays derivable from the database."""
+
+    def send():
+        try:
+            task.apply_async(args=args)
+        except Exception:  # the broker is down or unreachable
+            log.exception("could not enqueue %s%r", task.name, args)
+
+    transaction.on_commit(send)
+
+
+# -- the record --
+
+
+def rebuild_state(game: Game) -> engine.Game | None:
+    """The engine state rebuilt from the Action record alone (nothing else is read)."""
+    state = None
+    for action in game.actions.order_by("seq"):
+        if action.kind == "start":
+            options = engine.Options.from_json(game.options)
+            state = engine.Game.new(action.payload["players"], options, action.payload["seed"])
+        elif action.kind == "next_round":
+            state = state.next_round()
+        else:
+            state = state.apply(action.player, engine.action_from_json(action.payload))
+    return state
