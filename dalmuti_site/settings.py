@@ -113,6 +113,9 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")
 LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "900")
 
+# How often an open game page asks whether anything changed (seconds).
+GAME_POLL_SECONDS = envint("GAME_POLL_SECONDS", "3")
+
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.mail import send_mail
@@ -14,8 +15,6 @@ from . import services
 from .forms import BotForm, InviteForm, TableForm
 from .models import Action, Game, Invitation, Seat
 from .table import log_lines, since, table_context
-
-POLL_SECONDS = 3
 
 
 def _get_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
@@ -120,7 +119,7 @@ def _render_game(request, game, me, template, error="", status=200, me_seen=""):
     )
     context.update({
         "game": game, "me": me, "error": error, "log": log_lines(actions, me, names),
-        "poll_seconds": POLL_SECONDS, "since": since(game, context["view"]),
+        "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
         # A poll leaves my hand and actions alone when they did not change, so a
         # half-made choice (ticked cards, an opened rank) survives other players' moves.
         "send_me": context["me_key"] != me_seen,
