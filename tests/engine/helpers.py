@@ -1,0 +1,23 @@
+"""Small helpers for the engine tests."""
+
+from __future__ import annotations
+
+from games.engine import PASS, Options, Play, Round
+
+NO_TAXES = Options(first_round_taxes=False)
+
+
+def open_round(hands, **options) -> Round:
+    """A round straight into play: a first round without taxes."""
+    return Round.start(hands, Options(first_round_taxes=False, **options), first_round=True)
+
+
+def run(r: Round, moves) -> Round:
+    """Apply moves given as (seat, cards) for a play or (seat, None) for a pass."""
+    for seat, cards in moves:
+        r = r.apply(seat, PASS if cards is None else Play(tuple(cards)))
+    return r
+
+
+def passes(*seats):
+    return [(s, None) for s in seats]
