@@ -24,6 +24,9 @@ BOT_NAMES = [
 # Seat keys of engine events that name round seats (mapped to stable player indices).
 SEAT_KEYS = ("seat", "from", "to", "leader")
 SEAT_LIST_KEYS = ("visible_to", "finish_order", "next_order")
+# Engine refusals that mean "the table moved on" (409) rather than "not allowed" (422).
+CONFLICT_CODES = {"already_chosen", "not_your_turn", "not_awaited", "wrong_phase", "round_over",
+                  "game_over"}
 
 
 class Rejected(Exception):
@@ -216,7 +219,8 @@ def _apply(game: Game, seat: Seat, action, by: str, by_user, state=None) -> None
     try:
         state = state.apply(seat.player, action)
     except engine.IllegalMove as exc:
-        raise Rejected(illegal_move_message(exc), 422) from exc
+        status = 409 if exc.code in CONFLICT_CODES else 422
+        raise Rejected(illegal_move_message(exc), status) from exc
     events = _events(state, state.round.last_events)
     _record(game, seat.player, engine.action_to_json(action)["type"],
             engine.action_to_json(action), events, by, by_user)
@@ -227,7 +231,7 @@ def _apply(game: Game, seat: Seat, action, by: str, by_user, state=None) -> None
         else:
             state = state.next_round()
             _begin_round(game, state, "next_round", {})
-    _save_state(game, state)
+    _save_state(game, state, actor=seat.player)
 
 
 def _events(state: engine.Game, events: list[dict]) -> list[dict]:
@@ -289,14 +293,18 @@ def _finish_game(game: Game, state: engine.Game) -> None:
     last.save(update_fields=["events"])
 
 
-def _save_state(game: Game, state: engine.Game) -> None:
-    """Store the new state and who it waits for (keeping each wait's start)."""
+def _save_state(game: Game, state: engine.Game, actor: int | None = None) -> None:
+    """Store the new state and who it waits for. Each wait keeps the version at which it
+    began (the turn token pages submit with) unless the player just acted: a player who
+    still has something to decide (a Dalmuti holding both jesters) gets a new token, so a
+    resubmitted page is refused as stale."""
     now = timezone.now().isoformat()
     awaiting = {}
     if game.is_playing:
         for player in state.awaiting_players:
             key = str(player)
-            awaiting[key] = game.awaiting.get(key) or [game.version, now]
+            kept = game.awaiting.get(key) if player != actor else None
+            awaiting[key] = kept or [game.version, now]
     game.state = state.to_json()
     game.awaiting = awaiting
     game.save()

@@ -19,7 +19,7 @@ REQUIRE_SERVICES = os.getenv("REQUIRE_SERVICES", "") == "1"
 
 def _redis_problem() -> str | None:
     url = settings.CELERY_BROKER_URL
-    if not url:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
         return "CELERY_BROKER_URL is not set"
     parsed = urlparse(url)
     if parsed.scheme not in ("redis", "rediss"):

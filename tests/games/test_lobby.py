@@ -1,0 +1,169 @@
+import pytest
+from django.core import mail
+
+from games import services
+from games.models import Game, Invitation
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_opens_a_table_with_standard_rules_in_one_click(client, alice):
+    client.force_login(alice)
+    page = client.get("/")
+    assert b"New table (standard rules)" in page.content
+    response = client.post("/tables/new/", {
+        "name": "Friday", "seats": 5, "end": "rounds", "rounds": 10,
+        "first_round_taxes": "on", "tribute_return": "choice", "merchant_trade": "off",
+        "philanthropic": "off",
+    })
+    game = Game.objects.get()
+    assert response.status_code == 302 and response.url == f"/t/{game.pk}/"
+    assert game.host == alice and game.seats.get().user == alice
+    assert game.options == {
+        "reduced_deck": False, "first_round_taxes": True, "tribute_return": "choice",
+        "merchant_trade": "off", "master_rule": False, "philanthropic": "off",
+        "rounds": 10, "target_score": None,
+    }
+
+
+def test_it_stores_every_option_of_the_rules(client, alice):
+    client.force_login(alice)
+    client.post("/tables/new/", {
+        "name": "Variants", "seats": 6, "end": "score", "rounds": 10, "target_score": 40,
+        "reduced_deck": "on", "tribute_return": "worst", "merchant_trade": "chosen",
+        "master_rule": "on", "philanthropic": "flat",
+    })
+    options = Game.objects.get().options
+    assert options["reduced_deck"] and options["master_rule"]
+    assert not options["first_round_taxes"]
+    assert options["tribute_return"] == "worst"
+    assert options["merchant_trade"] == "chosen"
+    assert options["philanthropic"] == "flat"
+    assert options["target_score"] == 40
+
+
+def test_it_refuses_a_table_of_three(client, alice):
+    client.force_login(alice)
+    response = client.post("/tables/new/", {"name": "Tiny", "seats": 3, "end": "rounds",
+                                            "rounds": 10, "tribute_return": "choice",
+                                            "merchant_trade": "off", "philanthropic": "off"})
+    assert response.status_code == 200
+    assert not Game.objects.exists()
+    assert b"greater than or equal to 4" in response.content
+
+
+def test_it_invites_by_username_and_emails_the_link(client, alice, bob):
+    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    client.force_login(alice)
+    client.post(f"/t/{game.pk}/invite/", {"who": "bob"})
+    assert Invitation.objects.get().user == bob
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["bob@example.com"]
+    assert f"/join/{game.invite_token}/" in mail.outbox[0].body
+    client.force_login(bob)
+    assert b"invites you" in client.get("/").content
+
+
+def test_it_invites_by_email_someone_without_an_account(client, alice):
+    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    client.force_login(alice)
+    client.post(f"/t/{game.pk}/invite/", {"who": "newbie@example.com"})
+    assert Invitation.objects.get().email == "newbie@example.com"
+    assert mail.outbox[0].to == ["newbie@example.com"]
+
+
+def test_it_rejects_an_unknown_username(client, alice):
+    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    client.force_login(alice)
+    response = client.post(f"/t/{game.pk}/invite/", {"who": "nobody"}, follow=True)
+    assert "There is no player called “nobody”".encode() in response.content
+    assert not Invitation.objects.exists()
+
+
+def test_the_invitation_link_seats_whoever_opens_it(client, alice, bob):
+    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    client.force_login(bob)
+    page = client.get(f"/join/{game.invite_token}/")
+    assert b"Take a seat" in page.content
+    response = client.post(f"/join/{game.invite_token}/")
+    assert response.status_code == 302
+    assert game.seats.filter(user=bob).exists()
+
+
+def test_the_invitation_link_asks_a_visitor_to_sign_up_and_come_back(client, alice):
+    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    page = client.get(f"/join/{game.invite_token}/")
+    assert f"/accounts/signup/?next=/join/{game.invite_token}/".encode() in page.content
+
+
+def test_a_guessed_token_finds_nothing(client, alice, bob):
+    services.create_table(alice, "T", 4, {"rounds": 1})
+    client.force_login(bob)
+    assert client.get("/join/not-the-token/").status_code == 404
+
+
+def test_a_full_table_takes_nobody_else(client, alice, bob):
+    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    for _ in range(3):
+        services.add_bot(game.pk, "basic")
+    client.force_login(bob)
+    client.post(f"/join/{game.invite_token}/")
+    assert not game.seats.filter(user=bob).exists()
+
+
+def test_the_host_fills_seats_with_bots_of_a_chosen_level(client, alice):
+    game = services.create_table(alice, "T", 5, {"rounds": 1})
+    client.force_login(alice)
+    client.post(f"/t/{game.pk}/bots/", {"level": "skilled"})
+    bot = game.seats.get(user=None)
+    assert bot.bot_level == "skilled" and bot.bot_name
+
+
+def test_only_the_host_adds_bots_or_removes_players(client, alice, bob, carol):
+    game = services.create_table(alice, "T", 5, {"rounds": 1})
+    services.join(game.pk, bob)
+    carol_seat = services.join(game.pk, carol)
+    client.force_login(bob)
+    assert client.post(f"/t/{game.pk}/bots/", {"level": "basic"}).status_code == 404
+    assert client.post(f"/t/{game.pk}/seats/{carol_seat.pk}/remove/").status_code == 404
+    assert game.seats.count() == 3
+    client.force_login(alice)
+    client.post(f"/t/{game.pk}/seats/{carol_seat.pk}/remove/")
+    assert not game.seats.filter(user=carol).exists()
+
+
+def test_the_host_cannot_start_with_fewer_than_four(client, alice, bob):
+    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    services.join(game.pk, bob)
+    client.force_login(alice)
+    response = client.post(f"/t/{game.pk}/start/", follow=True)
+    assert b"at least 4 players" in response.content
+    game.refresh_from_db()
+    assert game.is_open
+
+
+def test_starting_shows_the_seating_draw_and_deals_round_one(client, alice, bob):
+    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    services.join(game.pk, bob)
+    services.add_bot(game.pk, "basic")
+    services.add_bot(game.pk, "basic")
+    client.force_login(alice)
+    client.post(f"/t/{game.pk}/start/")
+    game.refresh_from_db()
+    assert game.is_playing and game.round_number == 1
+    assert game.rounds.get().number == 1
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "The first seating draw" in page
+    assert "Everybody draws a card" in page
+    start = game.actions.get(seq=1)
+    assert start.kind == "start"
+    assert start.events[0]["type"] == "round_starts"
+
+
+def test_nobody_joins_a_game_that_has_started(client, alice, bob, carol):
+    from .conftest import start_table
+
+    game = start_table(alice, [bob], bots=2)
+    client.force_login(carol)
+    client.post(f"/join/{game.invite_token}/")
+    assert not game.seats.filter(user=carol).exists()

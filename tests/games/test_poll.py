@@ -1,0 +1,105 @@
+import pytest
+
+from games import services
+
+from .conftest import play_out, start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(alice, bob):
+    return start_table(alice, [bob], bots=2)
+
+
+def test_an_unchanged_table_answers_204_without_rendering(
+    client, alice, game, django_assert_num_queries
+):
+    client.force_login(alice)
+    client.get("/")  # warm the session
+    with django_assert_num_queries(3):  # session, user, and one for the table's version
+        response = client.get(f"/t/{game.pk}/poll/?v={game.version}")
+    assert response.status_code == 204
+    assert response.content == b""
+
+
+def test_a_changed_table_answers_with_the_fragments(client, alice, game):
+    client.force_login(alice)
+    response = client.get(f"/t/{game.pk}/poll/?v={game.version - 1}&me=stale")
+    assert response.status_code == 200
+    body = response.content.decode()
+    for section in ("poller", "status", "players", "trick", "me", "log"):
+        assert f'id="{section}"' in body
+    assert f"v={game.version}" in body
+
+
+def test_it_leaves_my_hand_alone_when_it_did_not_change(client, alice, game):
+    client.force_login(alice)
+    first = client.get(f"/t/{game.pk}/poll/?v=0&me=").content.decode()
+    key = first.split("me=", 1)[1].split('"', 1)[0]
+    second = client.get(f"/t/{game.pk}/poll/?v=0&me={key}").content.decode()
+    assert 'id="me"' in first
+    assert 'id="me"' not in second
+
+
+def test_polling_stops_when_the_game_is_over(client, alice, game):
+    play_out(game)
+    client.force_login(alice)
+    response = client.get(f"/t/{game.pk}/poll/?v=0")
+    assert response.status_code == 286
+    assert "hx-trigger" not in response.content.decode()
+
+
+def test_poll_and_page_are_never_cached(client, alice, game):
+    client.force_login(alice)
+    for url in (f"/t/{game.pk}/", f"/t/{game.pk}/poll/?v=0", f"/t/{game.pk}/log/"):
+        assert "no-store" in client.get(url)["Cache-Control"]
+
+
+def _page_queries(client, game):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(f"/t/{game.pk}/").status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_the_game_page_uses_a_fixed_number_of_queries(client, make_user):
+    counts = {}
+    for n_bots, rounds_played in ((2, 0), (6, 0), (2, 3), (6, 2)):
+        host = make_user(f"host{n_bots}{rounds_played}")
+        guest = make_user(f"guest{n_bots}{rounds_played}")
+        game = start_table(host, [guest], bots=n_bots, options={"rounds": 10})
+        while game.round_number <= rounds_played:
+            humans = waiting_humans(game)
+            if humans:
+                seat = humans[0]
+                from games import engine
+
+                action = services.engine_state(game).view(seat.player)["legal_actions"][0]
+                services.act(game.pk, seat.user, engine.action_from_json(action),
+                             game.awaiting[str(seat.player)][0])
+            else:
+                services.play_bot_move(game.pk)
+            game.refresh_from_db()
+        client.force_login(host)
+        counts[(n_bots, rounds_played)] = _page_queries(client, game)
+    assert len(set(counts.values())) == 1, counts
+
+
+def test_the_poll_uses_a_fixed_number_of_queries_when_something_changed(
+    client, make_user
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for bots in (2, 6):
+        host = make_user(f"h{bots}")
+        game = start_table(host, [make_user(f"g{bots}")], bots=bots)
+        client.force_login(host)
+        with CaptureQueriesContext(connection) as ctx:
+            client.get(f"/t/{game.pk}/poll/?v=0")
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1]

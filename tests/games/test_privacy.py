@@ -1,0 +1,158 @@
+"""No page or fragment shows a player anything they may not know.
+
+The strongest form of that rule: everything a player is sent must stay byte-for-byte the
+same when only the cards hidden from them change. The tests shuffle the other players'
+hidden cards in the stored state and compare what each player is sent.
+"""
+
+import dataclasses
+import random
+import re
+
+import pytest
+
+from games import engine, services
+from games.models import Game
+
+from .conftest import legal, start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
+
+
+def _sent_to(client, game: Game) -> list[str]:
+    pages = [
+        client.get(f"/t/{game.pk}/").content.decode(),
+        client.get(f"/t/{game.pk}/poll/?v=-1&me=").content.decode(),
+        client.get(f"/t/{game.pk}/log/").content.decode(),
+    ]
+    return [CSRF.sub(r"\1*", page) for page in pages]
+
+
+def _shuffle_hidden_cards(game: Game, player: int, rng: random.Random) -> bool:
+    """Shuffle the non-jester cards of every other seat among those seats, keeping each
+    seat's count and jesters. Returns False if nothing could change."""
+    state = game.state
+    rnd = state["round"]
+    me = state["seats"].index(player)
+    others = [s for s in range(len(rnd["hands"])) if s != me]
+    pool = [c for s in others for c in rnd["hands"][s] if c != engine.JESTER]
+    if len(set(pool)) < 2:
+        return False
+    rng.shuffle(pool)
+    for s in others:
+        jesters = [c for c in rnd["hands"][s] if c == engine.JESTER]
+        keep = len(rnd["hands"][s]) - len(jesters)
+        rnd["hands"][s] = sorted(pool[:keep] + jesters)
+        pool = pool[keep:]
+    game.save(update_fields=["state"])
+    return True
+
+
+def _advance(game: Game, rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        game.refresh_from_db()
+        if not game.is_playing:
+            return
+        humans = waiting_humans(game)
+        if humans:
+            seat = rng.choice(humans)
+            action = rng.choice(legal(game, seat))
+            services.act(game.pk, seat.user, engine.action_from_json(action),
+                         game.awaiting[str(seat.player)][0])
+        else:
+            services.play_bot_move(game.pk)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_what_a_player_is_sent_does_not_depend_on_hidden_cards(client, make_user, seed):
+    rng = random.Random(seed)
+    humans = [make_user(f"p{seed}x{i}") for i in range(rng.choice((2, 3)))]
+    bots = rng.choice((2, 3, 5))
+    options = {"rounds": 3, "merchant_trade": rng.choice(["off", "chosen", "random"]),
+               "first_round_taxes": rng.random() < 0.7}
+    game = start_table(humans[0], humans[1:], bots=bots, options=options)
+    for checkpoint in range(4):
+        _advance(game, rng, rng.randrange(1, 25))
+        game.refresh_from_db()
+        if not game.is_playing:
+            break
+        original = game.state
+        for user in humans:
+            player = game.seats.get(user=user).player
+            client.force_login(user)
+            before = _sent_to(client, game)
+            if not _shuffle_hidden_cards(game, player, rng):
+                continue
+            after = _sent_to(client, game)
+            game.state = original
+            game.save(update_fields=["state"])
+            assert before == after, f"seed {seed}, checkpoint {checkpoint}, player {player}"
+
+
+def _deal_both_jesters_to(game: Game, seat: int) -> None:
+    """Replace the current round with a fresh one in which `seat` holds both jesters."""
+    state = services.engine_state(game)
+    n = len(state.seats)
+    hands = engine.deal(n, state.options, 7)
+    for s in range(n):
+        if s != seat and engine.JESTER in hands[s]:
+            for _ in range(hands[s].count(engine.JESTER)):
+                hands[s].remove(engine.JESTER)
+                swap = next(c for c in hands[seat] if c != engine.JESTER)
+                hands[seat].remove(swap)
+                hands[s].append(swap)
+                hands[seat].append(engine.JESTER)
+    rnd = engine.Round.start(hands, state.options, first_round=False, seed=1)
+    state = dataclasses.replace(state, round=rnd, round_number=2)
+    game.awaiting = {}
+    services._save_state(game, state)
+
+
+def test_nobody_learns_who_holds_both_jesters_before_the_revolution(client, make_user):
+    users = [make_user(f"j{i}") for i in range(5)]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    state = services.engine_state(game)
+    seat_user = {s.player: s.user for s in game.seats.select_related("user")}
+    dalmutis = [seat_user[state.seats[0]], seat_user[state.seats[1]]]
+    merchant = seat_user[state.seats[2]]
+    holder_a = seat_user[state.seats[3]]  # the Lesser Peon
+    pages = {}
+    for holder_seat in (3, 2):
+        _deal_both_jesters_to(game, holder_seat)
+        game.refresh_from_db()
+        holder = seat_user[state.seats[holder_seat]]
+        assert str(holder.seats.get(game=game).player) in game.awaiting
+        for user in dalmutis:
+            client.force_login(user)
+            pages[(holder_seat, user.pk)] = _sent_to(client, game)
+    # The Dalmutis are sent exactly the same whoever holds the jesters.
+    for user in dalmutis:
+        assert pages[(3, user.pk)] == pages[(2, user.pk)]
+    # The holder is privately offered the revolution; the others see only the Dalmutis
+    # deciding.
+    client.force_login(merchant)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "Declare a revolution" in page  # the merchant holds them in the last deal
+    client.force_login(holder_a)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "Declare a revolution" not in page
+    assert page.count("deciding") == 2
+
+
+def test_a_declined_revolution_stays_private(client, make_user):
+    users = [make_user(f"d{i}") for i in range(4)]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    _deal_both_jesters_to(game, 2)
+    game.refresh_from_db()
+    state = services.engine_state(game)
+    holder = game.seats.get(player=state.seats[2])
+    services.act(game.pk, holder.user, engine.Revolution(False),
+                 game.awaiting[str(holder.player)][0])
+    client.force_login(holder.user)
+    assert "kept your two Jesters" in client.get(f"/t/{game.pk}/log/").content.decode()
+    for other in game.seats.exclude(pk=holder.pk).select_related("user"):
+        client.force_login(other.user)
+        for page in _sent_to(client, game):
+            assert "Jesters to yourself" not in page
