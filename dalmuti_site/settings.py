@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -49,6 +50,8 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    "leagues",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -175,7 +178,19 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # picks the work up again later.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_TASK_PUBLISH_RETRY = False
+SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {"task": "games.tasks.sweep", "schedule": SWEEP_SECONDS},
+    "daily-summaries": {
+        "task": "games.tasks.daily_summaries",
+        "schedule": crontab(hour=envint("DAILY_SUMMARY_HOUR", "8"), minute=0),
+    },
+}
+# Turn emails wait this long (a player watching the table acts first), and are held back
+# while the player has been active on the table this recently (seconds).
+NOTIFY_GRACE_SECONDS = envint("NOTIFY_GRACE_SECONDS", "120")
+NOTIFY_WATCHING_SECONDS = envint("NOTIFY_WATCHING_SECONDS", "300")
 
 LOGGING = {
     "version": 1,

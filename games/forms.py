@@ -3,7 +3,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from .models import BotLevel
+from .models import BotLevel, TurnLimit
 
 MIN_SEATS, MAX_SEATS = 4, 10
 
@@ -25,6 +25,11 @@ class TableForm(forms.Form):
     target_score = forms.IntegerField(
         label=_("Target score"), min_value=1, max_value=500, required=False,
         help_text=_("The game ends after the round in which somebody reaches it."),
+    )
+    turn_limit = forms.TypedChoiceField(
+        label=_("Time limit per turn"), choices=TurnLimit.choices, coerce=int,
+        initial=TurnLimit.NONE, required=False, empty_value=TurnLimit.NONE,
+        help_text=_("When it runs out the table moves on: a pass, or the worst cards in taxes."),
     )
     reduced_deck = forms.BooleanField(
         label=_("Reduced deck"), required=False,

@@ -6,6 +6,7 @@ which the state can always be rebuilt (games.services.rebuild_state).
 """
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -25,6 +26,18 @@ class BotLevel(models.TextChoices):
     BASIC = "basic", _("Basic bot")
     SKILLED = "skilled", _("Skilled bot")
     EXPERT = "expert", _("Expert bot")
+
+
+# The bot that plays for an absent player.
+STAND_IN_LEVEL = "skilled"
+
+
+class TurnLimit(models.IntegerChoices):
+    NONE = 0, _("No time limit")
+    HOUR = 3600, _("1 hour")
+    HALF_DAY = 43200, _("12 hours")
+    DAY = 86400, _("1 day")
+    THREE_DAYS = 259200, _("3 days")
 
 
 class Game(models.Model):
@@ -58,6 +71,9 @@ class Game(models.Model):
     finished = models.DateTimeField(_("finished"), null=True, blank=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
     end_reason = models.CharField(_("reason for ending early"), max_length=200, blank=True)
+    turn_limit = models.PositiveIntegerField(
+        _("time limit per turn"), choices=TurnLimit.choices, default=TurnLimit.NONE
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -98,7 +114,22 @@ class Seat(models.Model):
     bot_name = models.CharField(max_length=40, blank=True)
     player = models.PositiveSmallIntegerField(null=True, blank=True)
     joined = models.DateTimeField(auto_now_add=True)
+    # When the player last looked at or acted at this table (they may be watching live).
     last_seen = models.DateTimeField(null=True, blank=True)
+    last_acted = models.DateTimeField(null=True, blank=True)
+    # Absent players: consecutive turns that timed out, and a bot standing in.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    stand_in = models.BooleanField(_("a bot stands in"), default=False)
+    # Vacation: the clock is paused until then; at most VACATION_DAYS per game in all.
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_used = models.DurationField(default=timedelta)
+    # Standing orders, private to the player.
+    auto_pass = models.BooleanField(
+        _("pass automatically whenever I cannot beat the table"), default=True
+    )
+    auto_tax_worst = models.BooleanField(_("return my worst cards in taxes"), default=False)
+    # "Pass for the rest of this trick": the trick it holds for (see services.trick_key).
+    pass_trick = models.CharField(max_length=32, blank=True)
 
     class Meta:
         ordering = ["player", "joined", "pk"]
@@ -117,6 +148,15 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return self.user_id is None
+
+    @property
+    def played_by_bot(self) -> bool:
+        """A bot makes this seat's moves: a bot seat, or a bot standing in."""
+        return self.user_id is None or self.stand_in
+
+    @property
+    def bot_to_play(self) -> str:
+        return self.bot_level or STAND_IN_LEVEL
 
     @property
     def name(self) -> str:
@@ -205,3 +245,46 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.seq} {self.kind}"
+
+
+class Notification(models.Model):
+    """An email a player is due, derived from the table's state: one row per player, game
+    and state they must act in (`key`), so it can never be sent twice."""
+
+    class Kind(models.TextChoices):
+        TURN = "turn", _("Your turn")
+        REMINDER = "reminder", _("Reminder")
+        STARTED = "started", _("The game started")
+        OVER = "over", _("The game is over")
+        DAILY = "daily", _("Daily summary")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        SENDING = "sending", _("sending")
+        SENT = "sent", _("sent")
+        SKIPPED = "skipped", _("not needed")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="notifications")
+    # None for a daily summary, which covers every game waiting for the player.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications",
+                             null=True, blank=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    key = models.CharField(max_length=80)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING,
+                              db_index=True)
+    due = models.DateTimeField(db_index=True)
+    created = models.DateTimeField(auto_now_add=True)
+    claimed = models.DateTimeField(null=True, blank=True)
+    sent = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    note = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["due"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="one_notification_per_state"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.user} ({self.game})"

@@ -6,12 +6,13 @@ submissions for the same turn can never both win, and a rejected one changes not
 """
 
 import logging
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import engine
+from . import engine, notifications
 from .labels import illegal_move_message
 from .models import Action, Game, Invitation, Round, Seat
 
@@ -24,6 +25,8 @@ BOT_NAMES = [
 # Seat keys of engine events that name round seats (mapped to stable player indices).
 SEAT_KEYS = ("seat", "from", "to", "leader")
 SEAT_LIST_KEYS = ("visible_to", "finish_order", "next_order")
+TIMEOUTS_BEFORE_STAND_IN = 3
+VACATION_DAYS = 7
 # Engine refusals that mean "the table moved on" (409) rather than "not allowed" (422).
 CONFLICT_CODES = {"already_chosen", "not_your_turn", "not_awaited", "wrong_phase", "round_over",
                   "game_over"}
@@ -52,10 +55,11 @@ def engine_options(game: Game) -> engine.Options:
 # -- before the start --
 
 
-def create_table(host, name: str, seats: int, options: dict) -> Game:
+def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0) -> Game:
     engine.Options.from_json(options)  # validate
     with transaction.atomic():
-        game = Game.objects.create(name=name, host=host, seats_wanted=seats, options=options)
+        game = Game.objects.create(name=name, host=host, seats_wanted=seats, options=options,
+                                   turn_limit=turn_limit)
         Seat.objects.create(game=game, user=host)
     return game
 
@@ -121,6 +125,7 @@ def start(game_id: int) -> Game:
         game.started = timezone.now()
         _begin_round(game, state, "start", {"players": len(seats), "seed": game.seed})
         _save_state(game, state)
+        notifications.for_everyone(game, notifications.Kind.STARTED)
     _after_commit(game)
     return game
 
@@ -177,52 +182,64 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
                 _("The table has moved on since your page was shown; nothing was changed."),
                 409,
             )
+        now = timezone.now()
+        seat.last_seen = seat.last_acted = now
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["last_seen", "last_acted", "timeouts_in_row"])
         _apply(game, seat, action, by="player", by_user=user)
-        seat.last_seen = timezone.now()
-        seat.save(update_fields=["last_seen"])
     _after_commit(game)
     return game
 
 
 def play_bot_move(game_id: int) -> bool:
-    """Let one bot that the table waits for make its move; False if no bot is awaited.
+    """Let one bot that the table waits for (a bot seat, or a bot standing in for an
+    absent player) make its move; False if no bot is awaited.
 
     Safe to run any number of times: the move is taken under the row lock, from the state
     as it is then."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if not game.is_playing:
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not game.is_playing:
             return False
         state = engine_state(game)
-        bots = {s.player: s for s in game.seats.all() if s.is_bot}
+        bots = {s.player: s for s in game.seats.all() if s.played_by_bot}
         waiting = [p for p in state.awaiting_players if p in bots]
         if not waiting:
             return False
         seat = bots[min(waiting)]
         view = state.view(seat.player)
         seed = engine.derive_seed(game.seed, "bot", game.version, seat.player)
-        action = engine.choose_action(seat.bot_level, view, seed)
-        _apply(game, seat, action, by="bot", by_user=None, state=state)
+        level = seat.bot_to_play if seat.bot_to_play in engine.BOTS else "basic"
+        action = engine.choose_action(level, view, seed)
+        _apply(game, seat, action, by="bot" if seat.is_bot else "stand_in", by_user=None,
+               state=state)
     _after_commit(game, enqueue_bots=False)
     return True
 
 
-def bots_awaited(game: Game) -> bool:
+def bots_awaited(game: Game, seats: list[Seat] | None = None) -> bool:
     if not game.is_playing:
         return False
-    bot_players = {str(s.player) for s in game.seats.all() if s.is_bot}
+    seats = seats if seats is not None else list(game.seats.all())
+    bot_players = {str(s.player) for s in seats if s.played_by_bot}
     return any(p in bot_players for p in game.awaiting)
 
 
 def _apply(game: Game, seat: Seat, action, by: str, by_user, state=None) -> None:
-    state = state or engine_state(game)
+    """Apply one action, then whatever standing orders it sets off, and save."""
+    state = _apply_one(game, seat.player, action, by, by_user, state or engine_state(game))
+    state = _run_standing_orders(game, state)
+    _save_state(game, state, actor=seat.player)
+
+
+def _apply_one(game: Game, player: int, action, by: str, by_user, state: engine.Game):
     try:
-        state = state.apply(seat.player, action)
+        state = state.apply(player, action)
     except engine.IllegalMove as exc:
         status = 409 if exc.code in CONFLICT_CODES else 422
         raise Rejected(illegal_move_message(exc), status) from exc
     events = _events(state, state.round.last_events)
-    _record(game, seat.player, engine.action_to_json(action)["type"],
+    _record(game, player, engine.action_to_json(action)["type"],
             engine.action_to_json(action), events, by, by_user)
     if state.round.phase == "over":
         _finish_round(game, state)
@@ -231,7 +248,185 @@ def _apply(game: Game, seat: Seat, action, by: str, by_user, state=None) -> None
         else:
             state = state.next_round()
             _begin_round(game, state, "next_round", {})
-    _save_state(game, state, actor=seat.player)
+    return state
+
+
+# -- standing orders --
+
+
+def trick_key(view: dict) -> str:
+    """Names the trick in play: the round and how many cards were played before it."""
+    played = sum(view["played"][1:])
+    in_trick = sum(len(p["cards"]) for p in view["trick"]["plays"])
+    return f"{view['game']['round_number']}:{played - in_trick}"
+
+
+def standing_order_action(seat: Seat, view: dict):
+    """The action the player's standing orders take in this view, or None."""
+    legal = view["legal_actions"]
+    if not legal:
+        return None
+    kinds = {a["type"] for a in legal}
+    if view["phase"] == "play" and "pass" in kinds:
+        if seat.pass_trick and seat.pass_trick == trick_key(view):
+            return engine.Pass()
+        if seat.auto_pass and kinds == {"pass"}:
+            return engine.Pass()
+    if view["phase"] == "taxes" and seat.auto_tax_worst and "give_back" in kinds:
+        gives = [a for a in legal if a["type"] == "give_back"]
+        worst = engine.timeout_action({**view, "legal_actions": gives})
+        return worst
+    return None
+
+
+def _run_standing_orders(game: Game, state: engine.Game) -> engine.Game:
+    """Let standing orders act, through the same path as a player's own action, for as
+    long as one applies (each pass can bring the turn to the next player with one)."""
+    if not game.is_playing:
+        return state
+    seats = {s.player: s for s in game.seats.all() if not s.played_by_bot}
+    for _step in range(len(seats) * 4 + 8):
+        for player in state.awaiting_players:
+            seat = seats.get(player)
+            if seat is None:
+                continue
+            action = standing_order_action(seat, state.view(player))
+            if action is not None:
+                state = _apply_one(game, player, action, "standing_order", seat.user, state)
+                break
+        else:
+            return state
+        if not game.is_playing:
+            return state
+    return state
+
+
+def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: bool,
+                        pass_trick: bool) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seats.get(user=user)
+        seat.auto_pass = auto_pass
+        seat.auto_tax_worst = auto_tax_worst
+        if game.is_playing:
+            view = engine_state(game).view(seat.player)
+            seat.pass_trick = trick_key(view) if pass_trick and view["phase"] == "play" else ""
+        seat.save(update_fields=["auto_pass", "auto_tax_worst", "pass_trick"])
+        if game.is_playing and str(seat.player) in game.awaiting:
+            state = _run_standing_orders(game, engine_state(game))
+            if state.to_json() != game.state:
+                _save_state(game, state)
+    _after_commit(game)
+
+
+# -- absent players --
+
+
+def deadline(game: Game, seat: Seat, since: datetime) -> datetime | None:
+    """When the player's current turn times out: the table's limit after the wait began,
+    with the clock paused while they are on vacation."""
+    if not game.turn_limit or seat.played_by_bot:
+        return None
+    start = since
+    if seat.vacation_until and seat.vacation_until > start:
+        start = seat.vacation_until
+    return start + timedelta(seconds=game.turn_limit)
+
+
+def deadlines_may_have_passed(game: Game, now: datetime | None = None) -> bool:
+    """A cheap check on the row alone, for the lazy enforcement on page loads."""
+    if not game.turn_limit or not game.is_playing or not game.awaiting:
+        return False
+    now = now or timezone.now()
+    earliest = min(datetime.fromisoformat(wait[1]) for wait in game.awaiting.values())
+    return earliest + timedelta(seconds=game.turn_limit) <= now
+
+
+def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
+    """Apply the timeout action for every player whose turn has expired; after three in a
+    row a bot stands in for them. Returns how many timeouts were applied."""
+    now = now or timezone.now()
+    applied = 0
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not deadlines_may_have_passed(game, now):
+            return 0
+        seats = {s.player: s for s in game.seats.select_related("user")}
+        for _step in range(len(seats) * 2):
+            expired = [
+                seats[int(p)] for p, wait in sorted(game.awaiting.items())
+                if (limit := deadline(game, seats[int(p)], datetime.fromisoformat(wait[1])))
+                and limit <= now
+            ]
+            if not expired:
+                break
+            seat = expired[0]
+            state = engine_state(game)
+            action = engine.timeout_action(state.view(seat.player))
+            seat.timeouts_in_row += 1
+            seat.stand_in = seat.stand_in or seat.timeouts_in_row >= TIMEOUTS_BEFORE_STAND_IN
+            seat.pass_trick = ""
+            seat.save(update_fields=["timeouts_in_row", "stand_in", "pass_trick"])
+            state = _apply_one(game, seat.player, action, "timeout", None, state)
+            state = _run_standing_orders(game, state)
+            _save_state(game, state, actor=seat.player)
+            applied += 1
+    if applied:
+        _after_commit(game)
+    return applied
+
+
+def take_seat_back(game_id: int, user) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seats.get(user=user)
+        seat.stand_in = False
+        seat.timeouts_in_row = 0
+        seat.last_seen = timezone.now()
+        seat.save(update_fields=["stand_in", "timeouts_in_row", "last_seen"])
+        if game.is_playing:
+            # The player's running waits start afresh now that they are back.
+            _save_state(game, engine_state(game), actor=seat.player)
+
+
+def seen(seat: Seat) -> None:
+    """Note that the player is at the table now (written at most once a minute)."""
+    now = timezone.now()
+    if seat.last_seen is None or seat.last_seen < now - timedelta(seconds=60):
+        Seat.objects.filter(pk=seat.pk).update(last_seen=now)
+        seat.last_seen = now
+
+
+def start_vacation(game_id: int, user, days: int) -> Seat:
+    """Pause the player's clock for up to `days` days (at most VACATION_DAYS per game)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seats.get(user=user)
+        now = timezone.now()
+        if seat.vacation_until and seat.vacation_until > now:
+            raise Rejected(_("Your clock is already paused."), 409)
+        left = timedelta(days=VACATION_DAYS) - seat.vacation_used
+        length = min(timedelta(days=days), left)
+        if length <= timedelta(0):
+            raise Rejected(_("You have used all your vacation at this table."), 409)
+        seat.vacation_until = now + length
+        seat.vacation_used += length
+        seat.save(update_fields=["vacation_until", "vacation_used"])
+        game.save(update_fields=["updated"])
+    return seat
+
+
+def end_vacation(game_id: int, user) -> Seat:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seats.get(user=user)
+        now = timezone.now()
+        if seat.vacation_until and seat.vacation_until > now:
+            seat.vacation_used -= seat.vacation_until - now
+            seat.vacation_until = now
+            seat.save(update_fields=["vacation_until", "vacation_used"])
+            game.save(update_fields=["updated"])
+    return seat
 
 
 def _events(state: engine.Game, events: list[dict]) -> list[dict]:
@@ -291,6 +486,7 @@ def _finish_game(game: Game, state: engine.Game) -> None:
     last = Action.objects.filter(game=game, seq=game.version).first()
     last.events = last.events + [{"type": "game_over", "winner": state.winner}]
     last.save(update_fields=["events"])
+    notifications.for_everyone(game, notifications.Kind.OVER)
 
 
 def _save_state(game: Game, state: engine.Game, actor: int | None = None) -> None:
@@ -306,8 +502,10 @@ def _save_state(game: Game, state: engine.Game, actor: int | None = None) -> Non
             kept = game.awaiting.get(key) if player != actor else None
             awaiting[key] = kept or [game.version, now]
     game.state = state.to_json()
+    new_waits = [int(p) for p, wait in awaiting.items() if wait[0] == game.version]
     game.awaiting = awaiting
     game.save()
+    notifications.for_new_turns(game, new_waits)
 
 
 # -- background work --
@@ -318,6 +516,19 @@ def _after_commit(game: Game, enqueue_bots: bool = True) -> None:
         from .tasks import play_bots
 
         enqueue(play_bots, game.pk)
+
+
+def sweep_in_process() -> None:
+    """Without a broker there is no Celery beat: run the periodic sweep from requests
+    instead, at most once per SWEEP_SECONDS."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if settings.CELERY_TASK_ALWAYS_EAGER and cache.add("sweep-in-process", 1,
+                                                       settings.SWEEP_SECONDS):
+        from .tasks import sweep
+
+        transaction.on_commit(sweep.delay)
 
 
 def enqueue(task, *args) -> None:

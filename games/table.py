@@ -7,7 +7,9 @@ nothing a player may not know can reach them.
 import hashlib
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+
+from django.utils import timezone
 
 from . import engine
 from .labels import card_name, cards_phrase, event_sentence, title_name
@@ -32,6 +34,8 @@ class PlayerRow:
     score: int = 0
     is_turn: bool = False
     led: bool = False
+    stand_in: bool = False
+    on_vacation: bool = False
 
 
 @dataclass
@@ -72,6 +76,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         return seat.name if seat else "?"
 
     trick = view["trick"]
+    now = timezone.now()
     awaiting_seats = set(view["awaiting"])
     finish = {s: i + 1 for i, s in enumerate(view["finish_order"])}
     rows = []
@@ -93,6 +98,8 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
             score=g["scores"][player],
             is_turn=seat_index in awaiting_seats and view["phase"] != "over",
             led=bool(trick["plays"]) and trick["plays"][-1]["seat"] == seat_index,
+            stand_in=bool(seat and seat.stand_in),
+            on_vacation=bool(seat and seat.vacation_until and seat.vacation_until > now),
         ))
 
     plays = [
@@ -138,13 +145,37 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     }
     if my_turn:
         context.update(_my_actions(view, name_of))
+    if me is not None:
+        context["orders"] = _my_seat(game, me, view, now)
     context["me_key"] = _key(view["hand"], view["legal_actions"], turn_token, view["taxes"],
-                             view["trade"])
+                             view["trade"], context.get("orders"))
     return context
 
 
+def _my_seat(game: Game, me: Seat, view: dict, now: datetime) -> dict:
+    """My standing orders, clock and stand-in, private to me."""
+    from .services import VACATION_DAYS, deadline, trick_key
+
+    wait = game.awaiting.get(str(me.player))
+    on_vacation = bool(me.vacation_until and me.vacation_until > now)
+    left = timedelta(days=VACATION_DAYS) - me.vacation_used
+    return {
+        "auto_pass": me.auto_pass,
+        "auto_tax_worst": me.auto_tax_worst,
+        "pass_trick": view["phase"] == "play" and me.pass_trick == trick_key(view),
+        "can_pass_trick": view["phase"] == "play" and bool(view["trick"]["plays"]),
+        "deadline": deadline(game, me, datetime.fromisoformat(wait[1])) if wait else None,
+        "turn_limit": game.turn_limit,
+        "stand_in": me.stand_in,
+        "on_vacation": on_vacation,
+        "vacation_until": me.vacation_until if on_vacation else None,
+        "vacation_days_left": max(0, left.days),
+        "vacation_choices": list(range(1, max(0, left.days) + 1)),
+    }
+
+
 def _key(*parts) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def _hand_groups(hand: list[int]) -> list[RankGroup]:

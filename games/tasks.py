@@ -1,13 +1,23 @@
 """Celery tasks. Each is idempotent: it derives what to do from the database, so running
-it twice (a redelivery after a lost worker, a sweep) does no harm."""
+it twice (a redelivery after a lost worker, the sweep) does no harm."""
+
+import logging
+import smtplib
+from datetime import timedelta
 
 from celery import shared_task
+from django.utils import timezone
 
-from . import services
+from . import notifications, services
+from .models import Game
+
+log = logging.getLogger(__name__)
 
 # A long chain of bot moves is split over several task runs so that one run never holds
 # a worker for long.
 BOT_MOVES_PER_RUN = 200
+# A table waiting this long for a bot has lost its task (worker killed, broker down).
+BOT_STALL_SECONDS = 30
 
 
 @shared_task(acks_late=True)
@@ -19,3 +29,42 @@ def play_bots(game_id: int) -> int:
     if moves == BOT_MOVES_PER_RUN:
         services.enqueue(play_bots, game_id)
     return moves
+
+
+@shared_task(
+    acks_late=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=30,
+    retry_backoff_max=1800, max_retries=8,
+)
+def send_notification(notification_id: int) -> str:
+    """Send one notification email if it is (still) wanted; running it twice sends one."""
+    return notifications.deliver(notification_id)
+
+
+@shared_task(acks_late=True)
+def sweep() -> dict:
+    """The periodic safety net (Celery beat, every minute): expired turns, due emails,
+    lost bot moves, work claimed by a worker that died."""
+    now = timezone.now()
+    done = {"timeouts": 0, "emails": 0, "bots": 0}
+    done["released"] = notifications.release_stuck(now)
+    for game in Game.objects.filter(status=Game.Status.PLAYING).exclude(turn_limit=0):
+        if services.deadlines_may_have_passed(game, now):
+            done["timeouts"] += services.enforce_deadlines(game.pk, now)
+    stalled = now - timedelta(seconds=BOT_STALL_SECONDS)
+    for game in Game.objects.filter(status=Game.Status.PLAYING, updated__lt=stalled):
+        if services.bots_awaited(game):
+            services.enqueue(play_bots, game.pk)
+            done["bots"] += 1
+    for notification_id in notifications.due_ids(now):
+        services.enqueue(send_notification, notification_id)
+        done["emails"] += 1
+    return done
+
+
+@shared_task(acks_late=True)
+def daily_summaries() -> int:
+    """Once a day: a summary for every "daily" player that some game is waiting for."""
+    created = notifications.for_daily_summaries()
+    for notification_id in notifications.due_ids():
+        services.enqueue(send_notification, notification_id)
+    return created

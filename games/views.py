@@ -6,10 +6,16 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
+
+from chat import services as chat  # chat (issue 9)
+from chat.panel import panel_context  # chat (issue 9)
 
 from . import services
 from .forms import BotForm, InviteForm, TableForm
@@ -41,6 +47,7 @@ def my_games(request):
     seats = list(
         Seat.objects.filter(user=user)
         .select_related("game", "game__host")
+        .annotate(chat_unread=chat.unread_count())  # chat (issue 9): unread messages
         .order_by("-game__updated")
     )
     my_turn, waiting, open_tables, finished = [], [], [], []
@@ -92,7 +99,7 @@ def new_table(request):
         if form.is_valid():
             game = services.create_table(
                 request.user, form.cleaned_data["name"], form.cleaned_data["seats"],
-                form.engine_options(),
+                form.engine_options(), form.cleaned_data["turn_limit"],
             )
             return redirect(game)
     else:
@@ -107,7 +114,18 @@ def game_page(request, game_id: int, error: str = "", status: int = 200):
     game, me = _get_seat_for_user(request, game_id)
     if game.is_open:
         return _lobby(request, game, me)
+    game, me = _keep_up(game, me)
     return _render_game(request, game, me, "games/game.html", error, status)
+
+
+def _keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
+    """Before showing a table: apply any timeouts that are due (deadlines are enforced
+    lazily here as well as by the periodic sweep) and note that the player is here."""
+    services.sweep_in_process()
+    if services.deadlines_may_have_passed(game) and services.enforce_deadlines(game.pk):
+        game, me = Game.objects.get(pk=game.pk), Seat.objects.select_related("user").get(pk=me.pk)
+    services.seen(me)
+    return game, me
 
 
 def _render_game(request, game, me, template, error="", status=200, me_seen=""):
@@ -125,6 +143,9 @@ def _render_game(request, game, me, template, error="", status=200, me_seen=""):
         "send_me": context["me_key"] != me_seen,
         "oob": template.endswith("#update"),
     })
+    # chat (issue 9): the table talk panel, with the titles of this same view
+    titles = {p.player: p.title_key for p in context["players"]}
+    context.update(panel_context(request, game, me, titles, context["oob"]))
     return render(request, template, context, status=status)
 
 
@@ -169,26 +190,79 @@ def poll(request, game_id: int):
     """Cheap when nothing changed: one query and an empty 204 answer."""
     row = (
         Seat.objects.filter(game_id=game_id, user=request.user)
-        .values_list("game__version", "game__status")
+        .annotate(chat_last=chat.last_message_id())  # chat (issue 9)
+        .values_list("game__version", "game__status", "chat_last")
         .first()
     )
     if row is None:
         raise Http404
-    version, status = row
+    version, status, chat_last = row
     try:
         seen = int(request.GET.get("v", ""))
     except ValueError:
         seen = -1
-    if seen == version:
+    # chat (issue 9): `c` is the newest message the page shows (absent: no chat panel).
+    try:
+        chat_seen = int(request.GET.get("c", ""))
+    except ValueError:
+        chat_seen = None
+    if seen == version and (chat_seen is None or chat_seen >= (chat_last or 0)):
         return HttpResponse(status=204)
     game, me = _get_seat_for_user(request, game_id)
     if game.is_open:
         return HttpResponse(status=286 if game.is_over else 204, headers={"HX-Refresh": "true"})
+    game, me = _keep_up(game, me)
     # 286 tells htmx to stop polling: a finished game changes no more.
     return _render_game(
         request, game, me, "games/game.html#update", status=286 if game.is_over else 200,
         me_seen=request.GET.get("me", ""),
     )
+
+
+@require_POST
+@login_required
+def standing_orders(request, game_id: int):
+    game, me = _get_seat_for_user(request, game_id)
+    services.set_standing_orders(
+        game.pk, request.user, auto_pass=request.POST.get("auto_pass") == "on",
+        auto_tax_worst=request.POST.get("auto_tax_worst") == "on",
+        pass_trick=request.POST.get("pass_trick") == "on",
+    )
+    if request.htmx:
+        return _action_answer(request, game.pk, Seat.objects.get(pk=me.pk))
+    messages.success(request, _("Your standing orders are saved."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def vacation(request, game_id: int):
+    game, me = _get_seat_for_user(request, game_id)
+    try:
+        if request.POST.get("end"):
+            services.end_vacation(game.pk, request.user)
+            messages.success(request, _("Welcome back: your clock runs again."))
+        else:
+            days = int(request.POST.get("days", ""))
+            if not 1 <= days <= services.VACATION_DAYS:
+                raise ValueError(days)
+            seat = services.start_vacation(game.pk, request.user, days)
+            messages.success(request, _("Your clock is paused until %(when)s.") % {
+                "when": date_format(timezone.localtime(seat.vacation_until), "DATETIME_FORMAT")})
+    except ValueError:
+        messages.error(request, _("Choose between 1 and 7 days."))
+    except services.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def take_back(request, game_id: int):
+    game, _me = _get_seat_for_user(request, game_id)
+    services.take_seat_back(game.pk, request.user)
+    messages.success(request, _("You have your seat back: the bot stands aside."))
+    return redirect(game)
 
 
 @never_cache
@@ -332,3 +406,20 @@ def decline_invitation(request, invitation_id: int):
     invitation.delete()
     messages.info(request, _("Invitation declined."))
     return redirect("home")
+
+
+@csrf_exempt
+def unsubscribe(request, token: str):
+    """The link in every email. GET asks for one click (mail scanners follow links);
+    POST unsubscribes, including mail clients' one-click List-Unsubscribe-Post. The signed
+    token is the authority, so no login or CSRF token is needed."""
+    from .emails import user_for_unsubscribe_token
+
+    user = user_for_unsubscribe_token(token)
+    if user is None:
+        return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
+    if request.method == "POST":
+        user.notify = user.Notify.NEVER
+        user.save(update_fields=["notify"])
+        return render(request, "games/unsubscribe.html", {"done": True, "subscriber": user})
+    return render(request, "games/unsubscribe.html", {"subscriber": user})

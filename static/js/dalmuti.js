@@ -12,3 +12,31 @@ document.addEventListener("focusin", (event) => {
     event.target.select();
   }
 });
+
+// Table talk (chat): open the panel where the screen has room for it.
+{
+  const panel = document.querySelector("[data-chat-panel]");
+  if (panel && window.matchMedia("(min-width: 52rem)").matches) {
+    panel.open = true;
+  }
+}
+
+// A rejected message (400, too long; 429, too fast) still swaps in its error.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const status = event.detail.xhr.status;
+  if (event.detail.elt.closest("[data-chat-form]") && (status === 400 || status === 429)) {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});
+
+// Once a message is posted, empty the input for the next one.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt.closest("[data-chat-form]");
+  if (form && event.detail.xhr.status === 200) {
+    const input = form.querySelector("input[name=text]");
+    if (input) {
+      input.value = "";
+    }
+  }
+});

@@ -44,11 +44,11 @@ def mallory(make_user):
     return make_user("mallory")
 
 
-def start_table(host, others=(), bots=0, options=None, seats=None) -> Game:
+def start_table(host, others=(), bots=0, options=None, seats=None, turn_limit=0) -> Game:
     """A started game: the host, the other users, then `bots` basic bots."""
     options = {"rounds": 2, **(options or {})}
     n = 1 + len(others) + bots
-    game = services.create_table(host, "Test table", seats or n, options)
+    game = services.create_table(host, "Test table", seats or n, options, turn_limit)
     for user in others:
         services.join(game.pk, user)
     for _ in range(bots):

@@ -1,0 +1,58 @@
+"""Table talk: the messages said at a table, and how far each seat has read them."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game, Seat
+
+MAX_LENGTH = 500
+
+
+class Message(models.Model):
+    """One thing said at a table: plain text, or a flourish (a key into
+    chat.flourishes, so that each reader sees it in their own language)."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="chat_messages", db_index=False,
+        verbose_name=_("table"),
+    )
+    # Kept when a player leaves the lobby; `name` still says who spoke.
+    seat = models.ForeignKey(
+        Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="chat_messages",
+        verbose_name=_("speaker"),
+    )
+    name = models.CharField(_("speaker's name"), max_length=150)
+    text = models.CharField(_("text"), max_length=MAX_LENGTH, blank=True)
+    flourish = models.CharField(_("flourish"), max_length=40, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        ordering = ["game", "pk"]
+        indexes = [models.Index(fields=["game", "id"], name="chat_message_game_id")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(text="") | ~models.Q(flourish=""),
+                name="chat_message_says_something",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {self.name}: {self.text or self.flourish}"
+
+
+class ReadMarker(models.Model):
+    """The newest message a seat's player has been shown: what lies beyond is unread."""
+
+    seat = models.OneToOneField(
+        Seat, on_delete=models.CASCADE, primary_key=True, related_name="chat_read"
+    )
+    last_read = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("chat read marker")
+        verbose_name_plural = _("chat read markers")
+
+    def __str__(self) -> str:
+        return f"{self.seat} read up to {self.last_read}"

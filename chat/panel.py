@@ -1,0 +1,78 @@
+"""What the chat panel shows one player: the latest messages with each speaker's current
+title, and the flourishes their own title offers."""
+
+from django.utils import timezone
+
+from games.labels import title_name
+from games.models import Game, Seat
+
+from . import flourishes
+from .models import Message
+from .services import mark_read
+
+PANEL_SIZE = 30
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def lines(messages: list[Message], me: Seat, titles: dict[int, str]) -> list[dict]:
+    today = timezone.localdate()
+    out = []
+    for m in messages:
+        seat = m.seat
+        title = titles.get(seat.player) if seat is not None and seat.player is not None else None
+        flourish = flourishes.BY_KEY.get(m.flourish) if m.flourish else None
+        out.append({
+            "id": m.pk,
+            "name": seat.name if seat is not None else m.name,
+            "title_key": title or "",
+            "title": title_name(title) if title else "",
+            "mine": m.seat_id == me.pk,
+            "text": str(flourish.text) if flourish else m.text or "…",
+            "icon": flourish.icon if flourish else "",
+            "flourish": bool(m.flourish),
+            "created": m.created,
+            "today": timezone.localtime(m.created).date() == today,
+        })
+    return out
+
+
+def panel_context(request, game: Game, me: Seat, titles: dict[int, str], oob: bool = False,
+                  send_log: bool | None = None, send_tools: bool = True,
+                  send_error: bool = False, error: str = "", text: str = "",
+                  limit: int | None = PANEL_SIZE) -> dict:
+    """The `chat` context of chat/_chat.html: the whole panel, or (`oob`) only the parts
+    named by the send_* flags, swapped into the page out of band.
+
+    Polls and actions carry the log only when the page lacks messages (the page reports
+    the newest it shows as `c`): a half-typed message, the scroll position and an open
+    panel survive every other update.
+    """
+    messages = Message.objects.filter(game=game).select_related("seat__user").order_by("-pk")
+    messages = list(messages[:limit] if limit else messages)[::-1]
+    last_id = messages[-1].pk if messages else 0
+    if send_log is None:
+        seen = _int(request.GET.get("c"))
+        send_log = not oob or (seen is not None and seen < last_id)
+    shown = lines(messages, me, titles) if send_log else []
+    if send_log:
+        mark_read(me, last_id)
+    my_title = titles.get(me.player) if me.player is not None else None
+    return {"chat": {
+        "lines": shown,
+        "latest": shown[-1] if shown else None,
+        "last_id": last_id,
+        "send_log": send_log,
+        "send_tools": send_tools,
+        "flourishes": flourishes.for_title(my_title),
+        "my_title": title_name(my_title) if my_title else "",
+        "error": error,
+        "send_error": send_error,
+        "text": text,
+        "open": request.GET.get("chat") == "open",
+    }}

@@ -1,0 +1,110 @@
+"""Posting at a table, what a seat has read, and the chat's cheap questions for queries
+built elsewhere (the poll, "My games"). Chat never touches the Game row, so a message
+changes no version, wakes no bot and sends no email."""
+
+import unicodedata
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Game, Seat
+from games.table import view_for
+
+from . import flourishes
+from .models import MAX_LENGTH, Message, ReadMarker
+
+# At most RATE_LIMIT messages per player within RATE_WINDOW seconds (settings may override).
+RATE_LIMIT = 6
+RATE_WINDOW = 15
+
+
+class Rejected(Exception):
+    """A message that was not posted, with the reason for the player and an HTTP status."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def titles(game: Game, me: Seat) -> dict[int, str]:
+    """Each player's current title key (none before the game starts)."""
+    if game.state is None:
+        return {}
+    view = view_for(game, me)
+    return {view["seats"][i]: title for i, title in enumerate(view["titles"])}
+
+
+def clean(text: str) -> str:
+    """One line of plain text: control characters (newlines, NUL…) become spaces."""
+    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+    return " ".join(text.split(" ")).strip()
+
+
+def post(game: Game, seat: Seat, text: str = "", flourish: str = "") -> Message:
+    if flourish:
+        offered = flourishes.for_title(titles(game, seat).get(seat.player))
+        if flourish not in {f.key for f in offered}:
+            raise Rejected(_("That flourish does not suit your present title."))
+        text = ""
+    else:
+        text = clean(text)
+        if not text:
+            raise Rejected(_("Write something first."))
+        if len(text) > MAX_LENGTH:
+            raise Rejected(
+                _("A message has at most %(max)d characters; yours has %(count)d.")
+                % {"max": MAX_LENGTH, "count": len(text)}
+            )
+    limit = getattr(settings, "CHAT_RATE_LIMIT", RATE_LIMIT)
+    window = getattr(settings, "CHAT_RATE_WINDOW", RATE_WINDOW)
+    with transaction.atomic():
+        # Lock the speaker's seat: one player's concurrent posts are counted one by one.
+        Seat.objects.select_for_update().filter(pk=seat.pk).first()
+        recent = Message.objects.filter(
+            seat__user_id=seat.user_id, created__gte=timezone.now() - timedelta(seconds=window)
+        ).count()
+        if recent >= limit:
+            raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
+        return Message.objects.create(
+            game=game, seat=seat, name=seat.name, text=text, flourish=flourish
+        )
+
+
+def mark_read(seat: Seat, last_id: int) -> None:
+    """Move the seat's read marker forward to `last_id` (never back)."""
+    if not last_id:
+        return
+    if not ReadMarker.objects.filter(seat=seat, last_read__lt=last_id).update(last_read=last_id):
+        ReadMarker.objects.get_or_create(seat=seat, defaults={"last_read": last_id})
+
+
+def last_message_id():
+    """For annotating a Seat query: the id of the newest message at the seat's table."""
+    return Subquery(
+        Message.objects.filter(game_id=OuterRef("game_id")).order_by("-pk").values("pk")[:1]
+    )
+
+
+def unread_count():
+    """For annotating a Seat query: messages by others that the seat has not been shown."""
+    return Coalesce(
+        Subquery(
+            Message.objects.filter(
+                game_id=OuterRef("game_id"),
+                pk__gt=Coalesce(OuterRef("chat_read__last_read"), 0),
+            )
+            .exclude(seat_id=OuterRef("pk"))
+            .order_by()
+            .values("game_id")
+            .annotate(n=Count("pk"))
+            .values("n")
+        ),
+        0,
+    )
+

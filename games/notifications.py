@@ -1,0 +1,197 @@
+"""Who is told what, when: email notifications derived from the tables' state.
+
+A Notification row is created for every player and state they must act in (unique per
+player and key), and sent by an idempotent task; a periodic sweep sends any that are due.
+Whether an email is still wanted is decided when it is sent, from the database as it is
+then:
+
+- the player's profile asks for it ("every turn"; "one daily summary" gets the summary);
+- they still have to act in that same state (they may have acted meanwhile);
+- they have not been active on the table in the last few minutes (watching live: the
+  email waits, and is dropped if they act);
+- they were not emailed about this game since they last acted (one email per game until
+  they act).
+"""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+
+from .models import Game, Notification, Seat
+
+Kind = Notification.Kind
+Status = Notification.Status
+
+
+def _wants(user, preference: str) -> bool:
+    return bool(user.email) and user.notify == preference
+
+
+def for_new_turns(game: Game, players: list[int]) -> None:
+    """Record the notifications due because the game now waits for these players."""
+    if not players:
+        return
+    now = timezone.now()
+    grace = timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
+    for seat in game.seats.filter(player__in=players).select_related("user"):
+        if seat.played_by_bot or not _wants(seat.user, seat.user.Notify.EVERY_TURN):
+            continue
+        token = game.awaiting[str(seat.player)][0]
+        Notification.objects.get_or_create(
+            user=seat.user, key=f"turn:{game.pk}:{token}:{seat.player}",
+            defaults={"game": game, "kind": Kind.TURN, "due": now + grace},
+        )
+        if game.turn_limit:
+            Notification.objects.get_or_create(
+                user=seat.user, key=f"reminder:{game.pk}:{token}:{seat.player}",
+                defaults={"game": game, "kind": Kind.REMINDER,
+                          "due": now + timedelta(seconds=game.turn_limit - remind_before(game))},
+            )
+
+
+def remind_before(game: Game) -> int:
+    """Seconds before the deadline that the reminder goes out: a quarter of the limit."""
+    return game.turn_limit // 4
+
+
+def for_everyone(game: Game, kind: str) -> None:
+    """The game started or ended: one email for every human at the table."""
+    now = timezone.now()
+    for seat in game.seats.select_related("user").exclude(user=None):
+        if _wants(seat.user, seat.user.Notify.EVERY_TURN):
+            Notification.objects.get_or_create(
+                user=seat.user, key=f"{kind}:{game.pk}",
+                defaults={"game": game, "kind": kind, "due": now},
+            )
+
+
+def for_daily_summaries(now=None) -> int:
+    """A summary notification for every "daily" player some game is waiting for."""
+    now = now or timezone.now()
+    day = timezone.localdate(now).isoformat()
+    created = 0
+    for user in {game_user for game_user in _daily_users_waited_for()}:
+        _, new = Notification.objects.get_or_create(
+            user=user, key=f"daily:{day}", defaults={"kind": Kind.DAILY, "due": now},
+        )
+        created += new
+    return created
+
+
+def _daily_users_waited_for():
+    for seat in Seat.objects.filter(
+        game__status=Game.Status.PLAYING, stand_in=False, user__notify="daily"
+    ).exclude(user=None).select_related("user", "game"):
+        if str(seat.player) in seat.game.awaiting and seat.user.email:
+            yield seat.user
+
+
+def games_waiting_for(user) -> list[Game]:
+    return [
+        seat.game
+        for seat in Seat.objects.filter(user=user, game__status=Game.Status.PLAYING,
+                                        stand_in=False).select_related("game")
+        if str(seat.player) in seat.game.awaiting
+    ]
+
+
+def claim(notification_id: int) -> Notification | None:
+    """Take the notification for sending; None if it is not pending and due (sent, being
+    sent by another worker, or not needed). A conditional UPDATE: only one run wins."""
+    now = timezone.now()
+    taken = Notification.objects.filter(
+        pk=notification_id, status=Status.PENDING, due__lte=now
+    ).update(status=Status.SENDING, claimed=now, attempts=F("attempts") + 1)
+    if not taken:
+        return None
+    return Notification.objects.select_related("user", "game").get(pk=notification_id)
+
+
+def _finish(notification: Notification, status: str, note: str = "", due=None) -> None:
+    fields = {"status": status, "note": note}
+    if status == Status.SENT:
+        fields["sent"] = timezone.now()
+    if due is not None:
+        fields["due"] = due
+    Notification.objects.filter(pk=notification.pk).update(**fields)
+
+
+def deliver(notification_id: int) -> str:
+    """Send one notification if it is still wanted; returns what happened. Safe to run any
+    number of times: only the run that claims it can send."""
+    from . import emails
+
+    notification = claim(notification_id)
+    if notification is None:
+        return "not pending"
+    try:
+        verdict, later = _still_wanted(notification)
+        if verdict == "postpone":
+            _finish(notification, Status.PENDING, "waiting", due=later)
+            return verdict
+        if verdict != "send":
+            _finish(notification, Status.SKIPPED, verdict)
+            return verdict
+        emails.send_notification(notification)
+    except Exception:
+        _finish(notification, Status.PENDING, "failed")  # retried with backoff, then swept
+        raise
+    _finish(notification, Status.SENT)
+    return "sent"
+
+
+def _still_wanted(notification: Notification) -> tuple[str, datetime | None]:
+    user, game = notification.user, notification.game
+    if notification.kind == Kind.DAILY:
+        if not _wants(user, user.Notify.DAILY):
+            return "preference", None
+        return ("send", None) if games_waiting_for(user) else ("nothing waiting", None)
+    if not _wants(user, user.Notify.EVERY_TURN):
+        return "preference", None
+    if notification.kind in (Kind.STARTED, Kind.OVER):
+        return "send", None
+    _kind, _game, token, player = notification.key.split(":")
+    wait = game.awaiting.get(player)
+    if not game.is_playing or wait is None or str(wait[0]) != token:
+        return "acted", None
+    seat = Seat.objects.get(game=game, player=int(player))
+    if seat.played_by_bot:
+        return "stand-in", None
+    now = timezone.now()
+    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
+    if seat.last_seen and seat.last_seen > now - watching:
+        return "postpone", seat.last_seen + watching
+    if notification.kind == Kind.REMINDER:
+        from .services import deadline
+
+        limit = deadline(game, seat, datetime.fromisoformat(wait[1]))
+        if limit is None:
+            return "no deadline", None
+        remind_at = limit - timedelta(seconds=remind_before(game))
+        if remind_at > now:  # a vacation moved the deadline
+            return "postpone", remind_at
+        return "send", None
+    told = Notification.objects.filter(user=user, game=game, kind=Kind.TURN, status=Status.SENT)
+    if seat.last_acted:
+        told = told.filter(sent__gt=seat.last_acted)
+    if told.exists():
+        return "already told", None
+    return "send", None
+
+
+def due_ids(now=None) -> list[int]:
+    now = now or timezone.now()
+    return list(
+        Notification.objects.filter(status=Status.PENDING, due__lte=now)
+        .order_by("due").values_list("pk", flat=True)[:500]
+    )
+
+
+def release_stuck(now=None) -> int:
+    """Notifications claimed by a worker that died before finishing go back to pending."""
+    now = now or timezone.now()
+    return Notification.objects.filter(
+        status=Status.SENDING, claimed__lt=now - timedelta(minutes=10)
+    ).update(status=Status.PENDING)

@@ -1,0 +1,199 @@
+"""Leagues: a group of friends, its seasons, its default table options and its games.
+
+Games are linked to a league from this side (LeagueGame), so games.models knows nothing of
+leagues. Two records about games also live here for the same reason: Replacement (a player
+replaced by a bot, which decides who earned which round) and Rematch (the seating order a
+rematch table should start with).
+"""
+
+import datetime
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+from games.models import BotLevel, Game
+
+
+def validate_options(value) -> None:
+    """The same shape as Game.options, checked by the engine itself."""
+    if not isinstance(value, dict):
+        raise ValidationError(_("The options must be a JSON object."))
+    try:
+        engine.Options.from_json(value)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(
+            _("These are not valid table options: %(problem)s"), params={"problem": exc}
+        ) from exc
+
+
+class League(models.Model):
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("slug"), unique=True)
+    description = models.TextField(_("description"), blank=True)
+    active = models.BooleanField(_("active"), default=True)
+    default_options = models.JSONField(
+        _("default table options"), default=dict, blank=True, validators=[validate_options],
+        help_text=_(
+            "The options of the league's tables, as stored on a table, e.g. "
+            '{"rounds": 10, "reduced_deck": false, "first_round_taxes": true, '
+            '"tribute_return": "choice", "merchant_trade": "off", "master_rule": false, '
+            '"philanthropic": "off", "target_score": null}. Leave {} for the standard rules.'
+        ),
+    )
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="leagues",
+        verbose_name=_("members"),
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("league", args=[self.slug])
+
+    def current_season(self, day: datetime.date | None = None):
+        day = day or timezone.localdate()
+        return self.seasons.filter(start__lte=day, end__gte=day).order_by("-start").first()
+
+
+class Membership(models.Model):
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("league")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_memberships",
+        verbose_name=_("player"),
+    )
+    joined = models.DateField(_("joined"), default=timezone.localdate)
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ["league", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="one_membership_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.league}"
+
+
+class Season(models.Model):
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("league")
+    )
+    name = models.CharField(_("name"), max_length=80)
+    start = models.DateField(_("start"))
+    end = models.DateField(_("end"))
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["league", "-start"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(end__gte=models.F("start")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} · {self.name}"
+
+    def clean(self) -> None:
+        if self.start and self.end and self.end < self.start:
+            raise ValidationError({"end": _("A season cannot end before it starts.")})
+
+
+class LeagueGame(models.Model):
+    """A table played in a league (and, when set, in one of its seasons)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="league_link", verbose_name=_("table")
+    )
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="league_games", verbose_name=_("league")
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.SET_NULL, null=True, blank=True, related_name="league_games",
+        verbose_name=_("season"),
+    )
+    added = models.DateTimeField(_("added"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league table")
+        verbose_name_plural = _("league tables")
+        ordering = ["-added"]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {self.league}"
+
+    def clean(self) -> None:
+        if self.season_id and self.league_id and self.season.league_id != self.league_id:
+            raise ValidationError({"season": _("That season belongs to another league.")})
+
+
+class Replacement(models.Model):
+    """A player replaced by a bot during a game. Rounds numbered below `round_number` were
+    the user's; from that round on the seat's results are the bot's."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="replacements", verbose_name=_("table")
+    )
+    player = models.PositiveSmallIntegerField(_("player index"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="replacements",
+        verbose_name=_("replaced player"),
+    )
+    round_number = models.PositiveSmallIntegerField(_("from round"))
+    bot_level = models.CharField(_("bot level"), max_length=16, choices=BotLevel.choices)
+    bot_name = models.CharField(_("bot name"), max_length=40)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("by"),
+    )
+    created = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("replacement by a bot")
+        verbose_name_plural = _("replacements by a bot")
+        ordering = ["game", "created"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="one_replacement_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.user} → {self.bot_name}"
+
+
+class Rematch(models.Model):
+    """A table opened as the rematch of a finished one. `order` lists the seat keys of
+    the new table ("u<user id>" for people, "b<seat id>" for bots) in the order of the
+    previous game's final standings: the order the new game's first round should seat."""
+
+    previous = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="rematch", verbose_name=_("previous table")
+    )
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="rematch_of", verbose_name=_("new table")
+    )
+    order = models.JSONField(_("seating order"), default=list)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rematch")
+        verbose_name_plural = _("rematches")
+
+    def __str__(self) -> str:
+        return f"{self.previous} → {self.game}"

@@ -1,0 +1,110 @@
+"""What the league organiser does to tables from the admin: open a table for members with
+the league's defaults, replace an absent player by a bot, end a stalled game.
+
+Like games.services, each change runs in one transaction holding the table's row lock.
+"""
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games import services
+from games.models import BotLevel, Game, Invitation
+from games.services import Rejected
+from games.tasks import play_bots
+
+from .models import League, LeagueGame, Replacement, Season
+
+
+def invite(game: Game, users, invited_by) -> list[Invitation]:
+    """Invite these users to an open table; each gets an email (in their language) once
+    the transaction commits."""
+    invitations = []
+    for user in users:
+        invitation, created = Invitation.objects.get_or_create(
+            game=game, user=user, defaults={"invited_by": invited_by}
+        )
+        invitations.append(invitation)
+        if created and user.email:
+            transaction.on_commit(lambda u=user: _send_invitation(game, u, invited_by))
+    return invitations
+
+
+def _send_invitation(game: Game, user, invited_by) -> None:
+    link = settings.SITE_URL + reverse("join", args=[game.invite_token])
+    context = {"game": game, "user": user, "host": invited_by, "link": link}
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        subject = render_to_string("leagues/emails/invitation_subject.txt", context)
+        body = render_to_string("leagues/emails/invitation_body.txt", context)
+    send_mail(" ".join(subject.split()), body, None, [user.email])
+
+
+def create_league_table(
+    league: League, host, guests, name: str, bots: int = 0, bot_level: str = BotLevel.BASIC,
+    season: Season | None = None, invited_by=None,
+) -> Game:
+    """A table with the league's default options: the host seated, `bots` bots seated,
+    the guests invited; linked to the league and its current season."""
+    guests = [g for g in guests if g.pk != host.pk]
+    seats = 1 + len(guests) + bots
+    with transaction.atomic():
+        game = services.create_table(host, name, seats, league.default_options)
+        for _i in range(bots):
+            services.add_bot(game.pk, bot_level)
+        LeagueGame.objects.create(
+            game=game, league=league, season=season or league.current_season()
+        )
+        invite(game, guests, invited_by or host)
+    return game
+
+
+def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
+                   reason: str = "", by=None) -> Replacement:
+    """Give an absent player's seat to a bot, from the round in play on. The Replacement
+    keeps the earlier rounds the player's in league standings."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if not game.is_playing:
+            raise Rejected(_("Only a game in play can have a player replaced."), 409)
+        seat = game.seats.select_related("user").filter(pk=seat_id).first()
+        if seat is None:
+            raise Rejected(_("There is no such seat at this table."), 404)
+        if seat.is_bot:
+            raise Rejected(_("That seat is already played by a bot."), 409)
+        used = set(game.seats.values_list("bot_name", flat=True))
+        name = next((n for n in services.BOT_NAMES if n not in used), _("Bot"))
+        replacement = Replacement.objects.create(
+            game=game, player=seat.player, user=seat.user, round_number=game.round_number,
+            bot_level=level, bot_name=name, reason=reason, by=by,
+        )
+        Invitation.objects.filter(game=game, user=seat.user).delete()
+        seat.user = None
+        seat.bot_level = level
+        seat.bot_name = name
+        seat.save(update_fields=["user", "bot_level", "bot_name"])
+        game.save(update_fields=["updated"])
+        if services.bots_awaited(game):
+            services.enqueue(play_bots, game.pk)
+    return replacement
+
+
+def end_game(game_id: int, reason: str) -> Game:
+    """End a stalled game now. Rounds already over keep their points; the round in play
+    is left unfinished and scores nothing."""
+    reason = reason.strip()
+    if not reason:
+        raise Rejected(_("Give the reason for ending the game."))
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.is_over:
+            raise Rejected(_("This game is already over."), 409)
+        game.status = Game.Status.ABANDONED
+        game.end_reason = reason[:200]
+        game.finished = timezone.now()
+        game.awaiting = {}
+        game.save(update_fields=["status", "end_reason", "finished", "awaiting", "updated"])
+    return game

@@ -1,0 +1,96 @@
+"""Two players talk at a table in real browsers: Alice at a desk, Bob on a phone.
+
+Setup happens before the browser starts; once Playwright runs, the test makes no ORM calls
+and reads everything from the pages (see tests/e2e/conftest.py).
+"""
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import Client
+
+from .conftest import start_table
+
+pytestmark = pytest.mark.e2e
+TIMEOUT = 15_000
+
+
+@pytest.fixture
+def table(live_server, settings, alice, bob):
+    settings.GAME_POLL_SECONDS = 1
+    settings.CHAT_RATE_LIMIT = 4
+    game = start_table(alice, [bob], bots=2)
+    cookies = {}
+    for user in (alice, bob):
+        client = Client()
+        client.force_login(user)
+        cookies[user.username] = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    return game.pk, cookies
+
+
+def _page(browser, live_server, cookie, phone, problems, name):
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    context = browser.new_context(base_url=live_server.url, locale="en-GB", viewport=viewport,
+                                  is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(TIMEOUT)
+    context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie,
+                          "url": live_server.url}])
+    page = context.new_page()
+    # A script error or a Content-Security-Policy violation shows up as one of these (an
+    # answer like the expected 429, or the favicon's 404, as "Failed to load resource").
+    page.on("pageerror", lambda exc: problems.append(f"{name}: {exc}"))
+    page.on("console", lambda msg: msg.type == "error" and not msg.text.startswith(
+        "Failed to load resource") and problems.append(f"{name}: {msg.text}"))
+    return page
+
+
+def test_two_players_talk_in_character(table, browser, live_server):
+    from playwright.sync_api import expect
+
+    game_id, cookies = table
+    problems: list[str] = []
+    alice = _page(browser, live_server, cookies["alice"], False, problems, "alice")
+    bob = _page(browser, live_server, cookies["bob"], True, problems, "bob")
+    alice.goto(f"/t/{game_id}/")
+    bob.goto(f"/t/{game_id}/")
+
+    # At a desk the panel is open; on a phone it is a closed bar at the foot of the screen.
+    expect(alice.locator("details.chat-panel")).to_have_attribute("open", "")
+    expect(bob.locator("details.chat-panel")).not_to_have_attribute("open", "")
+    expect(bob.locator("#chat")).to_be_in_viewport()
+
+    # Alice says something; her input empties, her log shows it at once.
+    alice.get_by_label("Your message").fill("Hello <b>Bob</b>, fetch the coffee")
+    alice.get_by_label("Your message").press("Enter")
+    expect(alice.locator("#chat-log")).to_contain_text("Hello <b>Bob</b>, fetch the coffee")
+    expect(alice.get_by_label("Your message")).to_have_value("")
+
+    # Bob's page brings it with its next poll, into the closed bar, as plain text.
+    expect(bob.locator("#chat-latest")).to_contain_text("Hello <b>Bob</b>")
+    assert bob.locator("#chat b").count() == 0
+    expect(bob.locator("#chat")).to_be_in_viewport()
+
+    # Bob opens the bar and plays his part with a flourish of his own title.
+    bob.locator("details.chat-panel > summary").click()
+    flourish = bob.locator("#chat-flourishes button").first
+    expect(flourish).to_be_visible()
+    words = flourish.get_attribute("title")
+    flourish.click()
+    expect(bob.locator("#chat-log li").first).to_contain_text(words)
+    expect(alice.locator("#chat-log li").first).to_contain_text(words)
+    expect(alice.locator("#chat-log li.flourish")).to_have_count(1)
+
+    # Talking too fast: the error shows and the typed text stays.
+    for n in range(3):
+        alice.get_by_label("Your message").fill(f"quick {n}")
+        alice.get_by_label("Your message").press("Enter")
+        expect(alice.locator("#chat-log")).to_contain_text(f"quick {n}")
+    alice.get_by_label("Your message").fill("one too many")
+    alice.get_by_label("Your message").press("Enter")
+    expect(alice.locator("#chat-error")).to_contain_text("talking too fast")
+    expect(alice.get_by_label("Your message")).to_have_value("one too many")
+    expect(bob.locator("#chat-log")).to_contain_text("quick 2")
+
+    assert problems == []

@@ -1,0 +1,187 @@
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.urls import reverse
+
+from games import services
+from games.models import Action, Game, Invitation, Round
+from leagues.models import LeagueGame, Replacement
+from leagues.standings import league_standings
+from tests.leagues.helpers import make_league, make_user, play_until, start_game
+
+pytestmark = pytest.mark.django_db
+
+CHANGELIST = reverse("admin:games_game_changelist")
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def alice():
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob():
+    return make_user("bob")
+
+
+@pytest.fixture
+def game(alice, bob):
+    """A game in play in round 2 of 3, alice and bob with two bots."""
+    game = start_game(alice, [bob], bots=2, options={"rounds": 3}, name="Stalled table")
+    return play_until(game, lambda g: g.round_number == 2)
+
+
+def listed(response):
+    return [g.name for g in response.context["cl"].result_list]
+
+
+def test_the_changelist_filters_by_status_and_league(admin_client, alice, bob, game):
+    league = make_league(members=[alice, bob])
+    LeagueGame.objects.create(game=game, league=league)
+    play_until(start_game(alice, name="Quick game"), lambda g: g.is_over)
+    assert set(listed(admin_client.get(CHANGELIST))) == {"Stalled table", "Quick game"}
+    assert listed(admin_client.get(CHANGELIST, {"status__exact": "finished"})) == ["Quick game"]
+    assert listed(admin_client.get(CHANGELIST, {"league": str(league.pk)})) == ["Stalled table"]
+    assert listed(admin_client.get(CHANGELIST, {"league": "none"})) == ["Quick game"]
+    assert listed(admin_client.get(CHANGELIST, {"q": "bob"})) == ["Stalled table"]
+
+
+def test_the_change_page_shows_the_state_and_the_full_log_read_only(admin_client, game):
+    url = reverse("admin:games_game_change", args=[game.pk])
+    response = admin_client.get(url)
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "The engine state (every hand)" in content
+    assert "Round 2 is dealt" in content
+    assert 'name="status"' not in content and 'name="state"' not in content
+    admin_client.post(url, {
+        "name": "Renamed", "status": "finished",
+        "league_link-TOTAL_FORMS": "0", "league_link-INITIAL_FORMS": "0",
+        "league_link-MIN_NUM_FORMS": "0", "league_link-MAX_NUM_FORMS": "1",
+        "seats-TOTAL_FORMS": "0", "seats-INITIAL_FORMS": "0",
+        "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000",
+        "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "0",
+        "rounds-MIN_NUM_FORMS": "0", "rounds-MAX_NUM_FORMS": "1000",
+    })
+    game.refresh_from_db()
+    assert (game.name, game.status) == ("Renamed", Game.Status.PLAYING)
+
+
+def test_nobody_adds_a_table_from_the_admin(admin_client):
+    assert admin_client.get(reverse("admin:games_game_add")).status_code == 403
+
+
+def test_ending_a_stalled_game_asks_for_a_reason(admin_client, game):
+    response = admin_client.post(CHANGELIST, {
+        "action": "end_stalled_games", "_selected_action": [game.pk], "index": "0",
+    })
+    assert response.status_code == 200
+    assert b"End the games" in response.content
+    response = admin_client.post(CHANGELIST, {
+        "action": "end_stalled_games", "_selected_action": [game.pk], "apply": "yes",
+        "reason": "",
+    })
+    assert response.status_code == 200
+    assert response.context["form"].errors
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+
+
+def test_ending_a_stalled_game_records_why_and_scores_nothing_for_the_round_in_play(
+    admin_client, alice, bob, game
+):
+    league = make_league(members=[alice, bob])
+    LeagueGame.objects.create(game=game, league=league)
+    round_one = Round.objects.get(game=game, number=1)
+    actions = Action.objects.filter(game=game).count()
+    response = admin_client.post(CHANGELIST, {
+        "action": "end_stalled_games", "_selected_action": [game.pk], "apply": "yes",
+        "reason": "Bob has not played for three weeks.",
+    }, follow=True)
+    assert b"1 game ended." in response.content
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    assert game.end_reason == "Bob has not played for three weeks."
+    assert game.finished is not None
+    assert game.awaiting == {}
+    unfinished = Round.objects.get(game=game, number=2)
+    assert (unfinished.points, unfinished.finish_order, unfinished.finished) == ({}, [], None)
+    assert Action.objects.filter(game=game).count() == actions
+    points = {row.user.username: row.points for row in league_standings(league)}
+    seats = {s.player: s.user.username for s in game.seats.all() if s.user}
+    assert points == {seats[int(p)]: pts for p, pts in round_one.points.items() if int(p) in seats}
+    assert LogEntry.objects.filter(object_id=str(game.pk),
+                                   change_message__contains="three weeks").exists()
+    # The game stops: no more moves, no more bot moves.
+    assert services.play_bot_move(game.pk) is False
+
+
+def test_a_game_already_over_is_not_ended_twice(admin_client, alice):
+    done = play_until(start_game(alice), lambda g: g.is_over)
+    response = admin_client.post(CHANGELIST, {
+        "action": "end_stalled_games", "_selected_action": [done.pk], "apply": "yes",
+        "reason": "Oops",
+    }, follow=True)
+    assert b"already over" in response.content
+    done.refresh_from_db()
+    assert (done.status, done.end_reason) == (Game.Status.FINISHED, "")
+
+
+def test_replacing_an_absent_player_asks_which_one(admin_client, game):
+    response = admin_client.post(CHANGELIST, {
+        "action": "replace_absent_player", "_selected_action": [game.pk], "index": "0",
+    })
+    assert response.status_code == 200
+    choices = [label for _value, label in response.context["form"].fields["seat"].choices]
+    assert choices[1:] == ["Alice", "Bob"]
+
+
+def test_an_absent_player_is_replaced_by_a_bot_that_plays_on(admin_client, alice, bob, game):
+    seat = game.seats.get(user=bob)
+    response = admin_client.post(CHANGELIST, {
+        "action": "replace_absent_player", "_selected_action": [game.pk], "apply": "yes",
+        "seat": seat.pk, "level": "basic", "reason": "On holiday",
+    }, follow=True)
+    assert b"was replaced by the bot" in response.content
+    seat.refresh_from_db()
+    assert seat.is_bot and seat.bot_level == "basic" and seat.bot_name
+    replacement = Replacement.objects.get(game=game)
+    assert (replacement.user, replacement.player, replacement.round_number) == (
+        bob, seat.player, 2
+    )
+    assert replacement.reason == "On holiday"
+    assert not Invitation.objects.filter(game=game, user=bob).exists()
+    # Bob is off the table; the game plays on to its end without him.
+    assert admin_client.get(reverse("admin:games_game_change", args=[game.pk])).status_code == 200
+    game = play_until(game, lambda g: g.is_over)
+    assert game.status == Game.Status.FINISHED
+    assert Action.objects.filter(game=game, player=seat.player, by="bot").exists()
+
+
+def test_a_bot_cannot_be_replaced_and_one_table_at_a_time(admin_client, alice, game):
+    other = start_game(alice, name="Other table")
+    response = admin_client.post(CHANGELIST, {
+        "action": "replace_absent_player", "_selected_action": [game.pk, other.pk],
+        "index": "0",
+    }, follow=True)
+    assert b"Choose exactly one table." in response.content
+    bot = game.seats.filter(user__isnull=True).first()
+    response = admin_client.post(CHANGELIST, {
+        "action": "replace_absent_player", "_selected_action": [game.pk], "apply": "yes",
+        "seat": bot.pk, "level": "basic",
+    })
+    assert response.status_code == 200
+    assert "seat" in response.context["form"].errors
+
+
+def test_the_action_record_is_read_only(admin_client, game):
+    action = Action.objects.filter(game=game).first()
+    assert admin_client.get(reverse("admin:games_action_changelist")).status_code == 200
+    page = admin_client.get(reverse("admin:games_action_change", args=[action.pk]))
+    assert page.status_code == 200
+    assert b'name="payload"' not in page.content
+    assert admin_client.get(reverse("admin:games_action_add")).status_code == 403

@@ -1,0 +1,158 @@
+"""Turn time limits, reminders, timeouts, the bot stand-in and vacation (time travel)."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+from django.utils import timezone
+
+from games import notifications, services
+from games.models import Action
+
+from .conftest import start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+HOUR = 3600
+
+
+@pytest.fixture
+def table(alice, bob):
+    game = start_table(alice, [bob], bots=2, options={"rounds": 3}, turn_limit=HOUR)
+    # Standing orders off, so that only the clock acts for the players.
+    game.seats.update(auto_pass=False)
+    _bots_until_human(game)
+    for pk in notifications.due_ids():
+        notifications.deliver(pk)
+    mail.outbox.clear()
+    return game
+
+
+def _bots_until_human(game):
+    while services.play_bot_move(game.pk):
+        pass
+    game.refresh_from_db()
+
+
+def _waiting_seat(game):
+    game.refresh_from_db()
+    return waiting_humans(game)[0]
+
+
+def test_nothing_happens_before_the_deadline(table):
+    seat = _waiting_seat(table)
+    with time_machine.travel(timezone.now() + timedelta(minutes=59)):
+        assert services.enforce_deadlines(table.pk) == 0
+    table.refresh_from_db()
+    assert str(seat.player) in table.awaiting
+
+
+def test_a_reminder_goes_out_before_the_deadline(table):
+    seat = _waiting_seat(table)
+    with time_machine.travel(timezone.now() + timedelta(minutes=46)):
+        for pk in notifications.due_ids():
+            notifications.deliver(pk)
+    reminders = [m for m in mail.outbox if m.subject.startswith("Reminder")]
+    assert [m.to for m in reminders] == [[seat.user.email]]
+
+
+def test_an_expired_turn_takes_the_timeout_action(table):
+    seat = _waiting_seat(table)
+    before = table.version
+    with time_machine.travel(timezone.now() + timedelta(minutes=61)):
+        assert services.enforce_deadlines(table.pk) >= 1
+    timeout = Action.objects.get(game=table, seq=before + 1)
+    assert timeout.by == "timeout" and timeout.player == seat.player
+    seat.refresh_from_db()
+    assert seat.timeouts_in_row == 1 and not seat.stand_in
+
+
+def test_the_page_enforces_an_expired_deadline_when_loaded(client, table):
+    seat = _waiting_seat(table)
+    other = table.seats.exclude(pk=seat.pk).exclude(user=None).get()
+    before = table.version
+    client.force_login(other.user)
+    with time_machine.travel(timezone.now() + timedelta(minutes=61)):
+        client.get(f"/t/{table.pk}/")
+    assert Action.objects.filter(game=table, seq__gt=before, by="timeout").exists()
+
+
+def test_after_three_timeouts_in_a_row_a_bot_stands_in(client, table):
+    seat = _waiting_seat(table)
+    now = timezone.now()
+    for _attempt in range(30):
+        now += timedelta(minutes=61)
+        with time_machine.travel(now):
+            services.enforce_deadlines(table.pk)
+        _bots_until_human(table)
+        seat.refresh_from_db()
+        if seat.stand_in:
+            break
+        # the other human acts in time, resetting nothing of this player's count
+        other = waiting_humans(table)
+        for waiting in other:
+            if waiting.pk != seat.pk:
+                from games import engine
+
+                from .conftest import legal
+
+                services.act(table.pk, waiting.user,
+                             engine.action_from_json(legal(table, waiting)[0]),
+                             table.awaiting[str(waiting.player)][0])
+                _bots_until_human(table)
+    assert seat.stand_in and seat.timeouts_in_row >= 3
+    # Everybody sees the stand-in; the bot now plays the seat.
+    client.force_login(table.host)
+    assert "a bot stands in" in client.get(f"/t/{table.pk}/").content.decode()
+    _bots_until_human(table)
+    assert str(seat.player) not in table.awaiting
+    # The player takes the seat back any time.
+    client.force_login(seat.user)
+    client.post(f"/t/{table.pk}/back/")
+    seat.refresh_from_db()
+    assert not seat.stand_in and seat.timeouts_in_row == 0
+
+
+def test_acting_in_time_resets_the_count(table):
+    from games import engine
+
+    from .conftest import legal
+
+    seat = _waiting_seat(table)
+    with time_machine.travel(timezone.now() + timedelta(minutes=61)):
+        services.enforce_deadlines(table.pk)
+    _bots_until_human(table)
+    seat.refresh_from_db()
+    assert seat.timeouts_in_row == 1
+    for waiting in waiting_humans(table):
+        if waiting.pk == seat.pk:
+            services.act(table.pk, seat.user, engine.action_from_json(legal(table, seat)[0]),
+                         table.awaiting[str(seat.player)][0])
+            seat.refresh_from_db()
+            assert seat.timeouts_in_row == 0
+
+
+def test_vacation_pauses_the_clock_and_the_table_sees_it(client, table):
+    seat = _waiting_seat(table)
+    client.force_login(seat.user)
+    client.post(f"/t/{table.pk}/vacation/", {"days": 2})
+    seat.refresh_from_db()
+    assert seat.vacation_until > timezone.now() + timedelta(days=1)
+    with time_machine.travel(timezone.now() + timedelta(days=1)):
+        assert services.enforce_deadlines(table.pk) == 0
+    other = table.seats.exclude(pk=seat.pk).exclude(user=None).get()
+    client.force_login(other.user)
+    assert "on vacation" in client.get(f"/t/{table.pk}/").content.decode()
+    with time_machine.travel(timezone.now() + timedelta(days=2, minutes=61)):
+        assert services.enforce_deadlines(table.pk) >= 1
+
+
+def test_vacation_is_at_most_seven_days_per_game(table):
+    seat = _waiting_seat(table)
+    services.start_vacation(table.pk, seat.user, 5)
+    services.end_vacation(table.pk, seat.user)  # back at once: nothing used
+    services.start_vacation(table.pk, seat.user, 7)
+    with time_machine.travel(timezone.now() + timedelta(days=8)):
+        with pytest.raises(services.Rejected):
+            services.start_vacation(table.pk, seat.user, 1)

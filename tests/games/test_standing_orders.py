@@ -1,0 +1,112 @@
+"""Standing orders act the moment the turn reaches the player, as a normal action."""
+
+import pytest
+
+from games import engine, services
+from games.models import Action
+
+from .conftest import legal, start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+
+def _advance_to_play(game):
+    for _ in range(400):
+        game.refresh_from_db()
+        if services.engine_state(game).round.phase == "play":
+            return
+        humans = waiting_humans(game)
+        if humans:
+            seat = humans[0]
+            services.act(game.pk, seat.user, engine.action_from_json(legal(game, seat)[0]),
+                         game.awaiting[str(seat.player)][0])
+        else:
+            services.play_bot_move(game.pk)
+
+
+def test_auto_pass_is_on_by_default_and_passes_when_nothing_beats_the_table(alice):
+    game = start_table(alice, bots=3, options={"rounds": 5})
+    seat = game.seats.get(user=alice)
+    assert seat.auto_pass
+    # Play through the game; every standing-order action must be a pass made when it
+    # was the only legal action.
+    for _ in range(3000):
+        game.refresh_from_db()
+        if not game.is_playing:
+            break
+        if waiting_humans(game):
+            actions = legal(game, seat)
+            assert actions != [{"type": "pass"}], "auto-pass should have acted"
+            services.act(game.pk, alice, engine.action_from_json(actions[0]),
+                         game.awaiting[str(seat.player)][0])
+        else:
+            services.play_bot_move(game.pk)
+    auto = Action.objects.filter(game=game, by="standing_order")
+    assert auto.exists()
+    assert {a.kind for a in auto} == {"pass"}
+    assert all(a.player == seat.player for a in auto)
+
+
+def test_with_auto_pass_off_the_player_decides(alice):
+    game = start_table(alice, bots=3)
+    game.seats.filter(user=alice).update(auto_pass=False)
+    _advance_to_play(game)
+    for _ in range(500):
+        game.refresh_from_db()
+        if waiting_humans(game) and legal(game, game.seats.get(user=alice)) == [{"type": "pass"}]:
+            break
+        seat = game.seats.get(user=alice)
+        if waiting_humans(game):
+            services.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
+                         game.awaiting[str(seat.player)][0])
+        else:
+            services.play_bot_move(game.pk)
+    assert legal(game, game.seats.get(user=alice)) == [{"type": "pass"}]
+    assert not Action.objects.filter(game=game, by="standing_order").exists()
+
+
+def test_pass_for_the_rest_of_this_trick(client, alice):
+    game = start_table(alice, bots=3, options={"rounds": 5})
+    game.seats.filter(user=alice).update(auto_pass=False)
+    for _ in range(1000):
+        _advance_to_play(game)
+        game.refresh_from_db()
+        seat = game.seats.get(user=alice)
+        view = services.engine_state(game).view(seat.player)
+        if view["to_act"] == view["seat"] and view["trick"]["plays"] and len(
+            view["legal_actions"]) > 1:
+            break
+        if waiting_humans(game):
+            services.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
+                         game.awaiting[str(seat.player)][0])
+        else:
+            services.play_bot_move(game.pk)
+    client.force_login(alice)
+    before = game.version
+    client.post(f"/t/{game.pk}/orders/", {"auto_pass": "", "pass_trick": "on"})
+    first = Action.objects.get(game=game, seq=before + 1)
+    assert first.by == "standing_order" and first.kind == "pass"
+    assert first.player == seat.player
+
+
+def test_return_my_worst_cards_in_taxes(alice, bob):
+    game = start_table(alice, [bob], bots=2, options={"rounds": 3})
+    game.seats.update(auto_tax_worst=True)
+    # Play round 1 out; in round 2's taxes the Dalmutis among alice and bob give back
+    # their worst cards by themselves.
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.round_number == 2 or not game.is_playing:
+            break
+        humans = waiting_humans(game)
+        if humans:
+            seat = humans[0]
+            services.act(game.pk, seat.user, engine.action_from_json(legal(game, seat)[0]),
+                         game.awaiting[str(seat.player)][0])
+        else:
+            services.play_bot_move(game.pk)
+    gives = Action.objects.filter(game=game, kind="give_back", round_number=2)
+    humans = {s.player for s in game.seats.exclude(user=None)}
+    for give in gives:
+        if give.player in humans:
+            assert give.by == "standing_order"

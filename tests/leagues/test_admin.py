@@ -1,0 +1,158 @@
+import csv
+import io
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games.models import Game, Invitation
+from leagues.models import League, LeagueGame
+
+from .helpers import make_league, make_user, record_game, this_year_season
+
+pytestmark = pytest.mark.django_db
+
+CHANGELIST = reverse("admin:leagues_league_changelist")
+
+
+@pytest.fixture
+def people():
+    return [make_user(n) for n in ("anna", "bert", "cleo", "dirk")]
+
+
+@pytest.fixture
+def league(people):
+    return make_league(members=people, options={"rounds": 3, "master_rule": True})
+
+
+def inline_management(prefix, total=0):
+    return {f"{prefix}-TOTAL_FORMS": str(total), f"{prefix}-INITIAL_FORMS": "0",
+            f"{prefix}-MIN_NUM_FORMS": "0", f"{prefix}-MAX_NUM_FORMS": "1000"}
+
+
+def test_the_changelist_searches_members_and_filters_by_activity(admin_client, league):
+    make_league(name="Sleepy Club", slug="sleepy", active=False)
+    response = admin_client.get(CHANGELIST, {"q": "cleo"})
+    assert response.status_code == 200
+    assert list(response.context["cl"].result_list) == [league]
+    response = admin_client.get(CHANGELIST, {"active__exact": "0"})
+    assert [lg.slug for lg in response.context["cl"].result_list] == ["sleepy"]
+
+
+def test_an_organiser_adds_a_league_with_members_and_a_season(admin_client, people):
+    data = {
+        "name": "Tuesday Club", "slug": "tuesday", "description": "", "active": "on",
+        "default_options": '{"rounds": 5}',
+        **inline_management("memberships", 2),
+        "memberships-0-user": people[0].pk, "memberships-0-joined": "2025-01-01",
+        "memberships-1-user": people[1].pk, "memberships-1-joined": "2025-01-01",
+        **inline_management("seasons", 1),
+        "seasons-0-name": "Winter", "seasons-0-start": "2025-01-01",
+        "seasons-0-end": "2025-03-31",
+    }
+    response = admin_client.post(reverse("admin:leagues_league_add"), data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    league = League.objects.get(slug="tuesday")
+    assert set(league.members.all()) == set(people[:2])
+    assert league.seasons.get().name == "Winter"
+    assert league.default_options == {"rounds": 5}
+
+
+def test_it_refuses_default_options_the_engine_does_not_accept(admin_client):
+    data = {
+        "name": "Odd Club", "slug": "odd", "default_options": '{"rounds": 99}',
+        **inline_management("memberships"), **inline_management("seasons"),
+    }
+    response = admin_client.post(reverse("admin:leagues_league_add"), data)
+    assert response.status_code == 200
+    assert "default_options" in response.context["adminform"].form.errors
+    assert not League.objects.filter(slug="odd").exists()
+
+
+def test_it_refuses_a_season_that_ends_before_it_starts(admin_client, league):
+    data = {
+        "name": league.name, "slug": league.slug, "active": "on",
+        "default_options": "{}",
+        **inline_management("memberships"), **inline_management("seasons", 1),
+        "seasons-0-name": "Backwards", "seasons-0-start": "2025-05-01",
+        "seasons-0-end": "2025-04-01",
+    }
+    response = admin_client.post(reverse("admin:leagues_league_change", args=[league.pk]), data)
+    assert response.status_code == 200
+    assert not league.seasons.exists()
+
+
+def test_the_create_table_action_asks_for_the_players_first(admin_client, league):
+    response = admin_client.post(CHANGELIST, {
+        "action": "create_table", "_selected_action": [league.pk], "index": "0",
+    })
+    assert response.status_code == 200
+    assert b"Create the table and invite" in response.content
+    assert not Game.objects.exists()
+
+
+def test_the_create_table_action_opens_a_table_with_the_league_defaults_and_invites(
+    admin_client, league, people, django_capture_on_commit_callbacks
+):
+    season = this_year_season(league)
+    anna, bert, cleo, dirk = people
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(CHANGELIST, {
+            "action": "create_table", "_selected_action": [league.pk], "apply": "yes",
+            "name": "Friday night", "host": anna.pk, "players": [bert.pk, cleo.pk],
+            "bots": "1", "bot_level": "basic", "season": season.pk,
+        })
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.name == "Friday night"
+    assert game.host == anna
+    assert game.options == {"rounds": 3, "master_rule": True}
+    assert game.seats_wanted == 4
+    assert [s.name for s in game.seats.all() if not s.is_bot] == ["Anna"]
+    assert game.seats.filter(user__isnull=True).count() == 1
+    assert set(Invitation.objects.filter(game=game).values_list("user__username", flat=True)) == {
+        "bert", "cleo"
+    }
+    link = LeagueGame.objects.get(game=game)
+    assert (link.league, link.season) == (league, season)
+    assert sorted(m.to[0] for m in mail.outbox) == ["bert@example.com", "cleo@example.com"]
+    assert reverse("join", args=[game.invite_token]) in mail.outbox[0].body
+    assert "Friday night" in mail.outbox[0].body
+
+
+def test_a_table_needs_four_seats(admin_client, league, people):
+    response = admin_client.post(CHANGELIST, {
+        "action": "create_table", "_selected_action": [league.pk], "apply": "yes",
+        "name": "Too small", "host": people[0].pk, "players": [people[1].pk],
+        "bots": "0", "bot_level": "basic",
+    })
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors()
+    assert not Game.objects.exists()
+
+
+def test_the_create_table_action_takes_one_league_at_a_time(admin_client, league):
+    other = make_league(name="Other", slug="other")
+    response = admin_client.post(CHANGELIST, {
+        "action": "create_table", "_selected_action": [league.pk, other.pk], "index": "0",
+    }, follow=True)
+    assert b"Choose exactly one league." in response.content
+    assert not Game.objects.exists()
+
+
+def test_the_export_action_writes_all_time_and_season_standings(admin_client, league, people):
+    season = this_year_season(league, "Season one")
+    record_game(people, [([0, 1, 2, 3], [3, 2, 1, 0])], league, season)
+    response = admin_client.post(CHANGELIST, {
+        "action": "export_standings", "_selected_action": [league.pk], "index": "0",
+    })
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][:4] == ["League", "Season", "Rank", "Player"]
+    assert [(r[1], r[2], r[3], r[6]) for r in rows[1:]] == [
+        ("All time", "1", "Dirk", "3"), ("All time", "2", "Cleo", "2"),
+        ("All time", "3", "Bert", "1"), ("All time", "4", "Anna", "0"),
+        ("Season one", "1", "Dirk", "3"), ("Season one", "2", "Cleo", "2"),
+        ("Season one", "3", "Bert", "1"), ("Season one", "4", "Anna", "0"),
+    ]

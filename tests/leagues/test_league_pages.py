@@ -1,0 +1,151 @@
+import csv
+import datetime
+import io
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game
+
+from .helpers import make_league, make_season, make_user, record_game, this_year_season
+
+pytestmark = pytest.mark.django_db
+
+A, B, C, D = 0, 1, 2, 3
+
+
+@pytest.fixture
+def people():
+    return [make_user(n) for n in ("anna", "bert", "cleo", "dirk")]
+
+
+@pytest.fixture
+def league(people):
+    return make_league(members=people, description="Fridays at Anna's.")
+
+
+@pytest.fixture
+def season(league):
+    return this_year_season(league)
+
+
+def play_rounds(people, league, season, times=1):
+    for _i in range(times):
+        record_game(people, [([A, B, C, D], [B, A, D, C]), ([B, A, D, C], [B, C, A, D])],
+                    league, season)
+
+
+def test_a_member_sees_the_standings_of_the_running_season(client, people, league, season):
+    play_rounds(people, league, season)
+    client.force_login(people[0])
+    response = client.get(reverse("league", args=["friday"]))
+    assert response.status_code == 200
+    assert response.context["season"] == season
+    rows = response.context["rows"]
+    assert [(r.rank, r.user.username, r.points) for r in rows] == [
+        (1, "bert", 6), (2, "anna", 3), (3, "cleo", 2), (4, "dirk", 1)
+    ]
+    assert b"Fridays at Anna" in response.content
+    assert b"Times Great Dalmuti" in response.content
+
+
+def test_it_shows_all_time_and_other_seasons_on_request(client, people, league, season):
+    old = make_season(league, "Last year", datetime.date(2020, 1, 1), datetime.date(2020, 12, 31))
+    play_rounds(people, league, season)
+    record_game(people, [([A, B, C, D], [D, C, B, A])], league, old)
+    client.force_login(people[0])
+    url = reverse("league", args=["friday"])
+    assert [r.user.username for r in client.get(url, {"season": old.pk}).context["rows"]] == [
+        "dirk", "cleo", "bert", "anna"
+    ]
+    all_time = client.get(url, {"season": "all"}).context["rows"]
+    # dirk and cleo have 4 points in 3 rounds each: dirk won a game.
+    assert [(r.rank, r.user.username, r.points) for r in all_time] == [
+        (1, "bert", 7), (2, "dirk", 4), (3, "cleo", 4), (4, "anna", 3)
+    ]
+    assert client.get(url, {"season": "999999"}).status_code == 404
+
+
+def test_a_player_outside_the_league_gets_a_404(client, league):
+    client.force_login(make_user("mallory"))
+    assert client.get(reverse("league", args=["friday"])).status_code == 404
+    assert client.get(reverse("league_standings_csv", args=["friday"])).status_code == 404
+
+
+def test_visitors_must_log_in(client, league):
+    response = client.get(reverse("league", args=["friday"]))
+    assert response.status_code == 302
+    assert reverse("login") in response["Location"]
+
+
+def test_the_leagues_page_lists_my_leagues_only(client, people, league):
+    make_league(name="Secret Society", slug="secret")
+    client.force_login(people[0])
+    response = client.get(reverse("leagues"))
+    assert b"Friday Club" in response.content
+    assert b"Secret Society" not in response.content
+
+
+def test_the_standings_page_makes_as_many_queries_for_many_games_as_for_one(
+    client, people, league, season, django_assert_num_queries
+):
+    client.force_login(people[0])
+    url = reverse("league", args=["friday"])
+    play_rounds(people, league, season)
+    # session, user, league, membership, seasons; rounds, seats, replacements
+    with django_assert_num_queries(8):
+        one = client.get(url)
+    play_rounds(people, league, season, times=9)
+    with django_assert_num_queries(8):
+        many = client.get(url)
+    assert one.context["rows"][0].games == 1
+    assert many.context["rows"][0].games == 10
+
+
+def test_the_standings_export_as_csv(client, people, league, season):
+    play_rounds(people, league, season)
+    client.force_login(people[1])
+    response = client.get(reverse("league_standings_csv", args=["friday"]),
+                          {"season": season.pk})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][:4] == ["League", "Season", "Rank", "Player"]
+    assert rows[1] == ["Friday Club", "This year", "1", "Bert", "1", "2", "6", "3.00", "1.00",
+                       "1", "0", "1"]
+    assert len(rows) == 5
+
+
+def test_the_player_page_shows_games_titles_and_results(client, people, league, season):
+    play_rounds(people, league, season)
+    ended = record_game(people, [([B, A, D, C], [A, B, C, D]), ([A, B, C, D], None)], league,
+                        season, status=Game.Status.ABANDONED, name="Stalled table")
+    client.force_login(people[0])
+    response = client.get(reverse("league_player", args=["friday", people[1].pk]))
+    assert response.status_code == 200
+    results = response.context["results"]
+    assert results[0]["season"] is None and results[0]["row"].points == 6 + 2
+    assert results[1]["season"] == season and results[1]["row"].rank == 1
+    games = response.context["games"]
+    assert {g["game"].name for g in games} == {"Stalled table", "Recorded table"}
+    recorded = next(g for g in games if g["game"].name == "Recorded table")
+    assert recorded["won"] is True
+    assert [(t["number"], t["key"], t["place"]) for t in recorded["titles"]] == [
+        (1, "lesser_dalmuti", 1), (2, "great_dalmuti", 1)
+    ]
+    stalled = next(g for g in games if g["game"] == ended)
+    assert stalled["won"] is False and len(stalled["titles"]) == 1
+    assert b"Great Dalmuti" in response.content
+
+
+def test_the_player_page_is_for_members_only(client, people, league):
+    outsider = make_user("mallory")
+    client.force_login(outsider)
+    assert client.get(
+        reverse("league_player", args=["friday", people[0].pk])
+    ).status_code == 404
+    client.force_login(people[0])
+    assert client.get(
+        reverse("league_player", args=["friday", outsider.pk])
+    ).status_code == 404

@@ -1,0 +1,128 @@
+"""The "league organiser" group (created by a data migration) runs leagues and tables from
+the admin, but cannot touch anybody's account or credentials."""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from games.models import Game
+from leagues.models import League
+
+from .helpers import make_league, make_user, record_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser():
+    user = make_user("olga", is_staff=True)
+    user.groups.add(Group.objects.get(name="league organiser"))
+    return user
+
+
+@pytest.fixture
+def people():
+    return [make_user(n) for n in ("anna", "bert", "cleo", "dirk")]
+
+
+@pytest.fixture
+def client_for(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+def test_the_migration_creates_the_group_with_its_permissions():
+    perms = set(
+        Group.objects.get(name="league organiser").permissions.values_list(
+            "content_type__app_label", "codename"
+        )
+    )
+    assert ("leagues", "add_league") in perms
+    assert ("games", "change_game") in perms
+    assert ("accounts", "view_user") in perms
+    assert not {p for p in perms if p[0] == "accounts" and not p[1].startswith("view_")}
+    assert not {p for p in perms if p[0] == "auth"}
+
+
+def test_an_organiser_manages_leagues(client_for, people):
+    assert client_for.get(reverse("admin:index")).status_code == 200
+    assert client_for.get(reverse("admin:leagues_league_add")).status_code == 200
+    response = client_for.post(reverse("admin:leagues_league_add"), {
+        "name": "Olga's league", "slug": "olga", "default_options": "{}", "active": "on",
+        "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "0",
+        "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
+        "memberships-0-user": people[0].pk, "memberships-0-joined": "2025-01-01",
+        "seasons-TOTAL_FORMS": "0", "seasons-INITIAL_FORMS": "0",
+        "seasons-MIN_NUM_FORMS": "0", "seasons-MAX_NUM_FORMS": "1000",
+    })
+    assert response.status_code == 302
+    league = League.objects.get(slug="olga")
+    assert list(league.members.all()) == [people[0]]
+    # ...and finds people to add (the member picker searches users).
+    response = client_for.get(reverse("admin:autocomplete"), {
+        "app_label": "leagues", "model_name": "membership", "field_name": "user", "term": "ber",
+    })
+    assert response.status_code == 200
+    assert [r["text"] for r in response.json()["results"]] == ["Bert"]
+
+
+def test_an_organiser_sees_any_league_page_on_the_site(client_for, people):
+    make_league(members=people)
+    assert client_for.get(reverse("league", args=["friday"])).status_code == 200
+
+
+def test_an_organiser_manages_games_and_ends_a_stalled_one(client_for, people):
+    league = make_league(members=people)
+    game = record_game(people, [([0, 1, 2, 3], [0, 1, 2, 3]), ([0, 1, 2, 3], None)], league,
+                       status=Game.Status.PLAYING)
+    assert client_for.get(reverse("admin:games_game_changelist")).status_code == 200
+    assert client_for.get(reverse("admin:games_game_change", args=[game.pk])).status_code == 200
+    response = client_for.post(reverse("admin:games_game_changelist"), {
+        "action": "end_stalled_games", "_selected_action": [game.pk], "apply": "yes",
+        "reason": "Nobody has played for a month.",
+    })
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+
+
+def test_an_organiser_cannot_delete_a_game(client_for, people):
+    game = record_game(people, [([0, 1, 2, 3], [0, 1, 2, 3])])
+    assert client_for.get(reverse("admin:games_game_delete", args=[game.pk])).status_code == 403
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_an_organiser_sees_people_but_not_their_credentials(client_for, people):
+    anna = people[0]
+    assert client_for.get(reverse("admin:accounts_user_changelist")).status_code == 200
+    page = client_for.get(reverse("admin:accounts_user_change", args=[anna.pk]))
+    assert page.status_code == 200
+    assert anna.password.encode() not in page.content
+    assert client_for.get(
+        reverse("admin:auth_user_password_change", args=[anna.pk])
+    ).status_code == 403
+    response = client_for.post(reverse("admin:auth_user_password_change", args=[anna.pk]), {
+        "password1": "a-new-secret-123", "password2": "a-new-secret-123",
+    })
+    assert response.status_code == 403
+    anna.refresh_from_db()
+    assert anna.check_password("correct-horse-battery")
+
+
+def test_an_organiser_cannot_change_add_or_delete_people(client_for, people):
+    anna = people[0]
+    response = client_for.post(reverse("admin:accounts_user_change", args=[anna.pk]), {
+        "username": "anna", "email": "olga@example.com", "is_staff": "on",
+        "is_superuser": "on",
+    })
+    assert response.status_code == 403
+    anna.refresh_from_db()
+    assert (anna.email, anna.is_superuser) == ("anna@example.com", False)
+    assert client_for.get(reverse("admin:accounts_user_add")).status_code == 403
+    assert client_for.get(reverse("admin:accounts_user_delete", args=[anna.pk])).status_code == 403
+
+
+def test_an_organiser_cannot_hand_out_permissions(client_for):
+    assert client_for.get(reverse("admin:auth_group_changelist")).status_code == 403
+    group = Group.objects.get(name="league organiser")
+    assert client_for.get(reverse("admin:auth_group_change", args=[group.pk])).status_code == 403
