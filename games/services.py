@@ -335,11 +335,17 @@ def deadline(game: Game, seat: Seat, since: datetime) -> datetime | None:
 
 def deadlines_may_have_passed(game: Game, now: datetime | None = None) -> bool:
     """A cheap check on the row alone, for the lazy enforcement on page loads."""
-    if not game.turn_limit or not game.is_playing or not game.awaiting:
+    return game.is_playing and some_deadline_passed(game.turn_limit, game.awaiting, now)
+
+
+def some_deadline_passed(turn_limit: int, awaiting: dict, now: datetime | None = None) -> bool:
+    """Whether the oldest wait is older than the turn limit (vacations may still excuse
+    it: enforce_deadlines decides)."""
+    if not turn_limit or not awaiting:
         return False
     now = now or timezone.now()
-    earliest = min(datetime.fromisoformat(wait[1]) for wait in game.awaiting.values())
-    return earliest + timedelta(seconds=game.turn_limit) <= now
+    earliest = min(datetime.fromisoformat(wait[1]) for wait in awaiting.values())
+    return earliest + timedelta(seconds=turn_limit) <= now
 
 
 def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
@@ -391,10 +397,15 @@ def take_seat_back(game_id: int, user) -> None:
 
 def seen(seat: Seat) -> None:
     """Note that the player is at the table now (written at most once a minute)."""
+    seat.last_seen = seen_at(seat.pk, seat.last_seen)
+
+
+def seen_at(seat_pk: int, last_seen: datetime | None) -> datetime:
     now = timezone.now()
-    if seat.last_seen is None or seat.last_seen < now - timedelta(seconds=60):
-        Seat.objects.filter(pk=seat.pk).update(last_seen=now)
-        seat.last_seen = now
+    if last_seen is not None and last_seen > now - timedelta(seconds=60):
+        return last_seen
+    Seat.objects.filter(pk=seat_pk).update(last_seen=now)
+    return now
 
 
 def start_vacation(game_id: int, user, days: int) -> Seat:

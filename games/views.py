@@ -156,6 +156,7 @@ def _lobby(request, game, me):
         "invite_form": InviteForm(), "bot_form": BotForm(),
         "invitations": game.invitations.select_related("user"),
         "is_host": game.host_id == request.user.pk,
+        "poll_seconds": settings.GAME_POLL_SECONDS,
     })
 
 
@@ -191,12 +192,19 @@ def poll(request, game_id: int):
     row = (
         Seat.objects.filter(game_id=game_id, user=request.user)
         .annotate(chat_last=chat.last_message_id())  # chat (issue 9)
-        .values_list("game__version", "game__status", "chat_last")
+        .values_list("pk", "last_seen", "game__version", "game__status", "game__updated",
+                     "game__turn_limit", "game__awaiting", "chat_last")
         .first()
     )
     if row is None:
         raise Http404
-    version, status, chat_last = row
+    seat_pk, last_seen, version, status, updated, turn_limit, awaiting, chat_last = row
+    if request.GET.get("lobby"):
+        # The lobby reloads itself when anything about the table changed (a seat taken,
+        # the start).
+        if status == Game.Status.OPEN and request.GET.get("u") == str(updated.timestamp()):
+            return HttpResponse(status=204)
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     try:
         seen = int(request.GET.get("v", ""))
     except ValueError:
@@ -206,11 +214,13 @@ def poll(request, game_id: int):
         chat_seen = int(request.GET.get("c", ""))
     except ValueError:
         chat_seen = None
-    if seen == version and (chat_seen is None or chat_seen >= (chat_last or 0)):
+    unchanged = seen == version and (chat_seen is None or chat_seen >= (chat_last or 0))
+    if unchanged and not services.some_deadline_passed(turn_limit, awaiting):
+        services.seen_at(seat_pk, last_seen)
         return HttpResponse(status=204)
     game, me = _get_seat_for_user(request, game_id)
     if game.is_open:
-        return HttpResponse(status=286 if game.is_over else 204, headers={"HX-Refresh": "true"})
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     game, me = _keep_up(game, me)
     # 286 tells htmx to stop polling: a finished game changes no more.
     return _render_game(

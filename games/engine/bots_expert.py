@@ -205,6 +205,7 @@ class Sampler:
         hand = [0] * 14
         for c in view["hand"]:
             hand[c] += 1
+        hand[0] = len(view["hand"])
         self.seat = seat
         self.hand = hand
         played = view["played"]

@@ -15,7 +15,7 @@ def test_an_unchanged_table_and_chat_answer_204_in_one_query(
 ):
     latest = say(game, bob, "Old news")
     client.force_login(alice)
-    client.get("/")  # warm the session
+    _poll(client, game, latest.pk)  # warm the session; notes alice is watching (once a minute)
     with django_assert_num_queries(3):  # session, user, and one for version and chat
         response = _poll(client, game, latest.pk)
     assert response.status_code == 204
@@ -26,7 +26,7 @@ def test_an_unchanged_table_without_messages_is_one_query_too(
     client, alice, game, django_assert_num_queries
 ):
     client.force_login(alice)
-    client.get("/")
+    _poll(client, game, 0)
     with django_assert_num_queries(3):
         response = _poll(client, game, 0)
     assert response.status_code == 204

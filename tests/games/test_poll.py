@@ -16,7 +16,9 @@ def test_an_unchanged_table_answers_204_without_rendering(
     client, alice, game, django_assert_num_queries
 ):
     client.force_login(alice)
-    client.get("/")  # warm the session
+    # The first poll notes that alice is watching (a write at most once a minute).
+    client.get(f"/t/{game.pk}/poll/?v={game.version}")
+    assert game.seats.get(user=alice).last_seen is not None
     with django_assert_num_queries(3):  # session, user, and one for the table's version
         response = client.get(f"/t/{game.pk}/poll/?v={game.version}")
     assert response.status_code == 204
@@ -107,3 +109,36 @@ def test_the_poll_uses_a_fixed_number_of_queries_when_something_changed(
             client.get(f"/t/{game.pk}/poll/?v=0")
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1]
+
+
+def test_the_lobby_reloads_itself_when_a_seat_is_taken_or_the_game_starts(
+    client, alice, bob
+):
+    game = services.create_table(alice, "Lobby", 4, {"rounds": 1})
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    poll_url = page.split('id="lobby-poller" aria-hidden="true" hx-get="', 1)[1].split('"', 1)[0]
+    poll_url = poll_url.replace("&amp;", "&")
+    quiet = client.get(poll_url)
+    assert quiet.status_code == 204 and "HX-Refresh" not in quiet.headers
+    services.join(game.pk, bob)
+    assert client.get(poll_url).headers["HX-Refresh"] == "true"
+
+
+def test_an_expired_turn_is_enforced_by_the_poll_of_whoever_watches(client, alice, bob):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    from games.models import Action
+
+    game = start_table(alice, [bob], bots=2, turn_limit=3600)
+    while services.play_bot_move(game.pk):
+        pass
+    game.refresh_from_db()
+    client.force_login(alice)
+    with time_machine.travel(timezone.now() + timedelta(hours=2)):
+        response = client.get(f"/t/{game.pk}/poll/?v={game.version}")
+    assert response.status_code == 200
+    assert Action.objects.filter(game=game, by="timeout").exists()

@@ -1,0 +1,58 @@
+"""A real browser for the end-to-end tests: Playwright driving Debian's Chromium.
+
+Playwright never downloads a browser here; without /usr/bin/chromium (installed by
+.ci/run) or the playwright package the tests skip, unless REQUIRE_SERVICES=1 (as in CI),
+where that is a failure.
+
+Playwright's sync API keeps an asyncio event loop in this thread while it runs, and Django
+refuses ORM calls from such a thread (SynchronousOnlyOperation). Rather than switching
+that safety off with DJANGO_ALLOW_ASYNC_UNSAFE, these tests make no ORM calls: everything
+they check they read from the pages, as a player would. The browser is function-scoped and
+depends on `live_server`, so Playwright has stopped before pytest-django flushes the
+database after the test.
+"""
+
+import os
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+REQUIRE_SERVICES = os.getenv("REQUIRE_SERVICES", "") == "1"
+
+
+def _skip_or_fail(problem: str) -> None:
+    if REQUIRE_SERVICES:
+        pytest.fail(f"REQUIRE_SERVICES=1 but {problem}", pytrace=False)
+    pytest.skip(problem)
+
+
+@pytest.fixture
+def browser(live_server):
+    if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        _skip_or_fail(f"{CHROMIUM} is missing (Debian's chromium package; .ci/run installs it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _skip_or_fail("the playwright package is not installed (pip install -e '.[dev]')")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def screenshot_dir(settings):
+    """The project's git-ignored var/ folder, where the test keeps its screenshots."""
+    path = settings.BASE_DIR / "var"
+    path.mkdir(exist_ok=True)
+    return path

@@ -1,0 +1,239 @@
+"""Four friends sign up, open a table and play a whole round in four browsers, by clicking.
+
+Every page follows the game by polling; none is ever reloaded once the game has started.
+The choices are random but seeded (E2E_SEED), the deal is whatever the table draws.
+"""
+
+import os
+import random
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "Dalmuti-e2e-passphrase-8271"
+HOST, INVITED, LINK_3, LINK_4 = "ana", "bram", "cato", "dido"
+TABLE = "Friday night"
+SEED = int(os.getenv("E2E_SEED", "4"))
+MAX_STEPS = 600  # one 4-player round takes about 100 actions
+TIMEOUT = 15_000  # ms: generous against a slow machine; polling runs every second
+MARKER = "dalmutiE2eNoReload"
+
+
+def test_four_friends_play_a_round_in_their_browsers(browser, live_server, settings,
+                                                      screenshot_dir):
+    settings.GAME_POLL_SECONDS = 1
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed
+    expect.set_options(timeout=TIMEOUT)
+    rng = random.Random(SEED)
+    problems: list[str] = []
+    pages = {
+        name: _open_page(browser, live_server.url, name, problems, phone=name == LINK_4)
+        for name in (HOST, INVITED, LINK_3, LINK_4)
+    }
+    ana, bram, cato, dido = pages.values()
+
+    # Ana and Bram sign up from the home page.
+    for page, name in ((ana, HOST), (bram, INVITED)):
+        page.goto("/")
+        page.locator("header nav").get_by_role("link", name="Sign up").click()
+        _sign_up(page, name)
+
+    # Ana opens a table for four, one round, and invites Bram by username.
+    ana.get_by_role("link", name="New table with options").click()
+    ana.get_by_label("Table name").fill(TABLE)
+    ana.get_by_role("spinbutton", name="Seats").fill("4")
+    ana.get_by_label("after a number of rounds").check()
+    ana.get_by_role("spinbutton", name="Number of rounds").fill("1")
+    ana.get_by_role("button", name="Open the table").click()
+    expect(ana.get_by_role("heading", name=TABLE)).to_be_visible()
+    expect(ana.get_by_text("Seats taken: 1 of 4")).to_be_visible()
+    expect(ana.locator(".options")).to_contain_text("1 round")
+    ana.get_by_label("Username or email address").fill(INVITED)
+    ana.get_by_role("button", name="Invite", exact=True).click()
+    expect(ana.get_by_text("Invitation sent.")).to_be_visible()
+    expect(ana.get_by_text(f"Invited: {INVITED}")).to_be_visible()
+    link = ana.get_by_label("Invitation link").input_value()
+    assert "/join/" in link
+
+    # Cato and Dido open the shared link, sign up from there and take a seat.
+    for page, name in ((cato, LINK_3), (dido, LINK_4)):
+        page.goto(link)
+        expect(page.get_by_text(f"{HOST} invites you to play")).to_be_visible()
+        page.get_by_role("link", name="Sign up to take a seat").click()
+        _sign_up(page, name)
+        page.get_by_role("button", name="Take a seat").click()
+        expect(page.get_by_text(f"You took a seat at {TABLE}.")).to_be_visible()
+
+    # Bram finds the invitation under "My games" and accepts it.
+    bram.locator("a.brand").click()
+    invitation = bram.locator("li", has_text=f"{HOST} invites you to “{TABLE}”")
+    invitation.get_by_role("button", name="Take a seat").click()
+    expect(bram.get_by_text("Seats taken: 4 of 4")).to_be_visible()
+
+    # The lobby does not follow the seats filling up: Ana reloads it, then starts.
+    ana.reload()
+    expect(ana.get_by_text("Seats taken: 4 of 4")).to_be_visible()
+    ana.get_by_role("button", name="Start the game").click()
+    expect(ana.get_by_text("Round 1 of 1")).to_be_visible()
+    for page in (bram, cato, dido):
+        page.locator("a.brand").click()
+        page.get_by_role("link", name=TABLE).click()
+        expect(page.get_by_text("Round 1 of 1")).to_be_visible()
+
+    version = _version(ana)
+    for name, page in pages.items():
+        _wait_for_version(page, version)
+        expect(page.get_by_text("The first seating draw")).to_be_visible()
+        expect(page.locator("#players .player.is-me")).to_contain_text(name)
+        # Any navigation or reload from here on would wipe this.
+        page.evaluate(f"window.{MARKER} = true")
+
+    # Play: whoever's page says it is their turn (or decision) acts, until the game ends.
+    steps = play_steps = 0
+    shot_taken = False
+    while not all(_is_over(page) for page in pages.values()):
+        steps += 1
+        assert steps <= MAX_STEPS, f"no end after {MAX_STEPS} actions (E2E_SEED={SEED})"
+        actors = [n for n, p in pages.items() if p.locator("#status .turn.mine").count()]
+        assert actors, f"at version {version} no page offers a move (E2E_SEED={SEED})"
+        actor = actors[0]
+        page = pages[actor]
+        observers = {n: p for n, p in pages.items() if n != actor}
+        log_before = {n: _log(p) for n, p in observers.items()}
+
+        kind, button = _choose(page, rng)
+        if kind in ("play", "pass"):
+            play_steps += 1
+            if not shot_taken and play_steps >= 12 and kind == "play":
+                page.screenshot(path=screenshot_dir / "e2e-game.png", full_page=True)
+                shot_taken = True
+        with page.expect_response(lambda r: r.url.endswith("/act/")) as answer:
+            button.click()
+        assert answer.value.status == 200, (
+            f"{actor}'s {kind} was refused ({answer.value.status}) at version {version}"
+        )
+        # The answer swaps in the actor's new state; the others must catch up with it.
+        page.locator(
+            f'#poller[hx-get]:not([hx-get*="?v={version}&"]), #status .turn.done'
+        ).first.wait_for(state="attached")
+        version = None if _is_over(page) else _version(page)
+
+        # Every page shows the new state, by polling: nobody reloads.
+        for p in pages.values():
+            _wait_for_version(p, version)
+        sentence = {
+            "play": f"{actor}, ", "pass": f"{actor} passed",
+            "give back": f"{actor} has chosen the cards to give back",
+        }.get(kind)
+        for name, p in observers.items():
+            lines = _log(p)
+            new = lines[: len(lines) - len(log_before[name])]
+            assert sentence is None or any(sentence in line for line in new), (
+                f"{name}'s page does not show {actor}'s {kind}: {new}"
+            )
+
+    # Everybody sees the same final standings, on the page they have had open all along.
+    winners = set()
+    standings = set()
+    for name, page in pages.items():
+        status = page.locator("#status .turn.done")
+        expect(status).to_contain_text("The game is over.")
+        winners.add(re.search(r"over\. (\w+) wins!", status.inner_text()).group(1))
+        expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
+        rows = page.locator("#results .standings li")
+        expect(rows).to_have_count(4)
+        standings.add(tuple(rows.all_inner_texts()))
+        expect(page.locator("#results .scoreboard")).to_have_attribute("open", "")
+        expect(page.locator("#poller[hx-get]")).to_have_count(0)  # polling stopped
+        assert page.evaluate(f"window.{MARKER}") is True, (
+            f"{name}'s page was reloaded or navigated during the game"
+        )
+    assert len(winners) == 1 and len(standings) == 1, (winners, standings)
+    assert next(iter(standings))[0].startswith(next(iter(winners)) + " — ")
+    assert shot_taken, "the round ended before a mid-round screenshot could be taken"
+    ana.screenshot(path=screenshot_dir / "e2e-final.png", full_page=True)
+    assert not problems, problems
+
+
+def _open_page(browser, base_url: str, name: str, problems: list[str], phone: bool) -> Page:
+    viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    context = browser.new_context(
+        base_url=base_url, locale="en-GB", viewport=viewport, is_mobile=phone, has_touch=phone,
+    )
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    # A script error or a Content-Security-Policy violation shows up as one of these.
+    page.on("pageerror", lambda exc: problems.append(f"{name}: {exc}"))
+    page.on("console", lambda msg: _console_error(msg) and problems.append(f"{name}: {msg.text}"))
+    return page
+
+
+def _console_error(msg) -> bool:
+    # The site has no favicon: the browser's own request for one is not the page's fault.
+    return msg.type == "error" and not msg.location.get("url", "").endswith("/favicon.ico")
+
+
+def _sign_up(page: Page, username: str) -> None:
+    page.get_by_label(re.compile(r"^Username\b")).fill(username)
+    page.get_by_label("Email address").fill(f"{username}@example.com")
+    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.locator("main").get_by_role("button", name="Sign up").click()
+    expect(page.get_by_text(f"Welcome, {username}! Your account is ready.")).to_be_visible()
+
+
+def _wait_for_version(page: Page, version: int | None) -> None:
+    """Wait, without touching the page, until it shows the table at this version (its
+    poller asks for changes since then), or the finished game (it polls no more)."""
+    at_version = f'#poller[hx-get*="?v={version}&"], ' if version is not None else ""
+    shown = page.locator(f"{at_version}#status .turn.done")
+    shown.first.wait_for(state="attached")
+
+
+def _version(page: Page) -> int:
+    return int(re.search(r"\?v=(\d+)&", page.locator("#poller").get_attribute("hx-get"))[1])
+
+
+def _is_over(page: Page) -> bool:
+    return page.locator("#status .turn.done").count() > 0
+
+
+def _log(page: Page) -> list[str]:
+    """This round's log, newest line first."""
+    return page.locator("#log li").all_inner_texts()
+
+
+def _choose(page: Page, rng: random.Random) -> tuple[str, Locator]:
+    """Get a move ready on a page whose player must act, as a real player would: tick the
+    cards to give back, or open a rank; return the move's kind and the button that makes
+    it."""
+    actions = page.locator("#me .actions")
+    give_back = actions.locator("form.give-back")
+    if give_back.count():
+        legend = give_back.locator("legend").inner_text()
+        due = int(m[1]) if (m := re.search(r"the (\d+) cards", legend)) else 1
+        boxes = give_back.get_by_role("checkbox")
+        if give_back.locator("input[type=checkbox]:checked").count() != due:
+            for index in rng.sample(range(boxes.count()), due):
+                boxes.nth(index).check()
+        return "give back", give_back.get_by_role("button", name="Give back")
+    revolution = actions.locator("form.revolution-offer")
+    if revolution.count():
+        answer = rng.choice(["Declare a revolution", "Keep quiet"])
+        return "revolution", revolution.get_by_role("button", name=answer)
+
+    pass_button = actions.locator("form.pass-form").get_by_role("button", name="Pass")
+    choices = actions.locator("form.play-form > button.play-one, form.play-form > details")
+    if choices.count() and (not pass_button.count() or rng.random() < 0.75):
+        choice = choices.nth(rng.randrange(choices.count()))
+        if choice.evaluate("el => el.tagName") == "DETAILS":
+            if choice.get_attribute("open") is None:
+                choice.locator("summary").click()
+            plays = choice.get_by_role("button")
+            return "play", plays.nth(rng.randrange(plays.count()))
+        return "play", choice
+    assert pass_button.count(), "a player who must act is offered neither a play nor a pass"
+    return "pass", pass_button
