@@ -120,10 +120,16 @@ def start(game_id: int) -> Game:
         for index, seat in enumerate(seats):
             seat.player = index
             seat.save(update_fields=["player"])
-        state = engine.Game.new(len(seats), engine_options(game), game.seed)
+        from .history import rematch_lineup  # history imports leagues, which imports us
+
+        lineup = rematch_lineup(game, seats)
+        payload = {"players": len(seats), "seed": game.seed}
+        if lineup is not None:
+            payload["lineup"] = lineup
+        state = engine.Game.new(len(seats), engine_options(game), game.seed, lineup=lineup)
         game.status = Game.Status.PLAYING
         game.started = timezone.now()
-        _begin_round(game, state, "start", {"players": len(seats), "seed": game.seed})
+        _begin_round(game, state, "start", payload)
         _save_state(game, state)
         notifications.for_everyone(game, notifications.Kind.STARTED)
     _after_commit(game)
@@ -564,7 +570,8 @@ def rebuild_state(game: Game) -> engine.Game | None:
     for action in game.actions.order_by("seq"):
         if action.kind == "start":
             options = engine.Options.from_json(game.options)
-            state = engine.Game.new(action.payload["players"], options, action.payload["seed"])
+            state = engine.Game.new(action.payload["players"], options, action.payload["seed"],
+                                    lineup=action.payload.get("lineup"))
         elif action.kind == "next_round":
             state = state.next_round()
         else:

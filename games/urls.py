@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import history, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,12 +21,7 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("invitations/<int:invitation_id>/decline/", views.decline_invitation,
          name="decline_invitation"),
-]
-
-# After the game: history, record, replay, rematch (games/history.py).
-from . import history  # noqa: E402
-
-urlpatterns += [
+    # After the game: history, record, replay, rematch.
     path("history/", history.history, name="history"),
     path("history/<int:game_id>/", history.game_record, name="game_record"),
     path("history/<int:game_id>/replay/", history.replay, name="replay"),

@@ -150,7 +150,9 @@ def _render_game(request, game, me, template, error="", status=200, me_seen=""):
 
 
 def _lobby(request, game, me):
+    # chat (issue 9): the lobby has its table talk too; nobody has a title yet
     return render(request, "games/lobby.html", {
+        **panel_context(request, game, me, {}),
         "game": game, "me": me, "seats": list(game.seats.select_related("user")),
         "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
         "invite_form": InviteForm(), "bot_form": BotForm(),

@@ -121,3 +121,10 @@ def choose_action(level: str, view: dict, seed: int) -> Action:
     except KeyError:
         raise ValueError(f"unknown bot level {level!r}") from None
     return bot(view, random.Random(seed))
+
+
+from .bots_expert import expert_bot  # noqa: E402
+from .bots_skilled import skilled_bot  # noqa: E402
+
+BOTS["skilled"] = skilled_bot
+BOTS["expert"] = expert_bot

@@ -323,23 +323,29 @@ class Values:
 
 
 def policy(sim: Sim) -> Move:
-    """The fast playout policy: go out when one set can; lead the worst whole set; follow
-    with the worst whole set that beats, keeping the two best ranks while the hand is big;
-    otherwise pass."""
-    h = sim.hands[sim.to_act]
+    """The fast playout policy: go out when one set can; with two sets left, lead first
+    the one nobody can beat; else lead the worst whole set; follow with the worst whole set
+    that beats, keeping the two best ranks while the hand is big; otherwise pass."""
+    seat = sim.to_act
+    h = sim.hands[seat]
     jesters = h[JESTER]
     last = sim.last
     if last is None:
         worst = 0
+        best = 0
         ranks = 0
         for r in range(1, JESTER):
             if h[r]:
                 worst = r
+                if not best:
+                    best = r
                 ranks += 1
         if not ranks:
             return (JESTER, jesters, 0)
         if ranks == 1:
             return (worst, h[worst], jesters)
+        if ranks == 2 and _unbeatable(sim, seat, best, h[best] + jesters):
+            return (best, h[best], jesters)
         return (worst, h[worst], 0)
     k = last[1]
     q = last[2]
@@ -354,3 +360,18 @@ def policy(sim: Sim) -> Move:
         if h[r] == k:
             return (r, k, 0)
     return None
+
+
+def _unbeatable(sim: Sim, seat: int, rank: int, k: int) -> bool:
+    """Nobody else holds k cards of a rank better than ``rank`` (jesters helping)."""
+    others = [0] * 14
+    for s, hand in enumerate(sim.hands):
+        if s != seat and hand[0] >= k:
+            for r in range(1, rank):
+                others[r] += hand[r]
+            others[JESTER] += hand[JESTER]
+    oj = others[JESTER]
+    for r in range(1, rank):
+        if others[r] and others[r] + oj >= k:
+            return False
+    return True

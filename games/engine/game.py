@@ -94,11 +94,23 @@ class Game:
     left: tuple[int, ...] = ()
 
     @classmethod
-    def new(cls, n_players: int, options: Options = Options(), seed: int = 0) -> Game:  # noqa: B008
-        """Draw for seats and deal round 1."""
+    def new(
+        cls,
+        n_players: int,
+        options: Options = Options(),  # noqa: B008
+        seed: int = 0,
+        lineup: list[int] | tuple[int, ...] | None = None,
+    ) -> Game:
+        """Draw for seats and deal round 1. With ``lineup`` (players in position order,
+        e.g. a rematch seated by the last game's standings) there is no seating draw."""
         if not isinstance(n_players, int) or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
             raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players")
-        draws, lineup = seating_draw(n_players, derive_seed(seed, "seating"))
+        if lineup is None:
+            draws, lineup = seating_draw(n_players, derive_seed(seed, "seating"))
+        else:
+            if sorted(lineup) != list(range(n_players)):
+                raise ValueError("the lineup must name every player once")
+            draws = []
         first = _start_round(options, seed, 1, tuple(lineup))
         return cls(
             options=options,

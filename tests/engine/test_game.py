@@ -239,3 +239,22 @@ def test_round_seeds_are_derived_from_the_game_seed_and_round_number():
     b = play_round(Game.new(5, Options(), seed=13)).next_round()
     assert a.round == b.round
     assert a.round.seed != Game.new(5, Options(), seed=13).round.seed
+
+
+def test_a_game_with_a_given_lineup_skips_the_seating_draw():
+    from games.engine import Game, Options
+
+    game = Game.new(5, Options(), seed=3, lineup=[4, 2, 0, 1, 3])
+    assert game.seating_draws == ()
+    assert game.lineup == (4, 2, 0, 1, 3)
+    assert game.seats == (4, 2, 0, 1, 3)
+    assert Game.from_json(game.to_json()) == game
+
+
+def test_a_lineup_must_name_every_player_once():
+    import pytest
+
+    from games.engine import Game, Options
+
+    with pytest.raises(ValueError):
+        Game.new(4, Options(), seed=3, lineup=[0, 1, 1, 2])

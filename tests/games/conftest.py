@@ -10,6 +10,17 @@ def fast_passwords(settings):
 
 
 @pytest.fixture
+def eager_tasks():
+    """Run Celery tasks in-process, as without a broker, even where one is configured."""
+    from dalmuti_site.celery import app
+
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = was
+
+
+@pytest.fixture
 def make_user(django_user_model):
     def make(name: str):
         return django_user_model.objects.create_user(
@@ -44,11 +55,14 @@ def mallory(make_user):
     return make_user("mallory")
 
 
-def start_table(host, others=(), bots=0, options=None, seats=None, turn_limit=0) -> Game:
-    """A started game: the host, the other users, then `bots` basic bots."""
+def start_table(host, others=(), bots=0, options=None, seats=None, turn_limit=0,
+                seed=20261122) -> Game:
+    """A started game: the host, the other users, then `bots` basic bots; the shuffles
+    come from `seed`, so a test plays the same game every run."""
     options = {"rounds": 2, **(options or {})}
     n = 1 + len(others) + bots
     game = services.create_table(host, "Test table", seats or n, options, turn_limit)
+    Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in others:
         services.join(game.pk, user)
     for _ in range(bots):

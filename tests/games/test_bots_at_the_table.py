@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_one_human_and_three_bots_play_a_whole_game(
-    client, alice, django_capture_on_commit_callbacks
+    client, alice, django_capture_on_commit_callbacks, eager_tasks
 ):
     with django_capture_on_commit_callbacks(execute=True):
         game = start_table(alice, bots=3, options={"rounds": 3})
