@@ -70,3 +70,40 @@ def celery_worker(transactional_db):
 
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker:
         yield worker
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def make_user(db):
+    from tests.helpers import make_user
+
+    return make_user
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
+def dave(make_user):
+    return make_user("dave")
+
+
+@pytest.fixture
+def mallory(make_user):
+    return make_user("mallory")

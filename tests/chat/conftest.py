@@ -4,47 +4,16 @@ from django.core.cache import cache
 from chat import services as chat
 from games import services
 from games.models import Game
+from tests import helpers
 
 
 @pytest.fixture(autouse=True)
-def _fast_hashing_and_an_empty_cache(db, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def _an_empty_cache(db):
     cache.clear()
 
 
-@pytest.fixture
-def make_user(django_user_model):
-    def make(name: str):
-        return django_user_model.objects.create_user(
-            name, f"{name}@example.com", "correct-horse-battery", display_name=name.title()
-        )
-
-    return make
-
-
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
-@pytest.fixture
-def mallory(make_user):
-    return make_user("mallory")
-
-
 def start_table(host, others=(), bots=0) -> Game:
-    game = services.create_table(host, "Test table", 1 + len(others) + bots, {"rounds": 1})
-    for user in others:
-        services.join(game.pk, user)
-    for _ in range(bots):
-        services.add_bot(game.pk, "basic")
-    services.start(game.pk)
-    return Game.objects.get(pk=game.pk)
+    return helpers.start_table(host, others, bots, {"rounds": 1})
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import random
 
 from games.engine import PASS, Options, Play, Round, deal
-from games.engine.bots_expert import policy
+from games.engine.bots_expert import play_out, policy
 from games.engine.sim import Sim, move_cards, move_of, round_points
 
 from .test_bots_levels import random_round, skilled_or_random
@@ -99,3 +99,20 @@ def _finished(options: Options, seed: int) -> Round:
         seat = r.awaiting[0]
         r = r.apply(seat, rng.choice(r.legal_actions(seat)))
     return r
+
+
+def test_the_fused_playout_loop_plays_exactly_the_policy():
+    for seed in range(80):
+        rng = random.Random(seed)
+        r = _play_phase(2000 + seed)
+        while r.phase == "play" and rng.random() < 0.9:
+            r = r.apply(r.to_act, skilled_or_random(r, r.to_act, rng))
+        if r.phase != "play":
+            continue
+        stop = rng.choice([None, rng.randrange(r.n_players)])
+        slow, fast = Sim.from_round(r), Sim.from_round(r)
+        while not slow.over and (stop is None or stop not in slow.finish):
+            slow.step(policy(slow))
+        play_out(fast, stop)
+        assert fast.finish == slow.finish
+        assert fast.hands == slow.hands

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .conftest import start_table
+from tests.helpers import start_table
 
 pytestmark = pytest.mark.django_db
 

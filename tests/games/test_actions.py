@@ -4,28 +4,20 @@ import pytest
 
 from games import engine, services
 from games.models import Action, Game
-
-from .conftest import form_for, legal, start_table, waiting_humans
+from tests.helpers import form_for, legal, play_until, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
 
 def _humans_turn_in_play(game: Game):
-    """Advance the game (bots and humans taking their first legal action) until a human is
-    to play in the play phase; return that human's seat."""
-    for _ in range(500):
-        game.refresh_from_db()
-        state = services.engine_state(game)
-        humans = waiting_humans(game)
-        if state.round.phase == "play" and humans:
-            return humans[0]
-        if humans:
-            seat = humans[0]
-            services.act(game.pk, seat.user, engine.action_from_json(legal(game, seat)[0]),
-                         game.awaiting[str(seat.player)][0])
-        else:
-            assert services.play_bot_move(game.pk)
-    raise AssertionError("no human turn came")
+    """Play on until a human is to play in the play phase; return that human's seat."""
+
+    def humans_turn(g):
+        return services.engine_state(g).round.phase == "play" and bool(waiting_humans(g))
+
+    game = play_until(game, humans_turn)
+    assert humans_turn(game)
+    return waiting_humans(game)[0]
 
 
 @pytest.fixture

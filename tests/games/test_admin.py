@@ -6,26 +6,14 @@ from games import services
 from games.models import Action, Game, Invitation, Round
 from leagues.models import LeagueGame, Replacement
 from leagues.standings import league_standings
-from tests.leagues.helpers import make_league, make_user, play_until, start_game
+from tests.leagues.helpers import make_league, play_until, start_game
 
 pytestmark = pytest.mark.django_db
 
 CHANGELIST = reverse("admin:games_game_changelist")
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob():
-    return make_user("bob")
 
 
 @pytest.fixture

@@ -2,8 +2,7 @@ import pytest
 
 from games import engine, services
 from games.models import Action
-
-from .conftest import form_for, start_table
+from tests.helpers import form_for, start_table
 
 pytestmark = pytest.mark.django_db
 

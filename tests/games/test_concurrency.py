@@ -7,8 +7,7 @@ from django.db import connection
 
 from games import engine, services
 from games.models import Action
-
-from .conftest import legal, start_table, waiting_humans
+from tests.helpers import legal, start_table, waiting_humans
 
 
 def _submit_together(game, seat, action, turn, n=2):

@@ -9,8 +9,7 @@ from django.utils import timezone
 
 from games import notifications, services
 from games.models import Action
-
-from .conftest import start_table, waiting_humans
+from tests.helpers import act_as, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -98,8 +97,7 @@ def test_after_three_timeouts_in_a_row_a_bot_stands_in(client, table):
         for waiting in other:
             if waiting.pk != seat.pk:
                 from games import engine
-
-                from .conftest import legal
+                from tests.helpers import legal
 
                 services.act(table.pk, waiting.user,
                              engine.action_from_json(legal(table, waiting)[0]),
@@ -119,9 +117,7 @@ def test_after_three_timeouts_in_a_row_a_bot_stands_in(client, table):
 
 
 def test_acting_in_time_resets_the_count(table):
-    from games import engine
-
-    from .conftest import legal
+    from tests.helpers import legal
 
     seat = _waiting_seat(table)
     with time_machine.travel(timezone.now() + timedelta(minutes=61)):
@@ -131,8 +127,7 @@ def test_acting_in_time_resets_the_count(table):
     assert seat.timeouts_in_row == 1
     for waiting in waiting_humans(table):
         if waiting.pk == seat.pk:
-            services.act(table.pk, seat.user, engine.action_from_json(legal(table, seat)[0]),
-                         table.awaiting[str(seat.player)][0])
+            act_as(table, seat, legal(table, seat)[0])
             seat.refresh_from_db()
             assert seat.timeouts_in_row == 0
 

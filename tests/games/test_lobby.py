@@ -161,7 +161,7 @@ def test_starting_shows_the_seating_draw_and_deals_round_one(client, alice, bob)
 
 
 def test_nobody_joins_a_game_that_has_started(client, alice, bob, carol):
-    from .conftest import start_table
+    from tests.helpers import start_table
 
     game = start_table(alice, [bob], bots=2)
     client.force_login(carol)

@@ -11,8 +11,7 @@ from django.utils import timezone
 from games import engine, notifications, services
 from games.models import Notification
 from games.tasks import send_notification
-
-from .conftest import legal, start_table, waiting_humans
+from tests.helpers import legal, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -162,7 +161,7 @@ def test_never_means_never(table):
 
 
 def test_the_end_is_announced_with_the_standings(alice, bob):
-    from .conftest import play_out
+    from tests.helpers import play_out
 
     game = play_out(start_table(alice, [bob], bots=2, options={"rounds": 1}))
     mail.outbox.clear()

@@ -1,8 +1,7 @@
 import pytest
 
 from games import services
-
-from .conftest import play_out, start_table, waiting_humans
+from tests.helpers import play_out, play_until, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -76,18 +75,7 @@ def test_the_game_page_uses_a_fixed_number_of_queries(client, make_user):
         host = make_user(f"host{n_bots}{rounds_played}")
         guest = make_user(f"guest{n_bots}{rounds_played}")
         game = start_table(host, [guest], bots=n_bots, options={"rounds": 10})
-        while game.round_number <= rounds_played:
-            humans = waiting_humans(game)
-            if humans:
-                seat = humans[0]
-                from games import engine
-
-                action = services.engine_state(game).view(seat.player)["legal_actions"][0]
-                services.act(game.pk, seat.user, engine.action_from_json(action),
-                             game.awaiting[str(seat.player)][0])
-            else:
-                services.play_bot_move(game.pk)
-            game.refresh_from_db()
+        game = play_until(game, lambda g, played=rounds_played: g.round_number > played)
         client.force_login(host)
         counts[(n_bots, rounds_played)] = _page_queries(client, game)
     assert len(set(counts.values())) == 1, counts

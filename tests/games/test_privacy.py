@@ -13,8 +13,7 @@ import pytest
 
 from games import engine, services
 from games.models import Game
-
-from .conftest import legal, start_table, waiting_humans
+from tests.helpers import legal, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 

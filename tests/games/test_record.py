@@ -4,8 +4,7 @@ import pytest
 
 from games import services
 from games.models import Action, Round
-
-from .conftest import play_out, start_table
+from tests.helpers import play_out, start_table
 
 pytestmark = pytest.mark.django_db
 

@@ -19,24 +19,8 @@ from tests.leagues.helpers import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob():
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol():
-    return make_user("carol")
 
 
 OPTIONS = {"rounds": 1, "master_rule": True, "philanthropic": "flat"}

@@ -4,8 +4,7 @@ import pytest
 
 from games import engine, services
 from games.models import Action
-
-from .conftest import legal, start_table, waiting_humans
+from tests.helpers import act_as, legal, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -18,8 +17,7 @@ def _advance_to_play(game):
         humans = waiting_humans(game)
         if humans:
             seat = humans[0]
-            services.act(game.pk, seat.user, engine.action_from_json(legal(game, seat)[0]),
-                         game.awaiting[str(seat.player)][0])
+            act_as(game, seat, legal(game, seat)[0])
         else:
             services.play_bot_move(game.pk)
 
@@ -101,8 +99,7 @@ def test_return_my_worst_cards_in_taxes(alice, bob):
         humans = waiting_humans(game)
         if humans:
             seat = humans[0]
-            services.act(game.pk, seat.user, engine.action_from_json(legal(game, seat)[0]),
-                         game.awaiting[str(seat.player)][0])
+            act_as(game, seat, legal(game, seat)[0])
         else:
             services.play_bot_move(game.pk)
     gives = Action.objects.filter(game=game, kind="give_back", round_number=2)

@@ -12,8 +12,7 @@ from dalmuti_site.celery import app
 from games import engine, services
 from games.models import Action, Game, Seat
 from games.tasks import send_notification, sweep
-
-from .conftest import legal, start_table, waiting_humans
+from tests.helpers import legal, start_table, waiting_humans
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 

@@ -6,22 +6,13 @@ legal action); `record_game` writes a game's rounds by hand, for standings arith
 
 import datetime
 
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import engine, services
 from games.models import Game, Round, Seat
 from leagues.models import League, LeagueGame, Membership, Season
+from tests.helpers import make_user, play_until, start_table
 
-PASSWORD = "correct-horse-battery"
-
-
-def make_user(username: str, **extra):
-    return get_user_model().objects.create_user(
-        username, f"{username}@example.com", PASSWORD,
-        display_name=extra.pop("display_name", username.title()), **extra,
-    )
-
+__all__ = ["make_user", "play_until"]
 
 def make_league(name="Friday Club", slug="friday", members=(), options=None, **extra):
     league = League.objects.create(
@@ -44,32 +35,8 @@ def this_year_season(league, name="This year"):
 
 
 def start_game(host, others=(), bots=3, options=None, name="Test table") -> Game:
-    game = services.create_table(host, name, 1 + len(others) + bots,
-                                 {"rounds": 1, **(options or {})})
-    for user in others:
-        services.join(game.pk, user)
-    for _i in range(bots):
-        services.add_bot(game.pk, "basic")
-    services.start(game.pk)
-    return Game.objects.get(pk=game.pk)
-
-
-def play_until(game: Game, done, max_steps=5000) -> Game:
-    """Play on (bots, and each person taking their first legal action) until `done(game)`."""
-    for _i in range(max_steps):
-        game.refresh_from_db()
-        if done(game) or game.is_over:
-            return game
-        seats = [s for s in game.seats.select_related("user")
-                 if not s.is_bot and str(s.player) in game.awaiting]
-        if not seats:
-            assert services.play_bot_move(game.pk), "the game waits for nobody"
-            continue
-        seat = seats[0]
-        legal = services.engine_state(game).view(seat.player)["legal_actions"]
-        services.act(game.pk, seat.user, engine.action_from_json(legal[0]),
-                     game.awaiting[str(seat.player)][0])
-    raise AssertionError("the game did not get there")
+    """A started one-round game (unless `options` say otherwise), three bots by default."""
+    return start_table(host, others, bots, {"rounds": 1, **(options or {})}, name=name)
 
 
 def play_game(host, others=(), bots=3, options=None, league=None, season=None,

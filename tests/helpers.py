@@ -1,0 +1,87 @@
+"""Making players and games for the tests, through the same services the site uses."""
+
+from django.contrib.auth import get_user_model
+
+from games import engine, services
+from games.models import Game, Seat
+
+PASSWORD = "correct-horse-battery"
+
+
+def make_user(username: str, **extra):
+    return get_user_model().objects.create_user(
+        username, f"{username}@example.com", PASSWORD,
+        display_name=extra.pop("display_name", username.title()), **extra,
+    )
+
+
+def start_table(host, others=(), bots=0, options=None, seats=None, turn_limit=0,
+                seed=20261122, name="Test table") -> Game:
+    """A started game: the host, the other users, then `bots` basic bots; the shuffles
+    come from `seed`, so a test plays the same game every run."""
+    options = {"rounds": 2, **(options or {})}
+    n = 1 + len(others) + bots
+    game = services.create_table(host, name, seats or n, options, turn_limit)
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    for user in others:
+        services.join(game.pk, user)
+    for _ in range(bots):
+        services.add_bot(game.pk, "basic")
+    services.start(game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
+def waiting_humans(game: Game) -> list[Seat]:
+    """The seats of human players the game waits for now."""
+    game.refresh_from_db()
+    return [s for s in game.seats.select_related("user")
+            if not s.played_by_bot and str(s.player) in game.awaiting]
+
+
+def legal(game: Game, seat: Seat) -> list[dict]:
+    return services.engine_state(game).view(seat.player)["legal_actions"]
+
+
+def act_as(game: Game, seat: Seat, action: dict) -> None:
+    """`seat`'s player takes `action` (JSON form) with the turn token of their page."""
+    services.act(game.pk, seat.user, engine.action_from_json(action),
+                 game.awaiting[str(seat.player)][0])
+
+
+def first(actions: list[dict]) -> dict:
+    return actions[0]
+
+
+def play_until(game: Game, done, choose=first, max_steps=5000) -> Game:
+    """Play on (bots, and each human taking `choose`'s action) until `done(game)` or the
+    end of the game."""
+    for _ in range(max_steps):
+        game.refresh_from_db()
+        if done(game) or game.is_over:
+            return game
+        humans = waiting_humans(game)
+        if not humans:
+            assert services.play_bot_move(game.pk), "the game waits for nobody"
+            continue
+        act_as(game, humans[0], choose(legal(game, humans[0])))
+    raise AssertionError("the game did not get there")
+
+
+def play_out(game: Game, choose=first) -> Game:
+    return play_until(game, lambda g: False, choose)
+
+
+def form_for(action: dict, turn: int) -> dict:
+    """The POST data a page's form sends for an engine action (JSON form)."""
+    data = {"turn": turn, "action": action["type"]}
+    if action["type"] == "play":
+        data["cards"] = ",".join(map(str, action["cards"]))
+    elif action["type"] == "give_back":
+        data["card"] = [str(c) for c in action["cards"]]
+    elif action["type"] == "revolution":
+        data["declare"] = "yes" if action["declare"] else "no"
+    elif action["type"] == "trade":
+        data["partner"] = "none" if action["partner"] is None else str(action["partner"])
+    elif action["type"] == "trade_card":
+        data["card"] = str(action["card"])
+    return data
