@@ -48,5 +48,22 @@ lint: install
 bench: install
 	$(PY) -m games.engine.bench
 
+## make messages: extract every marked string into locale/{nl,de,fr}/LC_MESSAGES/django.po,
+## then compile the .mo files (compiling needs only Python: python -m dalmuti_site.i18n compile)
+MESSAGE_LOCALES := nl de fr
+messages: install
+	@if ! command -v xgettext >/dev/null || ! command -v msgmerge >/dev/null; then \
+		echo "make messages needs GNU gettext (xgettext, msgmerge) to extract the strings."; \
+		echo "Install it: apt-get install gettext (Debian/Ubuntu), brew install gettext (macOS)."; \
+		echo "Running and testing the site needs no gettext: the compiled .mo files are committed."; \
+		exit 1; \
+	fi
+	@mkdir -p $(foreach code,$(MESSAGE_LOCALES),locale/$(code)/LC_MESSAGES)
+	$(PY) manage.py makemessages $(foreach code,$(MESSAGE_LOCALES),--locale $(code)) \
+		--domain django --extension html,txt,py --add-location file --no-obsolete \
+		--ignore var --ignore tests --ignore static --ignore '*.egg-info'
+	$(PY) -m dalmuti_site.i18n compile
+	@$(PY) -m dalmuti_site.i18n check || echo "Translate the entries above (untranslated or fuzzy) in the .po files, then run make messages again."
+
 clean:
 	rm -rf $(VENV) var/test.sqlite3

@@ -166,7 +166,7 @@ else:
 
 # Celery: with no broker, tasks run in-process (after the transaction commits).
 CELERY_TASK_ALWAYS_EAGER = not os.getenv("CELERY_BROKER_URL")
-CELERY_BROKER_URL = os.getenv("CELERY_BROKER_URL") or "memory://"
+CELERY_BROKER_URL = os.getenv("CELERY_BROKER_URL") or "memory://localhost/"
 CELERY_RESULT_BACKEND = os.getenv("CELERY_RESULT_BACKEND", os.getenv("CELERY_BROKER_URL"))
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True

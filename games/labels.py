@@ -81,10 +81,12 @@ def cards_phrase(cards: list[int]) -> str:
 
 def illegal_move_message(exc) -> str:
     """The player's-language message for an engine IllegalMove."""
+    params = dict(exc.params)
+    if exc.code in COUNTED_MESSAGES and isinstance(params.get("count"), int):
+        return COUNTED_MESSAGES[exc.code](params["count"]) % {"count": params["count"]}
     template = ILLEGAL_MOVE_MESSAGES.get(exc.code)
     if template is None:
         return str(exc)
-    params = dict(exc.params)
     if "rank" in params and isinstance(params["rank"], int):
         params["rank"] = card_name(params["rank"])
     try:
@@ -92,6 +94,16 @@ def illegal_move_message(exc) -> str:
     except (KeyError, IndexError):
         return str(exc)
 
+
+# Messages that name a number of cards, with proper plurals.
+COUNTED_MESSAGES = {
+    "wrong_count": lambda n: ngettext(
+        "You must play exactly %(count)d card, as many as the last play.",
+        "You must play exactly %(count)d cards, as many as the last play.", n),
+    "wrong_give_count": lambda n: ngettext(
+        "You must give back exactly %(count)d card.",
+        "You must give back exactly %(count)d cards.", n),
+}
 
 # The engine's IllegalMove codes (games.engine.MESSAGES), in the player's language.
 ILLEGAL_MOVE_MESSAGES = {

@@ -6,6 +6,7 @@ submissions for the same turn can never both win, and a rejected one changes not
 """
 
 import logging
+import time
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -92,7 +93,7 @@ def add_bot(game_id: int, level: str) -> Seat:
         if len(taken) >= game.seats_wanted:
             raise Rejected(_("This table is full."), 409)
         used = {s.bot_name for s in taken}
-        name = next((n for n in BOT_NAMES if n not in used), f"Bot {len(taken) + 1}")
+        name = next(n for n in BOT_NAMES if n not in used)  # 20 names for at most 9 bots
         seat = Seat.objects.create(game=game, bot_level=level, bot_name=name)
         game.save(update_fields=["updated"])
     return seat
@@ -535,14 +536,19 @@ def _after_commit(game: Game, enqueue_bots: bool = True) -> None:
         enqueue(play_bots, game.pk)
 
 
+_last_sweep_in_process = float("-inf")
+
+
 def sweep_in_process() -> None:
     """Without a broker there is no Celery beat: run the periodic sweep from requests
-    instead, at most once per SWEEP_SECONDS."""
+    instead, at most once per SWEEP_SECONDS in each process (the sweep is idempotent, so
+    several processes doing it costs nothing but the work)."""
+    global _last_sweep_in_process
     from django.conf import settings
-    from django.core.cache import cache
 
-    if settings.CELERY_TASK_ALWAYS_EAGER and cache.add("sweep-in-process", 1,
-                                                       settings.SWEEP_SECONDS):
+    now = time.monotonic()
+    if settings.CELERY_TASK_ALWAYS_EAGER and now - _last_sweep_in_process >= settings.SWEEP_SECONDS:
+        _last_sweep_in_process = now
         from .tasks import sweep
 
         transaction.on_commit(sweep.delay)

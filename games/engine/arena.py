@@ -45,10 +45,6 @@ def make_bot(level: str, budget: float | None = None, samples: int | None = None
             return expert_bot(view, rng, budget=budget, samples=samples)
 
         return bot
-    if level == "skilled" and level not in BOTS:
-        from .bots_skilled import skilled_bot
-
-        return skilled_bot
     try:
         return BOTS[level]
     except KeyError:
@@ -58,12 +54,14 @@ def make_bot(level: str, budget: float | None = None, samples: int | None = None
 @dataclass
 class Tally:
     """Per deal (or match): the candidate's mean place, points per round and wins, over
-    its seats; and every move's time per level."""
+    its seats; and every move's time per level (``cand``, ``base``), also only for the
+    moves with a choice (``cand_choice``, ``base_choice``: more than one legal action)."""
 
     places: list[float] = field(default_factory=list)
     points: list[float] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
-    times: dict[str, list[float]] = field(default_factory=lambda: {"cand": [], "base": []})
+    times: dict[str, list[float]] = field(
+        default_factory=lambda: {"cand": [], "base": [], "cand_choice": [], "base_choice": []})
 
     def extend(self, other: Tally) -> None:
         self.places += other.places
@@ -73,11 +71,14 @@ class Tally:
             self.times[k] += other.times[k]
 
 
-def _act(bot: Callable, view: dict, seed: int, times: list[float]):
+def _act(bot: Callable, view: dict, seed: int, tally: Tally, kind: str):
     rng = random.Random(seed)
     start = time.perf_counter()
     action = bot(view, rng)
-    times.append(time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    tally.times[kind].append(elapsed)
+    if len(view["legal_actions"]) > 1:
+        tally.times[kind + "_choice"].append(elapsed)
     return action
 
 
@@ -87,7 +88,7 @@ def _play_round(r: Round, bots: list[Callable], is_cand: list[bool], seed: int,
     while r.phase != "over":
         seat = r.awaiting[0]
         kind = "cand" if is_cand[seat] else "base"
-        action = _act(bots[seat], r.view(seat), derive_seed(seed, step), tally.times[kind])
+        action = _act(bots[seat], r.view(seat), derive_seed(seed, step), tally, kind)
         r = r.apply(seat, action)
         step += 1
     return r
@@ -139,7 +140,7 @@ def play_matches(args: tuple) -> Tally:
                 player = game.seats[seat]
                 kind = "cand" if player == c else "base"
                 seed_k = derive_seed(seed, "bots", d, c, step)
-                action = _act(bots[player], game.round.view(seat), seed_k, tally.times[kind])
+                action = _act(bots[player], game.round.view(seat), seed_k, tally, kind)
                 game = game.apply(player, action)
                 step += 1
             my_places = [res["finish_order"].index(c) + 1 for res in game.results]
@@ -195,17 +196,20 @@ def report(label: str, n: int, tally: Tally) -> list[str]:
     points, points_hw = mean_ci(tally.points)
     gain = fair_place - place
     wins, wins_hw = mean_ci(tally.wins)
-    cand, base = tally.times["cand"], tally.times["base"]
-    return [
+    lines = [
         f"{label}: {len(tally.places)} x {n} seats",
         f"  mean place     {place:.3f} ± {place_hw:.3f}   (fair {fair_place:.2f}); "
         f"gain {gain:+.3f} [{gain - place_hw:+.3f}, {gain + place_hw:+.3f}] places",
         f"  points/round   {points:.3f} ± {points_hw:.3f}   (fair {(n - 1) / 2:.2f})",
         f"  win share      {wins:.3f} ± {wins_hw:.3f}   (fair {1 / n:.3f})",
-        f"  time per move  candidate p50 {_ms(_pct(cand, 0.5))} ms, p95 {_ms(_pct(cand, 0.95))}"
-        f" ms ({len(cand)} moves); baseline p50 {_ms(_pct(base, 0.5))} ms,"
-        f" p95 {_ms(_pct(base, 0.95))} ms",
     ]
+    for kind, name in (("cand", "candidate"), ("base", "baseline")):
+        every, choice = tally.times[kind], tally.times[kind + "_choice"]
+        lines.append(
+            f"  time/move {name:9}  p50 {_ms(_pct(every, 0.5))} ms, p95 "
+            f"{_ms(_pct(every, 0.95))} ms ({len(every)} moves); with a choice: p50 "
+            f"{_ms(_pct(choice, 0.5))} ms, p95 {_ms(_pct(choice, 0.95))} ms ({len(choice)})")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

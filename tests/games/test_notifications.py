@@ -183,3 +183,16 @@ def test_an_email_is_written_in_the_players_language(table):
     with translation.override("nl"):
         expected = translation.gettext("Go to the table:")
     assert expected in message.body
+
+
+def test_a_table_name_is_not_html_escaped_in_a_plain_text_email(alice, bob):
+    from games.models import Game
+
+    game = start_table(alice, [bob], bots=2)
+    Game.objects.filter(pk=game.pk).update(name="Alice's <table>")
+    notification = Notification.objects.get(game=game, kind="started", user=bob)
+    notifications.deliver(notification.pk)
+    message = mail.outbox[-1]
+    assert message.subject == "The game at Alice's <table> has started"
+    assert "Alice's <table>" in message.body
+    assert "Alice&#x27;s &lt;table&gt;" in message.alternatives[0][0]

@@ -1,0 +1,38 @@
+from django.utils import translation
+
+from games import engine
+from games.labels import cards_phrase, event_sentence, illegal_move_message
+
+
+def test_a_set_with_a_jester_reads_as_the_rulebook_says():
+    assert cards_phrase([6, 6, 13]) == "3 Knights (1 Jester)"
+    assert cards_phrase([13]) == "1 Jester"
+    assert cards_phrase([13, 13]) == "2 Jesters"
+    assert cards_phrase([1]) == "1 Dalmuti"
+
+
+def test_the_log_names_the_player_and_their_title():
+    event = {"type": "play", "player": 0, "title": "great_dalmuti", "cards": [6, 6, 13]}
+    assert event_sentence(event, {0: "Ana"}.get) == (
+        "Ana, Great Dalmuti, played 3 Knights (1 Jester)"
+    )
+
+
+def test_rule_messages_count_cards_with_proper_plurals():
+    one = engine.IllegalMove("wrong_count", count=1)
+    three = engine.IllegalMove("wrong_count", count=3)
+    assert illegal_move_message(one) == "You must play exactly 1 card, as many as the last play."
+    assert illegal_move_message(three) == (
+        "You must play exactly 3 cards, as many as the last play."
+    )
+    with translation.override("de"):
+        assert "1 Karte " in illegal_move_message(one)
+
+
+def test_every_rule_message_has_a_translation_in_the_players_language():
+    for code, template in engine.MESSAGES.items():
+        params = {name: 2 for name in ("count", "rank", "seat", "player", "max", "card", "place")}
+        params.update(phase="play", cards="1 Cook", places="3")
+        exc = engine.IllegalMove(code, **{k: v for k, v in params.items() if "{" + k in template})
+        with translation.override("fr"):
+            assert illegal_move_message(exc) != str(exc), code
