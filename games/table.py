@@ -255,8 +255,11 @@ def _trade(view: dict, name_of) -> dict | None:
     if not trade or trade["status"] in ("off", "none", None):
         return None
     seats = view["seats"]
+    # The best placed Merchant (third position) chooses; public knowledge.
+    chooser = name_of(seats[view["order"][2]]) if len(view["order"]) > 2 else ""
     return {
         "status": trade["status"],
+        "chooser": chooser,
         "from": name_of(seats[trade["from"]]) if trade["from"] is not None else "",
         "to": name_of(seats[trade["to"]]) if trade["to"] is not None else "",
         "gave": cards_phrase(trade["gave"]) if trade["gave"] else "",

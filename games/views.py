@@ -59,13 +59,11 @@ def my_games(request):
         elif game.is_open:
             open_tables.append(entry)
         else:
-            wait = game.awaiting.get(str(seat.player))
-            entry["since"] = wait and wait[1]
-            (my_turn if wait else waiting).append(entry)
-    _describe_turns(my_turn + waiting, user)
+            (my_turn if str(seat.player) in game.awaiting else waiting).append(entry)
+    _describe_turns(my_turn + waiting)
+    services.sweep_in_process()
     invitations = (
-        Invitation.objects.filter(Q(user=user) | Q(email__iexact=user.email or "-"))
-        .filter(game__status=Game.Status.OPEN)
+        _invitations_for(user).filter(game__status=Game.Status.OPEN)
         .select_related("game", "invited_by")
     )
     return render(request, "games/my_games.html", {
@@ -75,7 +73,15 @@ def my_games(request):
     })
 
 
-def _describe_turns(entries: list[dict], user) -> None:
+def _invitations_for(user):
+    """Invitations by username, and by email address to whoever now has that address."""
+    mine = Q(user=user)
+    if user.email:
+        mine |= Q(user=None, email__iexact=user.email)
+    return Invitation.objects.filter(mine)
+
+
+def _describe_turns(entries: list[dict]) -> None:
     """Round, my title and whose turn it is (as far as I may know) for each game in play."""
     if not entries:
         return
@@ -411,10 +417,7 @@ def join(request, token: str):
 @require_POST
 @login_required
 def decline_invitation(request, invitation_id: int):
-    invitation = get_object_or_404(
-        Invitation, Q(user=request.user) | Q(email__iexact=request.user.email or "-"),
-        pk=invitation_id,
-    )
+    invitation = get_object_or_404(_invitations_for(request.user), pk=invitation_id)
     invitation.delete()
     messages.info(request, _("Invitation declined."))
     return redirect("home")

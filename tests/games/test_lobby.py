@@ -167,3 +167,28 @@ def test_nobody_joins_a_game_that_has_started(client, alice, bob, carol):
     client.force_login(carol)
     client.post(f"/join/{game.invite_token}/")
     assert not game.seats.filter(user=carol).exists()
+
+
+def test_an_invitation_by_email_reaches_whoever_signs_up_with_that_address(
+    client, alice, make_user
+):
+    game = services.create_table(alice, "Emailed", 4, {"rounds": 1})
+    client.force_login(alice)
+    client.post(f"/t/{game.pk}/invite/", {"who": "newbie@example.com"})
+    newbie = make_user("newbie")
+    client.force_login(newbie)
+    page = client.get("/").content.decode()
+    assert "invites you to “Emailed”" in page
+    invitation = Invitation.objects.get()
+    client.post(f"/invitations/{invitation.pk}/decline/")
+    assert not Invitation.objects.exists()
+
+
+def test_nobody_declines_someone_elses_invitation(client, alice, bob, mallory):
+    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    client.force_login(alice)
+    client.post(f"/t/{game.pk}/invite/", {"who": "bob"})
+    client.force_login(mallory)
+    invitation = Invitation.objects.get()
+    assert client.post(f"/invitations/{invitation.pk}/decline/").status_code == 404
+    assert Invitation.objects.filter(pk=invitation.pk).exists()

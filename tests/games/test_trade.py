@@ -1,0 +1,61 @@
+"""The merchant trade at a table of six, through the pages."""
+
+import pytest
+
+from games import services
+from tests.helpers import form_for, play_until, start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(make_user):
+    users = [make_user(name) for name in ("ana", "ben", "cas", "dia", "eli", "fay")]
+    game = start_table(users[0], users[1:], options={"merchant_trade": "chosen"})
+    return play_until(game, lambda g: services.engine_state(g).round.phase == "trade")
+
+
+def test_the_best_placed_merchant_is_offered_the_trade(client, table):
+    chooser = waiting_humans(table)[0]
+    client.force_login(chooser.user)
+    page = client.get(f"/t/{table.pk}/").content.decode()
+    assert "As the best placed Merchant you may trade" in page
+    assert page.count('name="partner"') == 2  # the other Merchant, and "No trade"
+
+
+def test_a_declined_trade_is_shown_to_the_table(client, table):
+    chooser = waiting_humans(table)[0]
+    client.force_login(chooser.user)
+    turn = table.awaiting[str(chooser.player)][0]
+    client.post(f"/t/{table.pk}/act/", form_for({"type": "trade", "partner": None}, turn))
+    other = table.seats.exclude(pk=chooser.pk).first()
+    client.force_login(other.user)
+    assert f"{chooser.name} chose not to trade." in client.get(f"/t/{table.pk}/").content.decode()
+
+
+def test_the_two_merchants_each_choose_a_card_and_only_they_see_them(client, table):
+    chooser = waiting_humans(table)[0]
+    client.force_login(chooser.user)
+    view = services.engine_state(table).view(chooser.player)
+    partner = next(a for a in view["legal_actions"] if a["type"] == "trade" and a["partner"])
+    turn = table.awaiting[str(chooser.player)][0]
+    client.post(f"/t/{table.pk}/act/", form_for(partner, turn))
+    table.refresh_from_db()
+    traders = waiting_humans(table)
+    assert len(traders) == 2
+    for seat in traders:
+        client.force_login(seat.user)
+        assert "Choose the card you give in the trade" in client.get(
+            f"/t/{table.pk}/").content.decode()
+        card = next(a for a in services.engine_state(table).view(seat.player)["legal_actions"])
+        client.post(f"/t/{table.pk}/act/", form_for(card, table.awaiting[str(seat.player)][0]))
+        table.refresh_from_db()
+    client.force_login(traders[0].user)
+    page = client.get(f"/t/{table.pk}/").content.decode()
+    assert "traded a card" in page and "You gave" in page and "You received" in page
+    bystander = table.seats.exclude(pk__in=[s.pk for s in traders]).first()
+    client.force_login(bystander.user)
+    trade_box = client.get(f"/t/{table.pk}/").content.decode().split('<div class="trade">')[1]
+    trade_box = trade_box.split("</div>")[0]
+    assert "traded a card" in trade_box
+    assert "You gave" not in trade_box and "You received" not in trade_box
