@@ -73,6 +73,15 @@ def celery_worker(transactional_db):
 
 
 @pytest.fixture(autouse=True)
+def in_english():
+    """Each test starts in English, whatever language an earlier test left active."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
