@@ -5,7 +5,6 @@ Everything here is for the players who sat at the table, and only once it is ove
 replay reveals every hand, so a game in play must never reach it.
 """
 
-import inspect
 from collections import defaultdict
 from itertools import islice
 
@@ -31,7 +30,7 @@ from leagues.standings import finished_rounds
 from . import engine, services
 from .labels import cards_phrase, event_sentence, title_name
 from .models import Action, Game, Seat
-from .table import card_label
+from .table import hand_groups
 
 GAMES_PER_PAGE = 25
 
@@ -213,44 +212,12 @@ def game_record(request, game_id: int):
 # -- the replay --
 
 
-def _new_game(payload: dict, options: engine.Options) -> engine.Game:
-    """The start of a recorded game; a rematch's recorded lineup is passed on once the
-    engine takes one."""
-    lineup = payload.get("lineup")
-    if lineup is not None and "lineup" in inspect.signature(engine.Game.new).parameters:
-        return engine.Game.new(payload["players"], options, payload["seed"], lineup=lineup)
-    return engine.Game.new(payload["players"], options, payload["seed"])
-
-
-def replay_states(game: Game, actions):
-    """(action, state after it) for each recorded action, replayed as
-    games.services.rebuild_state does."""
-    options = engine.Options.from_json(game.options)
-    state = None
-    for action in actions:
-        if action.kind == "start":
-            state = _new_game(action.payload, options)
-        elif action.kind == "next_round":
-            state = state.next_round()
-        else:
-            state = state.apply(action.player, engine.action_from_json(action.payload))
-        yield action, state
-
-
 def _step(request, total: int) -> int:
     try:
         step = int(request.GET.get("step", "1"))
     except ValueError:
         step = 1
     return min(max(step, 1), total)
-
-
-def _hand(cards: list[int]) -> list[dict]:
-    groups: dict[int, dict] = {}
-    for card in cards:
-        group = groups.setdefault(card, {"rank": card, "name": card_label(card), "count": 0})
-        group["count"] += 1
-    return list(groups.values())
 
 
 def replay_context(state: engine.Game, names: dict[int, str]) -> dict:
@@ -270,7 +237,7 @@ def replay_context(state: engine.Game, names: dict[int, str]) -> dict:
             "name": names.get(player, "?"),
             "title": title_name(view["titles"][seat]),
             "title_key": view["titles"][seat],
-            "hand": _hand(cards),
+            "hand": hand_groups(cards),
             "count": len(cards),
             "score": g["scores"][player],
             "place": finish.get(seat),
@@ -301,7 +268,7 @@ def replay(request, game_id: int):
         raise Http404(_("This game was never dealt: there is nothing to replay."))
     total = len(actions)
     step = _step(request, total)
-    action, state = next(islice(replay_states(game, actions), step - 1, None))
+    action, state = next(islice(services.replay(game, actions), step - 1, None))
     names = _names(game)
     round_starts = [
         {"number": a.round_number, "step": i + 1}

@@ -570,16 +570,25 @@ def enqueue(task, *args) -> None:
 # -- the record --
 
 
-def rebuild_state(game: Game) -> engine.Game | None:
-    """The engine state rebuilt from the Action record alone (nothing else is read)."""
+def replay(game: Game, actions=None):
+    """(action, state after it) for each action of the record, in order: the game's
+    states rebuilt from the record alone."""
+    options = engine.Options.from_json(game.options)
     state = None
-    for action in game.actions.order_by("seq"):
+    for action in actions if actions is not None else game.actions.order_by("seq"):
         if action.kind == "start":
-            options = engine.Options.from_json(game.options)
             state = engine.Game.new(action.payload["players"], options, action.payload["seed"],
                                     lineup=action.payload.get("lineup"))
         elif action.kind == "next_round":
             state = state.next_round()
         else:
             state = state.apply(action.player, engine.action_from_json(action.payload))
-    return state
+        yield action, state
+
+
+def rebuild_state(game: Game) -> engine.Game | None:
+    """The engine state rebuilt from the Action record alone (nothing else is read)."""
+    last = None
+    for _action, last in replay(game):  # noqa: B007 - the last state is the result
+        pass
+    return last

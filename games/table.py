@@ -54,10 +54,6 @@ class RankGroup:
     plays: list[Choice] = field(default_factory=list)
 
 
-def card_label(rank: int) -> str:
-    return card_name(rank) if rank != JESTER else card_name(JESTER)
-
-
 def view_for(game: Game, seat: Seat | None) -> dict:
     """The engine's view for this seat's player (a spectator's view when None)."""
     state = engine.Game.from_json(game.state)
@@ -121,7 +117,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         ],
         "my_turn": my_turn,
         "turn_token": turn_token,
-        "hand_groups": _hand_groups(view["hand"]),
+        "hand_groups": hand_groups(view["hand"]),
         "round_number": g["round_number"],
         "rounds": g["rounds"],
         "target_score": g["target_score"],
@@ -178,10 +174,11 @@ def _key(*parts) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _hand_groups(hand: list[int]) -> list[RankGroup]:
+def hand_groups(hand: list[int]) -> list[RankGroup]:
+    """A hand grouped by rank, best first: what the page draws as cards."""
     groups: dict[int, RankGroup] = {}
     for card in hand:
-        group = groups.setdefault(card, RankGroup(card, card_label(card), 0))
+        group = groups.setdefault(card, RankGroup(card, card_name(card), 0))
         group.count += 1
     return list(groups.values())
 
@@ -202,7 +199,7 @@ def _my_actions(view: dict, name_of) -> dict:
         elif kind == "play":
             cards = action["cards"]
             rank = min(cards)
-            group = groups.setdefault(rank, RankGroup(rank, card_label(rank), 0))
+            group = groups.setdefault(rank, RankGroup(rank, card_name(rank), 0))
             group.plays.append(Choice(",".join(map(str, cards)), cards_phrase(cards)))
         elif kind == "give_back":
             give_cards.update(action["cards"])
@@ -218,7 +215,7 @@ def _my_actions(view: dict, name_of) -> dict:
             else:
                 out["can_decline_trade"] = True
         elif kind == "trade_card":
-            out["trade_cards"].append(Choice(str(action["card"]), card_label(action["card"])))
+            out["trade_cards"].append(Choice(str(action["card"]), card_name(action["card"])))
     for group in groups.values():
         group.count = view["hand"].count(group.rank)
     out["play_groups"] = sorted(groups.values(), key=lambda g: g.rank)
@@ -227,7 +224,7 @@ def _my_actions(view: dict, name_of) -> dict:
         options = [c for c in view["hand"] if c in give_cards]
         out["give_back"] = {
             "count": due,
-            "cards": [{"rank": c, "name": card_label(c)} for c in options],
+            "cards": [{"rank": c, "name": card_name(c)} for c in options],
             "forced": sum(1 for a in legal if a["type"] == "give_back") == 1,
         }
     return out
@@ -296,7 +293,7 @@ def _result_rows(result: dict, name_of) -> dict:
 
 def _seating_draw(g: dict, name_of) -> list[list[dict]]:
     return [
-        [{"name": name_of(d["player"]), "card": d["card"], "card_name": card_label(d["card"])}
+        [{"name": name_of(d["player"]), "card": d["card"], "card_name": card_name(d["card"])}
          for d in draw]
         for draw in g["seating_draws"]
     ]

@@ -1,12 +1,14 @@
 """The ``expert`` bot: determinized flat Monte-Carlo search at the root.
 
-For a decision it keeps the skilled bot's best few moves, then repeatedly deals the unseen
-cards at random in a way consistent with everything the seat has seen (each hand's size,
-the cards played, the taxes and trade it took part in, a declared revolution), plays the
-round out from every candidate move on that same deal with a fast heuristic policy, and
-finally takes the move with the best mean finishing points. A sure way out (the skilled
-bot's exact endgame) is played at once, without searching. The Dalmutis' tribute return
-is chosen the same way, by playing out whole rounds after the exchange.
+For a decision it keeps the skilled bot's best few moves (plus passing), then again and
+again deals the unseen cards at random in a way consistent with everything the seat has
+seen (each hand's size, the cards played, the taxes and the trade it took part in, a
+declared revolution), plays the round out from every candidate move on that same deal,
+every seat playing the skilled bot (which sees only its own hand and the cards gone), and
+takes the move with the best mean finishing points. A play that empties the hand or a sure
+way out (the skilled bot's exact endgame) is played at once, without searching. A
+Dalmuti's tribute return is chosen the same way, playing out whole rounds after the
+exchange; revolutions and merchant trades are the skilled bot's decisions.
 
 Time: ``budget`` seconds per move (``DEFAULT_BUDGET``, or the ``DALMUTI_EXPERT_BUDGET``
 environment variable). Reproducible: ``samples`` fixes the number of sampled deals
@@ -23,11 +25,11 @@ from .actions import PASS, Action, GiveBack, Play
 from .bots import legal_actions
 from .bots_skilled import (
     Knowledge,
+    best_move,
     give_back_choice,
-    hand_cost,
     last_of,
     play_moves,
-    score_moves,
+    scored_moves,
     sure_move,
     tax_or_trade_action,
 )
@@ -97,10 +99,10 @@ def _play(view: dict, rng: random.Random, samples: int | None,
     moves = play_moves(view)
     if len(moves) == 1:
         return moves[0]
-    move = sure_move(kn, last, moves)
+    move = sure_move(kn, last)
     if move is not False:
         return move
-    ranked = [m for _, m in score_moves(kn, last, moves)]
+    ranked = [m for _, m in scored_moves(kn, last)]
     candidates = ranked[:CANDIDATES]
     if last is not None and None not in candidates:
         candidates.append(None)
@@ -161,7 +163,7 @@ def _cost_after(kn: Knowledge, cards) -> float:
     for c in cards:
         after[c] -= 1
     after[0] -= len(cards)
-    return hand_cost(after, kn)
+    return kn.hand_cost(after)
 
 
 def _best(h, k: int) -> list[int]:
@@ -311,148 +313,48 @@ class Values:
         self.to_the_end = self.options["philanthropic"] != "off" and self.seat in order[:2]
 
     def playout(self, sim: Sim) -> float:
+        """Play the round on (every seat plays the skilled bot) until the seat's place
+        is known; what it scores."""
         seat = self.seat
-        play_out(sim, None if self.to_the_end else seat)
+        stop = None if self.to_the_end else seat
+        hands = sim.hands
+        left = [sum(h[r] for h in hands) for r in range(14)]
+        finish = sim.finish
+        while sim.to_act is not None and stop not in finish:
+            move = playout_move(sim, left)
+            sim.step(move)
+            if move is not None:
+                q, m, j = move
+                left[q] -= m
+                left[JESTER] -= j
+                left[0] -= m + j
         if self.to_the_end:
-            return round_points(sim.order, sim.finish, self.options)[seat]
-        return self.n - 1 - sim.finish.index(seat)
+            return round_points(sim.order, finish, self.options)[seat]
+        return self.n - 1 - finish.index(seat)
 
 
-def play_out(sim: Sim, stop: int | None = None) -> None:
-    """Play ``policy`` for every seat until the round is over, or until seat ``stop`` is
-    out. The same as ``while ...: sim.step(policy(sim))``, in one loop for speed."""
+def playout_move(sim: Sim, left: list[int]) -> Move:
+    """The skilled bot's move for ``sim.to_act``, which knows its own hand and the cards
+    still held (``left``: all hands together), as it would from its view."""
+    seat = sim.to_act
     hands = sim.hands
-    nxt = sim.nxt
-    finish = sim.finish
-    holders = sim.n - len(finish)
-    seat = sim.to_act
-    if seat is None or stop in finish:
-        return
-    if sim.last is None:
-        last = -1
-        k = q = 0
-    else:
-        last, k, q = sim.last
-    passes = sim.passes
-    while True:
-        h = hands[seat]
-        jesters = h[JESTER]
-        total = h[0]
-        if last < 0:  # lead
-            worst = best = ranks = 0
-            for r in range(1, JESTER):
-                if h[r]:
-                    worst = r
-                    if not best:
-                        best = r
-                    ranks += 1
-            if not ranks:
-                r, m, j = JESTER, jesters, 0
-            elif ranks == 1:
-                r, m, j = worst, h[worst], jesters
-            elif ranks == 2 and _unbeatable(sim, seat, best, h[best] + jesters):
-                r, m, j = best, h[best], jesters
-            else:
-                r, m, j = worst, h[worst], 0
-        else:
-            r = 0
-            top = q if q < JESTER else JESTER
-            if total == k:
-                for x in range(1, top):
-                    if h[x] and h[x] + jesters == total:
-                        r, m, j = x, h[x], jesters
-                        break
-            if not r:
-                for x in range(top - 1, 2 if total > 6 else 0, -1):
-                    if h[x] == k:
-                        r, m, j = x, k, 0
-                        break
-            if not r:  # pass
-                passes += 1
-                s = nxt[seat]
-                while not hands[s][0]:
-                    s = nxt[s]
-                if passes >= (holders - 1 if hands[last][0] else holders):
-                    last = -1
-                    passes = 0
-                seat = s
-                continue
-        h[r] -= m
-        h[JESTER] -= j
-        k = m + j
-        h[0] = total - k
-        last = seat
-        q = r
-        passes = 0
-        if total == k:
-            finish.append(seat)
-            holders -= 1
-            if holders == 1:
-                for s in sim.order:
-                    if hands[s][0]:
-                        finish.append(s)
-                        break
-                sim.to_act = None
-                return
-            if seat == stop:
-                sim.to_act = None  # the state is left mid-round: only the places count
-                return
-        s = nxt[seat]
-        while not hands[s][0]:
-            s = nxt[s]
-        seat = s
-
-
-def policy(sim: Sim) -> Move:
-    """The fast playout policy: go out when one set can; with two sets left, lead first
-    the one nobody can beat; else lead the worst whole set; follow with the worst whole set
-    that beats, keeping the two best ranks while the hand is big; otherwise pass."""
-    seat = sim.to_act
-    h = sim.hands[seat]
-    jesters = h[JESTER]
+    h = hands[seat]
     last = sim.last
-    if last is None:
-        worst = 0
-        best = 0
-        ranks = 0
-        for r in range(1, JESTER):
-            if h[r]:
-                worst = r
-                if not best:
-                    best = r
-                ranks += 1
-        if not ranks:
-            return (JESTER, jesters, 0)
-        if ranks == 1:
-            return (worst, h[worst], jesters)
-        if ranks == 2 and _unbeatable(sim, seat, best, h[best] + jesters):
-            return (best, h[best], jesters)
-        return (worst, h[worst], 0)
-    k = last[1]
-    q = last[2]
-    total = h[0]
-    top = q if q < JESTER else JESTER
-    if total == k:
-        for r in range(1, top):
-            if h[r] and h[r] + jesters == total:
-                return (r, h[r], jesters)
-    low = 3 if total > 6 else 1
-    for r in range(top - 1, low - 1, -1):
-        if h[r] == k:
-            return (r, k, 0)
-    return None
-
-
-def _unbeatable(sim: Sim, seat: int, rank: int, k: int) -> bool:
-    """Nobody else holds k cards of a rank better than ``rank`` (jesters helping)."""
-    others = [0] * 14
-    for s, hand in enumerate(sim.hands):
-        if s != seat and hand[0] >= k:
-            for r in range(1, rank):
-                others[r] += hand[r]
-            others[JESTER] += hand[JESTER]
-    oj = others[JESTER]
-    for r in range(1, rank):
-        if others[r] and others[r] + oj >= k:
-            return False
-    return True
+    if last is not None:
+        k, q = last[1], last[2]
+        jesters = h[JESTER]
+        for r in range(1, q if q < JESTER else JESTER):
+            if h[r] and h[r] + jesters >= k:
+                break
+        else:
+            return None  # nothing can follow
+        last = (k, q)
+    unseen = [a - b for a, b in zip(left, h, strict=True)]
+    n_opp = max_opp = 0
+    for s, other in enumerate(hands):
+        c = other[0]
+        if c and s != seat:
+            n_opp += 1
+            if c > max_opp:
+                max_opp = c
+    return best_move(Knowledge(h, unseen, n_opp, max_opp), last)

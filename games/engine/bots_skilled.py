@@ -3,61 +3,67 @@
 Everything comes from the seat's view. The unseen cards (``deck - played - hand``) are
 exactly the other hands together, so the bot knows which sets somebody could still beat:
 a set nobody can beat is a *control*, it wins the lead back. The bot values a hand by
-roughly how many leads it still needs to shed it (weak sets cost a lead each, controls
-give one back), and picks the move that leaves the best hand; with few cards it searches
-for a sequence of plays that goes out whatever the others hold.
+roughly how many leads it still needs to shed it (a weak set costs about one, a control
+gives one back, a jester helps), and picks the move that leaves the best hand, counting
+the lead it may win. It always takes a play that empties its hand, and with few cards it
+searches for a sequence of plays that goes out whatever the others hold.
 
-``Knowledge`` and the scoring here are shared with the ``expert`` bot.
+The same ``Knowledge`` and ``best_move`` drive the ``expert`` bot's playouts, so they are
+written to be fast: a move's score only looks at the set it touches.
 """
 
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from math import comb
 
 from .actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
 from .bots import legal_actions
 from .cards import JESTER
-from .sim import Move, follow_moves, lead_moves, move_cards, move_of
+from .sim import Move, lead_moves, move_cards, move_of
 
 NONE = 14  # a rank worse than any: "nobody can beat this"
 
-# Tuned with the arena (see arena.py). How likely a set of a size is to be shed on
-# somebody else's lead, what a control is worth, a jester, and holding the lead.
-FOLLOW = (0.0, 0.75, 0.55, 0.35, 0.25, 0.2, 0.15, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1)
-CONTROL = (0.0, 0.9, 0.8, 0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6)
+# Tuned with the arena (arena.py). FOLLOW[k]: how likely a k-card set is shed on somebody
+# else's lead (times the share of worse cards out); CONTROL[k]: what a k-card set nobody
+# can beat is worth (a lead won back); then a jester, holding the lead, a card in hand,
+# and leading a size of which more sets are in hand.
+FOLLOW = (0.0, 0.75, 0.55, 0.35, 0.25, 0.2, 0.15, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1)
+CONTROL = (0.0, 0.9, 0.8, 0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6)
 JESTER_VALUE = 0.6
-LEAD_VALUE = 0.9
+LEAD_VALUE = 1.2
 CARD_VALUE = 0.04
 SIZE_BONUS = 0.15
-ENDGAME_CARDS = 12
+ENDGAME_CARDS = 12  # search for a sure way out from this many cards in hand
 
 
 class Knowledge:
-    """What a seat knows about the cards, from its view.
+    """What a seat knows about the cards.
 
-    ``hand`` and ``unseen`` are count lists (``[total, rank 1, ..., rank 13]``);
-    ``unseen`` is the other hands together. ``beat[k]`` is the best rank of a k-card set
-    somebody else could still hold (``NONE`` if nobody can make one)."""
+    ``hand`` and ``unseen`` are count lists (index 0 the total, 1..13 the ranks);
+    ``unseen`` is the other hands together (``deck - played - hand``). ``n_opp`` other
+    seats still hold cards, the biggest hand has ``max_opp``. Derived values are cached:
+    a Knowledge is made for one decision."""
 
-    __slots__ = ("hand", "unseen", "opponents", "beat", "worse", "n_opp", "max_opp")
+    __slots__ = ("hand", "unseen", "n_opp", "max_opp", "worse", "_beat", "_keep", "_cost")
 
-    def __init__(self, hand, unseen, opponent_counts):
+    def __init__(self, hand, unseen, n_opp: int, max_opp: int):
         self.hand = hand
         self.unseen = unseen
-        self.opponents = [c for c in opponent_counts if c]
-        self.n_opp = len(self.opponents)
-        self.max_opp = max(self.opponents, default=0)
-        self.beat = beat_ranks(unseen, self.max_opp)
+        self.n_opp = n_opp
+        self.max_opp = max_opp
         # worse[r]: the share of unseen non-jester cards of a rank worse than r.
-        total = sum(unseen[1:JESTER])
+        total = unseen[0] - unseen[JESTER]
         worse = [0.0] * 14
-        below = 0
-        for r in range(12, 0, -1):
-            worse[r] = below / total if total else 0.0
-            below += unseen[r]
+        if total > 0:
+            below = 0
+            for r in range(12, 0, -1):
+                worse[r] = below / total
+                below += unseen[r]
         self.worse = worse
+        self._beat = [0] * 16
+        self._keep: dict[int, float] = {}
+        self._cost: dict[int, float] = {}
 
     @classmethod
     def from_view(cls, view: dict) -> Knowledge:
@@ -68,28 +74,69 @@ class Knowledge:
             unseen[r] = deck[r] - played[r] - hand[r]
         unseen[0] = sum(unseen[1:])
         seat = view["seat"]
-        others = [c for s, c in enumerate(view["counts"]) if s != seat]
-        return cls(hand, unseen, others)
+        others = [c for s, c in enumerate(view["counts"]) if s != seat and c]
+        return cls(hand, unseen, len(others), max(others, default=0))
+
+    def beat(self, k: int) -> int:
+        """The best rank of a k-card set somebody else could hold (``NONE``: none)."""
+        b = self._beat[k]
+        if not b:
+            b = NONE
+            if k <= self.max_opp:
+                u = self.unseen
+                uj = u[JESTER]
+                for r in range(1, JESTER):
+                    if u[r] and u[r] + uj >= k:
+                        b = r
+                        break
+            self._beat[k] = b
+        return b
 
     def safe(self, move: tuple[int, int, int]) -> bool:
         """Nobody else can beat this set."""
-        return self.beat[move[1] + move[2]] >= move[0]
+        return self.beat(move[1] + move[2]) >= move[0]
 
-    def keep_chance(self, k: int, rank: int) -> float:
+    def keep(self, k: int, rank: int) -> float:
         """A rough chance that nobody else holds a k-card set of a rank better than
-        ``rank`` (the cards spread evenly over the other hands)."""
-        if self.beat[k] >= rank:
-            return 1.0
-        u = self.unseen
-        uj = u[JESTER]
-        m = self.n_opp
-        p = 1.0
-        for r in range(1, rank if rank < JESTER else JESTER):
-            if u[r]:
-                p *= 1.0 - spread_chance(u[r] + uj, k, m)
-                if p < 0.02:
-                    return 0.0
+        ``rank``, the unseen cards being spread evenly over the other hands."""
+        key = k * 16 + rank
+        p = self._keep.get(key)
+        if p is None:
+            if self.beat(k) >= rank:
+                p = 1.0
+            else:
+                u = self.unseen
+                uj = u[JESTER]
+                row = spread_row(k, self.n_opp)
+                p = 1.0
+                for r in range(1, rank if rank < JESTER else JESTER):
+                    if u[r]:
+                        p *= 1.0 - row[u[r] + uj]
+                        if p < 0.02:
+                            p = 0.0
+                            break
+            self._keep[key] = p
         return p
+
+    def group_cost(self, r: int, c: int) -> float:
+        """What holding c cards of rank r costs (see ``hand_cost``)."""
+        if not c:
+            return 0.0
+        key = c * 16 + r
+        cost = self._cost.get(key)
+        if cost is None:
+            keep = self.keep(c, r)
+            cost = -CONTROL[c] * keep + (1.0 - keep) * (1.0 - FOLLOW[c] * self.worse[r])
+            self._cost[key] = cost
+        return cost
+
+    def hand_cost(self, h) -> float:
+        """About how many leads a hand still needs. Lower is better."""
+        cost = CARD_VALUE * h[0] - JESTER_VALUE * h[JESTER]
+        for r in range(1, JESTER):
+            if h[r]:
+                cost += self.group_cost(r, h[r])
+        return cost
 
 
 def counts(cards) -> list[int]:
@@ -100,52 +147,130 @@ def counts(cards) -> list[int]:
     return h
 
 
-def beat_ranks(unseen, max_opp: int) -> list[int]:
-    """``beat[k]`` for k = 0..14: the best rank of a k-card set the unseen cards make."""
-    uj = unseen[JESTER]
-    beat = [NONE] * 16
-    for k in range(1, min(max_opp, 15) + 1):
-        for r in range(1, JESTER):
-            if unseen[r] and unseen[r] + uj >= k:
-                beat[k] = r
-                break
-    return beat
+_SPREAD: dict[tuple[int, int], list[float]] = {}
+MAX_SPREAD = 16
 
 
-@lru_cache(maxsize=4096)
+def spread_row(k: int, m: int) -> list[float]:
+    """``row[u]``: the chance that, of u cards dealt at random into m hands, one hand gets
+    k or more."""
+    row = _SPREAD.get((k, m))
+    if row is None:
+        row = [spread_chance(u, k, m) for u in range(MAX_SPREAD)]
+        _SPREAD[(k, m)] = row
+    return row
+
+
 def spread_chance(u: int, k: int, m: int) -> float:
-    """The chance that, of u cards dealt at random into m hands, one hand gets k or more."""
     if k <= 1:
         return 1.0 if u else 0.0
     if u < k or m <= 0:
         return 0.0
     if m == 1:
         return 1.0
-    # ways[b][t]: ways to put t distinct cards into b hands, each fewer than k.
+    # ways: ways to put t distinct cards into the hands so far, each fewer than k.
     ways = [1] + [0] * u
     for _ in range(m):
-        new = [0] * (u + 1)
-        for t in range(u + 1):
-            new[t] = sum(comb(t, i) * ways[t - i] for i in range(min(t, k - 1) + 1))
-        ways = new
+        ways = [sum(comb(t, i) * ways[t - i] for i in range(min(t, k - 1) + 1))
+                for t in range(u + 1)]
     return 1.0 - ways[u] / m**u
 
 
-# --- valuing a hand -----------------------------------------------------------------------
+# --- choosing a move ----------------------------------------------------------------------
 
 
-def hand_cost(h, kn: Knowledge) -> float:
-    """About how many leads the hand still needs: a weak set costs up to one, a control
-    gives one back, a jester helps. Lower is better."""
-    cost = CARD_VALUE * h[0] - JESTER_VALUE * h[JESTER]
-    worse = kn.worse
+def candidates(kn: Knowledge, last: tuple[int, int] | None) -> list[Move]:
+    """The moves worth scoring: to lead, whole ranks, with jesters only where they make a
+    set nobody can beat, or jesters alone; to follow, a pass, sets of the needed size from
+    one rank (whole or broken) or a whole rank with jesters. (Leading part of a rank, or
+    adding jesters to part of one, is left to the endgame search.)"""
+    h = kn.hand
+    jesters = h[JESTER]
+    out: list[Move] = []
+    if last is None:
+        for r in range(1, JESTER):
+            c = h[r]
+            if c:
+                out.append((r, c, 0))
+                for j in range(1, jesters + 1):
+                    if kn.beat(c + j) >= r:
+                        out.append((r, c, j))
+        for j in range(1, jesters + 1):
+            out.append((JESTER, j, 0))
+        return out
+    out.append(None)
+    k, q = last
+    for r in range(1, q if q < JESTER else JESTER):
+        c = h[r]
+        if c >= k:
+            out.append((r, k, 0))
+        elif c and c + jesters >= k:
+            out.append((r, c, k - c))
+    return out
+
+
+def move_score(kn: Knowledge, move: Move, lead: bool, sizes) -> float:
+    """How much better the hand is after the move than before (a pass scores 0)."""
+    if move is None:
+        return 0.0
+    h = kn.hand
+    q, m, j = move
+    k = m + j
+    if k == h[0]:
+        return 100.0
+    score = CARD_VALUE * k - JESTER_VALUE * j + LEAD_VALUE * kn.keep(k, q)
+    if q < JESTER:
+        c = h[q]
+        score += kn.group_cost(q, c) - kn.group_cost(q, c - m)
+        if lead:
+            score += SIZE_BONUS * (sizes[k] - (1 if m == c and sizes[0] & (1 << q) else 0))
+    else:
+        score -= JESTER_VALUE * m
+        if lead:
+            score += SIZE_BONUS * sizes[k]
+    return score
+
+
+def _sizes(kn: Knowledge) -> list[int]:
+    """``sizes[k]``: how many weak (beatable) whole ranks of k cards the hand holds;
+    ``sizes[0]`` is a bit mask of those ranks."""
+    h = kn.hand
+    sizes = [0] * 16
     for r in range(1, JESTER):
         c = h[r]
-        if c:
-            keep = kn.keep_chance(c, r)
-            weak = 1.0 - FOLLOW[c] * worse[r]
-            cost += keep * -CONTROL[c] + (1.0 - keep) * weak
-    return cost
+        if c and kn.beat(c) < r:
+            sizes[c] += 1
+            sizes[0] |= 1 << r
+    return sizes
+
+
+def scored_moves(kn: Knowledge, last: tuple[int, int] | None) -> list[tuple[float, Move]]:
+    """The candidate moves with their scores, best first (ties: candidate order)."""
+    lead = last is None
+    sizes = _sizes(kn) if lead else None
+    scored = [(move_score(kn, move, lead, sizes), -i, move)
+              for i, move in enumerate(candidates(kn, last))]
+    scored.sort(reverse=True, key=lambda t: (t[0], t[1]))
+    return [(s, move) for s, _, move in scored]
+
+
+def best_move(kn: Knowledge, last: tuple[int, int] | None) -> Move:
+    """The skilled move: go out, or a sure way out, or the best scored candidate."""
+    move = sure_move(kn, last)
+    if move is not False:
+        return move
+    lead = last is None
+    sizes = _sizes(kn) if lead else None
+    best = None
+    best_score = -1e9
+    for move in candidates(kn, last):
+        score = move_score(kn, move, lead, sizes)
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
+# --- the endgame ----------------------------------------------------------------------------
 
 
 def _after(h, move: tuple[int, int, int]) -> list[int]:
@@ -157,94 +282,74 @@ def _after(h, move: tuple[int, int, int]) -> list[int]:
     return new
 
 
-def _is_one_set(h) -> bool:
-    ranks = sum(1 for r in range(1, JESTER) if h[r])
-    return ranks <= 1
-
-
-def _whole(h) -> tuple[int, int, int]:
-    """The single set that empties a hand of at most one rank plus jesters."""
+def _one_set(h) -> tuple[int, int, int] | None:
+    """The set that empties a hand of one rank plus jesters (or only jesters)."""
+    found = None
     for r in range(1, JESTER):
         if h[r]:
-            return (r, h[r], h[JESTER])
-    return (JESTER, h[JESTER], 0)
+            if found:
+                return None
+            found = (r, h[r], h[JESTER])
+    return found or (JESTER, h[JESTER], 0)
+
+
+def _hopeless(h, kn: Knowledge) -> int:
+    """How many ranks in hand somebody could beat even with all the jesters added: each
+    of them needs a lead of its own that may be lost."""
+    jesters = h[JESTER]
+    return sum(1 for r in range(1, JESTER) if h[r] and kn.beat(h[r] + jesters) < r)
 
 
 def guaranteed_out(h, kn: Knowledge, memo: dict | None = None) -> tuple[int, int, int] | None:
     """A lead from which the hand surely goes out: sets nobody can beat, then the rest in
-    one set. None if there is no such sequence."""
+    one set; None if there is no such sequence."""
     if memo is None:
         memo = {}
     key = tuple(h)
     if key in memo:
         return memo[key]
-    memo[key] = None
-    if _is_one_set(h):
-        memo[key] = _whole(h)
-        return memo[key]
-    for move in lead_moves(h):
-        if kn.safe(move) and guaranteed_out(_after(h, move), kn, memo):
-            memo[key] = move
-            return move
-    return None
+    move = _one_set(h)
+    if move is None and _hopeless(h, kn) <= 1:
+        memo[key] = None
+        move = next((m for m in lead_moves(h)
+                     if kn.safe(m) and guaranteed_out(_after(h, m), kn, memo)), None)
+    memo[key] = move
+    return move
 
 
-def score_moves(kn: Knowledge, last: tuple[int, int] | None,
-                moves: list[Move]) -> list[tuple[float, Move]]:
-    """Each move with its score (higher is better), best first."""
-    h = kn.hand
-    base = hand_cost(h, kn)
-    sizes = [0] * 16
-    if last is None:
-        for r in range(1, JESTER):
-            if h[r] and not kn.safe((r, h[r], 0)):
-                sizes[h[r]] += 1
-    scored = []
-    for i, move in enumerate(moves):
-        if move is None:
-            scored.append((0.0, i, move))
-            continue
-        q, m, j = move
-        k = m + j
-        after = _after(h, move)
-        if not after[0]:
-            scored.append((100.0, i, move))
-            continue
-        keep = kn.keep_chance(k, q)
-        score = base - hand_cost(after, kn) + LEAD_VALUE * keep
-        if last is None:
-            score += SIZE_BONUS * (sizes[k] - (1 if m == h[q] and j == 0 else 0))
-        scored.append((score, i, move))
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    return [(s, move) for s, _, move in scored]
-
-
-def sure_move(kn: Knowledge, last: tuple[int, int] | None, moves: list[Move]) -> Move | bool:
+def sure_move(kn: Knowledge, last: tuple[int, int] | None) -> Move | bool:
     """A play that empties the hand, or the first step of a sure way out; False if none."""
     h = kn.hand
-    for move in moves:
-        if move is not None and move[1] + move[2] == h[0]:
+    jesters = h[JESTER]
+    if last is None:
+        move = _one_set(h)
+        if move is not None:
             return move
-    if h[0] <= ENDGAME_CARDS:
-        memo: dict = {}
-        if last is None:
-            move = guaranteed_out(h, kn, memo)
+        if h[0] <= ENDGAME_CARDS:
+            move = guaranteed_out(h, kn)
             if move is not None:
                 return move
-        else:
-            for move in moves:
-                if move is not None and kn.safe(move) and guaranteed_out(_after(h, move), kn,
-                                                                         memo):
+        return False
+    k, q = last
+    top = q if q < JESTER else JESTER
+    if h[0] == k:
+        for r in range(1, top):
+            if h[r] and h[r] + jesters == k:
+                return (r, h[r], jesters)
+    reach = min(top, kn.beat(k) + 1)  # a safe play has a rank below this
+    if (h[0] <= ENDGAME_CARDS and any(h[r] and h[r] + jesters >= k for r in range(1, reach))
+            and _hopeless(h, kn) <= 1):
+        memo: dict = {}
+        for r in range(1, reach):
+            c = h[r]
+            for m in range(max(1, k - jesters), min(c, k) + 1):
+                move = (r, m, k - m)
+                if kn.safe(move) and guaranteed_out(_after(h, move), kn, memo):
                     return move
     return False
 
 
-def play_move(kn: Knowledge, last: tuple[int, int] | None, moves: list[Move]) -> Move:
-    """The skilled move in the play phase: go out, or a sure way out, or the best score."""
-    move = sure_move(kn, last, moves)
-    if move is not False:
-        return move
-    return score_moves(kn, last, moves)[0][1]
+# --- the bot --------------------------------------------------------------------------------
 
 
 def last_of(view: dict) -> tuple[int, int] | None:
@@ -255,14 +360,11 @@ def last_of(view: dict) -> tuple[int, int] | None:
 
 def play_moves(view: dict) -> list[Move]:
     """The view's legal moves in the play phase, as simulator moves."""
-    out: list[Move] = []
-    for a in view["legal_actions"]:
-        out.append(None if a["type"] == "pass" else move_of(a["cards"]))
-    return out
+    return [None if a["type"] == "pass" else move_of(a["cards"]) for a in view["legal_actions"]]
 
 
 def give_back_choice(kn: Knowledge, options: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """The give-back that leaves the best hand (so it keeps its sets)."""
+    """The give-back (or trade card) that leaves the best hand, so it keeps its sets."""
     h = kn.hand
     best = None
     for cards in options:
@@ -270,7 +372,7 @@ def give_back_choice(kn: Knowledge, options: list[tuple[int, ...]]) -> tuple[int
         for c in cards:
             after[c] -= 1
         after[0] -= len(cards)
-        cost = hand_cost(after, kn)
+        cost = kn.hand_cost(after)
         if best is None or cost < best[0] - 1e-12:
             best = (cost, cards)
     return best[1]
@@ -283,9 +385,8 @@ def wants_revolution(view: dict) -> bool:
 
 def skilled_bot(view: dict, rng: random.Random) -> Action:
     """See the module docstring. Deterministic: ``rng`` is not needed."""
-    phase = view["phase"]
-    if phase == "play":
-        move = play_move(Knowledge.from_view(view), last_of(view), play_moves(view))
+    if view["phase"] == "play":
+        move = best_move(Knowledge.from_view(view), last_of(view))
         return PASS if move is None else Play(move_cards(move))
     actions = legal_actions(view)
     if not actions:
@@ -295,9 +396,9 @@ def skilled_bot(view: dict, rng: random.Random) -> Action:
 
 def tax_or_trade_action(view: dict, actions: list[Action]) -> Action:
     """Revolution, give-back and merchant-trade decisions."""
-    kn = Knowledge.from_view(view)
     if Revolution(True) in actions:
         return Revolution(wants_revolution(view))
+    kn = Knowledge.from_view(view)
     gives = [a.cards for a in actions if isinstance(a, GiveBack)]
     if gives:
         return GiveBack(give_back_choice(kn, gives))
@@ -305,6 +406,3 @@ def tax_or_trade_action(view: dict, actions: list[Action]) -> Action:
         return Trade(None)
     cards = [(a.card,) for a in actions if isinstance(a, TradeCard)]
     return TradeCard(give_back_choice(kn, cards)[0])
-
-
-__all__ = ["Knowledge", "follow_moves", "guaranteed_out", "hand_cost", "skilled_bot"]

@@ -60,8 +60,9 @@ def random_round(rng: random.Random, n: int | None = None) -> Round:
 
 
 def skilled_or_random(r: Round, seat: int, rng: random.Random):
-    """A plausible action: mostly the skilled bot's, sometimes any legal one."""
-    if rng.random() < 0.25:
+    """A plausible action: mostly the skilled bot's, sometimes any legal one (always in
+    the trade, which the skilled bot declines)."""
+    if r.phase == "trade" or rng.random() < 0.25:
         return rng.choice(r.legal_actions(seat))
     return skilled_bot(r.view(seat), rng)
 
@@ -88,7 +89,7 @@ def kind(r: Round, seat: int) -> str:
     return type(actions[0]).__name__ if len({type(a) for a in actions}) == 1 else "mixed"
 
 
-STATES = random_states(3, 400)
+STATES = random_states(3, 400, every=0.04)
 
 
 def test_the_random_states_cover_every_phase_and_decision():

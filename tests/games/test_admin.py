@@ -13,9 +13,6 @@ pytestmark = pytest.mark.django_db
 CHANGELIST = reverse("admin:games_game_changelist")
 
 
-
-
-
 @pytest.fixture
 def game(alice, bob):
     """A game in play in round 2 of 3, alice and bob with two bots."""

@@ -18,9 +18,6 @@ pytestmark = pytest.mark.django_db
 HISTORY = reverse("history")
 
 
-
-
-
 def names_listed(response):
     return [e["game"].name for e in response.context["page"].object_list]
 

@@ -19,10 +19,6 @@ from tests.leagues.helpers import (
 pytestmark = pytest.mark.django_db
 
 
-
-
-
-
 OPTIONS = {"rounds": 1, "master_rule": True, "philanthropic": "flat"}
 
 

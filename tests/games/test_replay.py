@@ -2,15 +2,11 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.history import replay_states
 from games.labels import card_name
 from games.models import Round
 from tests.leagues.helpers import make_user, play_until, start_game
 
 pytestmark = pytest.mark.django_db
-
-
-
 
 
 @pytest.fixture
@@ -43,8 +39,8 @@ def test_the_replay_stays_closed_while_the_game_is_in_play_and_opens_once_it_is_
     response = client.get(replay_url(game, 1))
     assert response.status_code == 200
     rows = {row["name"]: row for row in response.context["players"]}
-    assert [g["rank"] for g in rows["Bob"]["hand"]
-            for _i in range(g["count"])] == sorted(bob_hand)
+    assert [g.rank for g in rows["Bob"]["hand"]
+            for _i in range(g.count)] == sorted(bob_hand)
     assert all(row["count"] > 0 for row in rows.values())
     assert card_name(min(bob_hand)).encode() in response.content
 
@@ -85,7 +81,7 @@ def test_each_step_shows_the_state_after_that_action(client, alice, game):
     game = finish(game)
     client.force_login(alice)
     actions = list(game.actions.order_by("seq"))
-    states = [state for _action, state in replay_states(game, actions)]
+    states = [state for _action, state in services.replay(game, actions)]
     assert states[-1].to_json() == game.state == services.rebuild_state(game).to_json()
     step = next(i for i, a in enumerate(actions, start=1) if a.kind == "play")
     response = client.get(replay_url(game, step))
