@@ -31,6 +31,7 @@ from . import engine, services
 from .labels import cards_phrase, event_sentence, title_name
 from .models import Action, Game, Seat
 from .table import hand_groups
+from .views import _get_seat_for_user
 
 GAMES_PER_PAGE = 25
 
@@ -38,16 +39,10 @@ GAMES_PER_PAGE = 25
 def _get_finished_seat(request, game_id: int) -> tuple[Game, Seat]:
     """The table and the user's seat at it, once the game is over. No seat: 404, as for
     the game itself; a seat at a game not yet over: 403."""
-    seat = (
-        Seat.objects.select_related("game", "user")
-        .filter(game_id=game_id, user=request.user)
-        .first()
-    )
-    if seat is None:
-        raise Http404(_("You have no seat at this table."))
-    if not seat.game.is_over:
+    game, seat = _get_seat_for_user(request, game_id)
+    if not game.is_over:
         raise PermissionDenied(_("The record of a game opens once the game is over."))
-    return seat.game, seat
+    return game, seat
 
 
 # -- the list --
