@@ -33,7 +33,6 @@ class PlayerRow:
     place: int | None = None
     score: int = 0
     is_turn: bool = False
-    led: bool = False
     stand_in: bool = False
     on_vacation: bool = False
 
@@ -93,7 +92,6 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
             place=finish.get(seat_index),
             score=g["scores"][player],
             is_turn=seat_index in awaiting_seats and view["phase"] != "over",
-            led=bool(trick["plays"]) and trick["plays"][-1]["seat"] == seat_index,
             stand_in=bool(seat and seat.stand_in),
             on_vacation=bool(seat and seat.vacation_until and seat.vacation_until > now),
         ))
@@ -203,7 +201,6 @@ def _my_actions(view: dict, name_of) -> dict:
             group.plays.append(Choice(",".join(map(str, cards)), cards_phrase(cards)))
         elif kind == "give_back":
             give_cards.update(action["cards"])
-            out["give_back_fixed"] = ",".join(map(str, action["cards"]))
         elif kind == "revolution":
             out["revolution_offer"] = True
         elif kind == "trade":
