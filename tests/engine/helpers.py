@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import PASS, Options, Play, Round
+from games.engine import JESTER, PASS, Options, Play, Round
 
 NO_TAXES = Options(first_round_taxes=False)
 
@@ -21,3 +21,16 @@ def run(r: Round, moves) -> Round:
 
 def passes(*seats):
     return [(s, None) for s in seats]
+
+
+def give_both_jesters(hands: list[list[int]], holder: int) -> list[list[int]]:
+    """The deal with both jesters moved into `holder`'s hand, each swapped for one of its
+    other cards (hand sizes unchanged), every hand sorted."""
+    for s in range(len(hands)):
+        while s != holder and JESTER in hands[s]:
+            swap = next(c for c in hands[holder] if c != JESTER)
+            hands[s].remove(JESTER)
+            hands[holder].remove(swap)
+            hands[s].append(swap)
+            hands[holder].append(JESTER)
+    return [sorted(h) for h in hands]

@@ -11,7 +11,6 @@ import pytest
 
 from games.engine import (
     BOTS,
-    JESTER,
     GiveBack,
     Options,
     Pass,
@@ -25,6 +24,7 @@ from games.engine import (
 )
 from games.engine.bots_expert import expert_bot
 from games.engine.bots_skilled import skilled_bot
+from tests.engine.helpers import give_both_jesters
 
 LEVELS = ["random", "basic", "skilled", "expert"]
 
@@ -48,14 +48,7 @@ def random_round(rng: random.Random, n: int | None = None) -> Round:
     hands = deal(n, options, rng.randrange(10**9))
     if rng.random() < 0.35:
         holder = rng.choice([n - 1, n - 2, 0, rng.randrange(n)])
-        for s in range(n):
-            while s != holder and JESTER in hands[s]:
-                swap = next(c for c in hands[holder] if c != JESTER)
-                hands[s].remove(JESTER)
-                hands[holder].remove(swap)
-                hands[s].append(swap)
-                hands[holder].append(JESTER)
-        hands = [sorted(h) for h in hands]
+        hands = give_both_jesters(hands, holder)
     return Round.start(hands, options, first_round=rng.random() < 0.3, seed=rng.randrange(99))
 
 

@@ -25,6 +25,7 @@ from games.engine import (
     action_to_json,
     deal,
 )
+from tests.engine.helpers import give_both_jesters
 
 SIM_GAMES = int(os.environ.get("ENGINE_SIM_GAMES", "120"))
 
@@ -45,14 +46,7 @@ def random_deal(rng: random.Random, n: int, options: Options, seed: int) -> list
     hands = deal(n, options, seed)
     if rng.random() < 0.4:
         holder = rng.choice([n - 1, rng.randrange(n)])
-        for s in range(n):
-            while s != holder and JESTER in hands[s]:
-                swap = next(c for c in hands[holder] if c != JESTER)
-                hands[s].remove(JESTER)
-                hands[holder].remove(swap)
-                hands[s].append(swap)
-                hands[holder].append(JESTER)
-        hands = [sorted(h) for h in hands]
+        hands = give_both_jesters(hands, holder)
     return hands
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from games import engine, services
 from games.models import Game
+from tests.engine.helpers import give_both_jesters
 from tests.helpers import legal, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
@@ -94,15 +95,7 @@ def _deal_both_jesters_to(game: Game, seat: int) -> None:
     """Replace the current round with a fresh one in which `seat` holds both jesters."""
     state = services.engine_state(game)
     n = len(state.seats)
-    hands = engine.deal(n, state.options, 7)
-    for s in range(n):
-        if s != seat and engine.JESTER in hands[s]:
-            for _ in range(hands[s].count(engine.JESTER)):
-                hands[s].remove(engine.JESTER)
-                swap = next(c for c in hands[seat] if c != engine.JESTER)
-                hands[seat].remove(swap)
-                hands[s].append(swap)
-                hands[seat].append(engine.JESTER)
+    hands = give_both_jesters(engine.deal(n, state.options, 7), seat)
     rnd = engine.Round.start(hands, state.options, first_round=False, seed=1)
     state = dataclasses.replace(state, round=rnd, round_number=2)
     game.awaiting = {}
