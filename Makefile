@@ -42,8 +42,10 @@ test: install
 	@mkdir -p var
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+## make lint: ruff, and the import contracts that keep the layers one-way (pyproject.toml)
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 bench: install
 	$(PY) -m games.engine.bench

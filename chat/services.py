@@ -13,7 +13,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
-from games.table import view_for
 
 from . import flourishes
 from .models import MAX_LENGTH, Message, ReadMarker
@@ -36,7 +35,7 @@ def titles(game: Game, me: Seat) -> dict[int, str]:
     """Each player's current title key (none before the game starts)."""
     if game.state is None:
         return {}
-    view = view_for(game, me)
+    view = game.engine_state().view(me.player)
     return {view["seats"][i]: title for i, title in enumerate(view["titles"])}
 
 

@@ -4,7 +4,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.views import _get_seat_for_user
+from games.access import seat_for_user
 
 from . import services
 from .panel import panel_context
@@ -16,7 +16,7 @@ from .panel import panel_context
 def post(request, game_id: int):
     """Say something at the table. HTMX gets the fresh log (and any error) out of band;
     a plain form goes back to the table, or on an error to the chat page."""
-    game, me = _get_seat_for_user(request, game_id)
+    game, me = seat_for_user(request, game_id)
     text = request.POST.get("text", "")
     error, status = "", 200
     try:
@@ -46,7 +46,7 @@ def post(request, game_id: int):
 @vary_on_headers("HX-Request")
 def conversation(request, game_id: int):
     """The whole conversation at a table; for HTMX, the panel's log swapped in."""
-    game, me = _get_seat_for_user(request, game_id)
+    game, me = seat_for_user(request, game_id)
     titles = services.titles(game, me)
     if request.htmx:
         return render(request, "chat/_chat.html", {

@@ -11,9 +11,9 @@ from leagues.admin import action_page
 from leagues.models import League, LeagueGame
 from leagues.services import end_game, replace_by_bot
 
-from .history import all_log_lines
+from .commands import Rejected
 from .models import Action, BotLevel, Game, Round, Seat
-from .services import Rejected
+from .replay import all_log_lines
 
 
 class LeagueFilter(admin.SimpleListFilter):

@@ -2,18 +2,23 @@
 the email (templates/emails/<name>-subject.txt, -body.txt, -body.html), in the
 recipient's language, each with a signed one-click unsubscribe link."""
 
+from datetime import datetime
+
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from . import services
+from . import notifications
+from .clock import deadline
 from .labels import TITLE_NAMES
-from .models import Notification
+from .models import Invitation, Notification
 
 UNSUBSCRIBE_SALT = "dalmuti.unsubscribe"
+Status = Notification.Status
 
 
 def unsubscribe_url(user) -> str:
@@ -22,8 +27,6 @@ def unsubscribe_url(user) -> str:
 
 
 def user_for_unsubscribe_token(token: str):
-    from django.contrib.auth import get_user_model
-
     try:
         pk = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
@@ -49,12 +52,35 @@ def send(name: str, user, context: dict) -> None:
     message.send()
 
 
+def deliver(notification_id: int) -> str:
+    """Send one notification if it is still wanted; returns what happened. Safe to run any
+    number of times: only the run that claims it can send."""
+    notification = notifications.claim(notification_id)
+    if notification is None:
+        return "not pending"
+    try:
+        verdict, later = notifications.still_wanted(notification)
+        if verdict == "postpone":
+            notifications.finish(notification, Status.PENDING, "waiting", due=later)
+            return verdict
+        if verdict != "send":
+            notifications.finish(notification, Status.SKIPPED, verdict)
+            return verdict
+        send_notification(notification)
+    except Exception:
+        # Back to pending: the task retries with backoff, then the sweep picks it up.
+        notifications.finish(notification, Status.PENDING, "failed")
+        raise
+    notifications.finish(notification, Status.SENT)
+    return "sent"
+
+
 def _game_context(game, user) -> dict:
     """What the email may say about the game: only what the player's own view shows."""
     seat = game.seats.get(user=user)
     context = {"game": game, "game_url": settings.SITE_URL + game.get_absolute_url()}
     if game.state is not None:
-        view = services.engine_state(game).view(seat.player)
+        view = game.engine_state().view(seat.player)
         kinds = {a["type"] for a in view["legal_actions"]}
         context.update({
             "round_number": view["game"]["round_number"],
@@ -85,17 +111,34 @@ def _standings(game, view) -> list[dict]:
 def send_notification(notification: Notification) -> None:
     user = notification.user
     if notification.kind == Notification.Kind.DAILY:
-        from .notifications import games_waiting_for
-
-        games = [_game_context(game, user) for game in games_waiting_for(user)]
+        games = [_game_context(game, user) for game in notifications.games_waiting_for(user)]
         send("daily", user, {"games": games})
         return
     context = _game_context(notification.game, user)
     if notification.kind == Notification.Kind.REMINDER:
-        from datetime import datetime
-
         seat = notification.game.seats.get(user=user)
         wait = notification.game.awaiting[str(seat.player)]
-        context["deadline"] = services.deadline(
-            notification.game, seat, datetime.fromisoformat(wait[1]))
+        context["deadline"] = deadline(notification.game, seat, datetime.fromisoformat(wait[1]))
     send(notification.kind, user, context)
+
+
+def send_invitation(invitation_id: int) -> None:
+    """The invitation to a table, to the invited user's address (in their language) or to
+    the invited email address."""
+    invitation = (
+        Invitation.objects.select_related("game", "user", "invited_by")
+        .filter(pk=invitation_id).first()
+    )
+    if invitation is None:
+        return
+    user, game = invitation.user, invitation.game
+    address = user.email if user is not None else invitation.email
+    if not address:
+        return
+    link = settings.SITE_URL + reverse("join", args=[game.invite_token])
+    context = {"game": game, "user": user, "host": invitation.invited_by, "link": link}
+    language = (user.language if user is not None else "") or translation.get_language()
+    with translation.override(language or settings.LANGUAGE_CODE):
+        subject = render_to_string("leagues/emails/invitation_subject.txt", context)
+        body = render_to_string("leagues/emails/invitation_body.txt", context)
+    send_mail(" ".join(subject.split()), body, None, [address])

@@ -144,7 +144,7 @@ ILLEGAL_MOVE_MESSAGES = {
 
 def event_sentence(event: dict, name_of) -> str | None:
     """One line of the game log for an engine event whose seats have been mapped to
-    players (see games.services); None for events the log does not show."""
+    players (see games.commands); None for events the log does not show."""
     kind = event["type"]
     who = name_of(event["player"]) if "player" in event else ""
     if kind == "play":

@@ -2,7 +2,7 @@
 
 The rules live in games.engine. A table's current engine state is kept as JSON on the
 Game row (a snapshot, for speed); the authoritative history is the Action record, from
-which the state can always be rebuilt (games.services.rebuild_state).
+which the state can always be rebuilt (games.replay.rebuild_state).
 """
 
 import secrets
@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from . import engine
 
 
 def new_token() -> str:
@@ -98,6 +100,13 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
 
+    def engine_state(self) -> engine.Game:
+        """The stored snapshot of the game, as the engine's Game (None before the start)."""
+        return engine.Game.from_json(self.state)
+
+    def engine_options(self) -> engine.Options:
+        return engine.Options.from_json(self.options)
+
 
 class Seat(models.Model):
     """A place at a table, held by a user or a bot. `player` is the engine's stable player
@@ -128,7 +137,7 @@ class Seat(models.Model):
         _("pass automatically whenever I cannot beat the table"), default=True
     )
     auto_tax_worst = models.BooleanField(_("return my worst cards in taxes"), default=False)
-    # "Pass for the rest of this trick": the trick it holds for (see services.trick_key).
+    # "Pass for the rest of this trick": the trick it holds for (see commands.trick_key).
     pass_trick = models.CharField(max_length=32, blank=True)
 
     class Meta:
@@ -165,6 +174,15 @@ class Seat(models.Model):
         return self.user.name
 
 
+class InvitationQuerySet(models.QuerySet):
+    def for_user(self, user):
+        """Invitations by username, and by email address to whoever now has that address."""
+        mine = models.Q(user=user)
+        if user.email:
+            mine |= models.Q(user=None, email__iexact=user.email)
+        return self.filter(mine)
+
+
 class Invitation(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     user = models.ForeignKey(
@@ -176,6 +194,8 @@ class Invitation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = InvitationQuerySet.as_manager()
 
     class Meta:
         constraints = [

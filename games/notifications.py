@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from .clock import deadline
 from .models import Game, Notification, Seat
 
 Kind = Notification.Kind
@@ -109,7 +110,7 @@ def claim(notification_id: int) -> Notification | None:
     return Notification.objects.select_related("user", "game").get(pk=notification_id)
 
 
-def _finish(notification: Notification, status: str, note: str = "", due=None) -> None:
+def finish(notification: Notification, status: str, note: str = "", due=None) -> None:
     fields = {"status": status, "note": note}
     if status == Status.SENT:
         fields["sent"] = timezone.now()
@@ -118,31 +119,7 @@ def _finish(notification: Notification, status: str, note: str = "", due=None) -
     Notification.objects.filter(pk=notification.pk).update(**fields)
 
 
-def deliver(notification_id: int) -> str:
-    """Send one notification if it is still wanted; returns what happened. Safe to run any
-    number of times: only the run that claims it can send."""
-    from . import emails
-
-    notification = claim(notification_id)
-    if notification is None:
-        return "not pending"
-    try:
-        verdict, later = _still_wanted(notification)
-        if verdict == "postpone":
-            _finish(notification, Status.PENDING, "waiting", due=later)
-            return verdict
-        if verdict != "send":
-            _finish(notification, Status.SKIPPED, verdict)
-            return verdict
-        emails.send_notification(notification)
-    except Exception:
-        _finish(notification, Status.PENDING, "failed")  # retried with backoff, then swept
-        raise
-    _finish(notification, Status.SENT)
-    return "sent"
-
-
-def _still_wanted(notification: Notification) -> tuple[str, datetime | None]:
+def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
     user, game = notification.user, notification.game
     if notification.kind == Kind.DAILY:
         if not _wants(user, user.Notify.DAILY):
@@ -164,8 +141,6 @@ def _still_wanted(notification: Notification) -> tuple[str, datetime | None]:
     if seat.last_seen and seat.last_seen > now - watching:
         return "postpone", seat.last_seen + watching
     if notification.kind == Kind.REMINDER:
-        from .services import deadline
-
         limit = deadline(game, seat, datetime.fromisoformat(wait[1]))
         if limit is None:
             return "no deadline", None

@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from . import engine
+from .clock import VACATION_DAYS, deadline
+from .commands import trick_key
 from .labels import card_name, cards_phrase, event_sentence, title_name
 from .models import Action, Game, Seat
 
@@ -148,8 +150,6 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
 
 def _my_seat(game: Game, me: Seat, view: dict, now: datetime) -> dict:
     """My standing orders, clock and stand-in, private to me."""
-    from .services import VACATION_DAYS, deadline, trick_key
-
     wait = game.awaiting.get(str(me.player))
     on_vacation = bool(me.vacation_until and me.vacation_until > now)
     left = timedelta(days=VACATION_DAYS) - me.vacation_used
@@ -320,3 +320,21 @@ def since(game: Game, view: dict) -> datetime | None:
         for s in view["awaiting"] if str(view["seats"][s]) in game.awaiting
     ]
     return datetime.fromisoformat(min(starts)) if starts else None
+
+
+def describe_turns(entries: list[dict]) -> None:
+    """For "My games": the round, my title and whose turn it is (as far as I may know) for
+    each game in play; `entries` are dicts with the game and my seat."""
+    if not entries:
+        return
+    names = {}
+    for seat in Seat.objects.filter(game__in=[e["game"] for e in entries]).select_related("user"):
+        names[(seat.game_id, seat.player)] = seat.name
+    for entry in entries:
+        game, seat = entry["game"], entry["seat"]
+        view = game.engine_state().view(seat.player)
+        entry["my_title"] = view["titles"][view["seat"]]
+        entry["waiting_for"] = [
+            names.get((game.pk, view["seats"][s]), "?") for s in view["awaiting"]
+        ]
+        entry["since"] = since(game, view)

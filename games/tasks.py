@@ -1,14 +1,19 @@
-"""Celery tasks. Each is idempotent: it derives what to do from the database, so running
-it twice (a redelivery after a lost worker, the sweep) does no harm."""
+"""Celery tasks: thin, each calls one command or one email function. Each is idempotent:
+it derives what to do from the database, so running it twice (a redelivery after a lost
+worker, the sweep) does no harm."""
 
 import logging
 import smtplib
+import time
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
-from . import notifications, services
+from . import background, commands, emails, notifications
+from .clock import deadlines_may_have_passed
 from .models import Game
 
 log = logging.getLogger(__name__)
@@ -24,10 +29,10 @@ BOT_STALL_SECONDS = 30
 def play_bots(game_id: int) -> int:
     """Play every bot move the table waits for; returns how many were made."""
     moves = 0
-    while moves < BOT_MOVES_PER_RUN and services.play_bot_move(game_id):
+    while moves < BOT_MOVES_PER_RUN and commands.play_bot_move(game_id):
         moves += 1
     if moves == BOT_MOVES_PER_RUN:
-        services.enqueue(play_bots, game_id)
+        background.after_commit("play_bots", game_id)
     return moves
 
 
@@ -37,7 +42,15 @@ def play_bots(game_id: int) -> int:
 )
 def send_notification(notification_id: int) -> str:
     """Send one notification email if it is (still) wanted; running it twice sends one."""
-    return notifications.deliver(notification_id)
+    return emails.deliver(notification_id)
+
+
+@shared_task(
+    acks_late=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=30,
+    retry_backoff_max=1800, max_retries=8,
+)
+def send_invitation(invitation_id: int) -> None:
+    emails.send_invitation(invitation_id)
 
 
 @shared_task(acks_late=True)
@@ -48,15 +61,15 @@ def sweep() -> dict:
     done = {"timeouts": 0, "emails": 0, "bots": 0}
     done["released"] = notifications.release_stuck(now)
     for game in Game.objects.filter(status=Game.Status.PLAYING).exclude(turn_limit=0):
-        if services.deadlines_may_have_passed(game, now):
-            done["timeouts"] += services.enforce_deadlines(game.pk, now)
+        if deadlines_may_have_passed(game, now):
+            done["timeouts"] += commands.enforce_deadlines(game.pk, now)
     stalled = now - timedelta(seconds=BOT_STALL_SECONDS)
     for game in Game.objects.filter(status=Game.Status.PLAYING, updated__lt=stalled):
-        if services.bots_awaited(game):
-            services.enqueue(play_bots, game.pk)
+        if commands.bots_awaited(game):
+            background.after_commit("play_bots", game.pk)
             done["bots"] += 1
     for notification_id in notifications.due_ids(now):
-        services.enqueue(send_notification, notification_id)
+        background.after_commit("send_notification", notification_id)
         done["emails"] += 1
     return done
 
@@ -66,5 +79,31 @@ def daily_summaries() -> int:
     """Once a day: a summary for every "daily" player that some game is waiting for."""
     created = notifications.for_daily_summaries()
     for notification_id in notifications.due_ids():
-        services.enqueue(send_notification, notification_id)
+        background.after_commit("send_notification", notification_id)
     return created
+
+
+def _sender(task):
+    def send(*args):
+        task.apply_async(args=args)
+
+    return send
+
+
+background.register("play_bots", _sender(play_bots))
+background.register("send_notification", _sender(send_notification))
+background.register("invitation_email", _sender(send_invitation))
+
+
+_last_sweep_in_process = float("-inf")
+
+
+def sweep_in_process() -> None:
+    """Without a broker there is no Celery beat: run the periodic sweep from requests
+    instead, at most once per SWEEP_SECONDS in each process (the sweep is idempotent, so
+    several processes doing it costs nothing but the work)."""
+    global _last_sweep_in_process
+    now = time.monotonic()
+    if settings.CELERY_TASK_ALWAYS_EAGER and now - _last_sweep_in_process >= settings.SWEEP_SECONDS:
+        _last_sweep_in_process = now
+        transaction.on_commit(sweep.delay)

@@ -10,9 +10,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.commands import Rejected
 from games.forms import MAX_SEATS, MIN_SEATS
 from games.models import BotLevel
-from games.services import Rejected
 
 from . import services, standings
 from .models import League, LeagueGame, Membership, Rematch, Replacement, Season

@@ -1,46 +1,18 @@
 """What the league organiser does to tables from the admin: open a table for members with
 the league's defaults, replace an absent player by a bot, end a stalled game.
 
-Like games.services, each change runs in one transaction holding the table's row lock.
+Like games.commands, each change runs in one transaction holding the table's row lock.
 """
 
-from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services
+from games import commands
+from games.commands import Rejected
 from games.models import BotLevel, Game, Invitation
-from games.services import Rejected
-from games.tasks import play_bots
 
 from .models import League, LeagueGame, Replacement, Season
-
-
-def invite(game: Game, users, invited_by) -> list[Invitation]:
-    """Invite these users to an open table; each gets an email (in their language) once
-    the transaction commits."""
-    invitations = []
-    for user in users:
-        invitation, created = Invitation.objects.get_or_create(
-            game=game, user=user, defaults={"invited_by": invited_by}
-        )
-        invitations.append(invitation)
-        if created and user.email:
-            transaction.on_commit(lambda u=user: _send_invitation(game, u, invited_by))
-    return invitations
-
-
-def _send_invitation(game: Game, user, invited_by) -> None:
-    link = settings.SITE_URL + reverse("join", args=[game.invite_token])
-    context = {"game": game, "user": user, "host": invited_by, "link": link}
-    with translation.override(user.language or settings.LANGUAGE_CODE):
-        subject = render_to_string("leagues/emails/invitation_subject.txt", context)
-        body = render_to_string("leagues/emails/invitation_body.txt", context)
-    send_mail(" ".join(subject.split()), body, None, [user.email])
 
 
 def create_league_table(
@@ -52,13 +24,13 @@ def create_league_table(
     guests = [g for g in guests if g.pk != host.pk]
     seats = 1 + len(guests) + bots
     with transaction.atomic():
-        game = services.create_table(host, name, seats, league.default_options)
+        game = commands.create_table(host, name, seats, league.default_options)
         for _i in range(bots):
-            services.add_bot(game.pk, bot_level)
+            commands.add_bot(game.pk, bot_level)
         LeagueGame.objects.create(
             game=game, league=league, season=season or league.current_season()
         )
-        invite(game, guests, invited_by or host)
+        commands.invite_users(game, guests, invited_by or host)
     return game
 
 
@@ -76,7 +48,7 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
         if seat.is_bot:
             raise Rejected(_("That seat is already played by a bot."), 409)
         used = set(game.seats.values_list("bot_name", flat=True))
-        name = next((n for n in services.BOT_NAMES if n not in used), _("Bot"))
+        name = next((n for n in commands.BOT_NAMES if n not in used), _("Bot"))
         replacement = Replacement.objects.create(
             game=game, player=seat.player, user=seat.user, round_number=game.round_number,
             bot_level=level, bot_name=name, reason=reason, by=by,
@@ -87,8 +59,7 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
         seat.bot_name = name
         seat.save(update_fields=["user", "bot_level", "bot_name"])
         game.save(update_fields=["updated"])
-        if services.bots_awaited(game):
-            services.enqueue(play_bots, game.pk)
+        commands.wake_bots(game)
     return replacement
 
 

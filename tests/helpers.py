@@ -2,7 +2,7 @@
 
 from django.contrib.auth import get_user_model
 
-from games import engine, services
+from games import commands, engine
 from games.models import Game, Seat
 
 PASSWORD = "correct-horse-battery"
@@ -21,13 +21,13 @@ def start_table(host, others=(), bots=0, options=None, seats=None, turn_limit=0,
     come from `seed`, so a test plays the same game every run."""
     options = {"rounds": 2, **(options or {})}
     n = 1 + len(others) + bots
-    game = services.create_table(host, name, seats or n, options, turn_limit)
+    game = commands.create_table(host, name, seats or n, options, turn_limit)
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in others:
-        services.join(game.pk, user)
+        commands.join(game.pk, user)
     for _ in range(bots):
-        services.add_bot(game.pk, "basic")
-    services.start(game.pk)
+        commands.add_bot(game.pk, "basic")
+    commands.start(game.pk)
     return Game.objects.get(pk=game.pk)
 
 
@@ -39,12 +39,12 @@ def waiting_humans(game: Game) -> list[Seat]:
 
 
 def legal(game: Game, seat: Seat) -> list[dict]:
-    return services.engine_state(game).view(seat.player)["legal_actions"]
+    return game.engine_state().view(seat.player)["legal_actions"]
 
 
 def act_as(game: Game, seat: Seat, action: dict) -> None:
     """`seat`'s player takes `action` (JSON form) with the turn token of their page."""
-    services.act(game.pk, seat.user, engine.action_from_json(action),
+    commands.act(game.pk, seat.user, engine.action_from_json(action),
                  game.awaiting[str(seat.player)][0])
 
 
@@ -61,7 +61,7 @@ def play_until(game: Game, done, choose=first, max_steps=5000) -> Game:
             return game
         humans = waiting_humans(game)
         if not humans:
-            assert services.play_bot_move(game.pk), "the game waits for nobody"
+            assert commands.play_bot_move(game.pk), "the game waits for nobody"
             continue
         act_as(game, humans[0], choose(legal(game, humans[0])))
     raise AssertionError("the game did not get there")

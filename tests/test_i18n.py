@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from dalmuti_site import i18n
-from games import engine, labels, services
+from games import commands, emails, engine, labels
 from games.models import Game
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -493,18 +493,18 @@ def player(db, django_user_model, settings):
 def table_in_play(user) -> Game:
     """Alice and four bots, played on until some cards are on the table and it is Alice's
     turn to play."""
-    game = services.create_table(user, "Alice's table", 5, {"rounds": 2})
+    game = commands.create_table(user, "Alice's table", 5, {"rounds": 2})
     for _ in range(4):
-        services.add_bot(game.pk, "basic")
-    services.start(game.pk)
+        commands.add_bot(game.pk, "basic")
+    commands.start(game.pk)
     alice_played = False
     for _ in range(500):
         game = Game.objects.get(pk=game.pk)
         seat = game.seats.get(user=user)
         if str(seat.player) not in game.awaiting:
-            assert services.play_bot_move(game.pk), "the game waits for nobody"
+            assert commands.play_bot_move(game.pk), "the game waits for nobody"
             continue
-        view = services.engine_state(game).view(seat.player)
+        view = game.engine_state().view(seat.player)
         if view["phase"] == "play" and alice_played:
             return game
         legal = view["legal_actions"]
@@ -512,7 +512,7 @@ def table_in_play(user) -> Game:
         action = plays[0] if plays else legal[0]
         alice_played = alice_played or action["type"] == "play"
         turn = game.awaiting[str(seat.player)][0]
-        services.act(game.pk, user, engine.action_from_json(action), turn)
+        commands.act(game.pk, user, engine.action_from_json(action), turn)
     raise AssertionError("Alice never got to play")
 
 
@@ -575,8 +575,8 @@ def test_the_admin_speaks_the_profile_language(client, player, code):
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_the_lobby_follows_the_profile(client, player, code):
     alice = player(code)
-    game = services.create_table(alice, "Alice's table", 5, {"rounds": 2})
-    services.add_bot(game.pk, "basic")
+    game = commands.create_table(alice, "Alice's table", 5, {"rounds": 2})
+    commands.add_bot(game.pk, "basic")
     client.force_login(alice)
     assert_speaks(client.get(game.get_absolute_url()), code, "Invite friends", "Add a bot",
                   "Rules at this table")
@@ -593,7 +593,7 @@ def test_a_game_in_play_speaks_the_rulebooks_words(client, player, code):
     for title in words["titles"]:
         assert title in text
     seat = game.seats.get(user=alice)
-    hand = services.engine_state(game).view(seat.player)["hand"]
+    hand = game.engine_state().view(seat.player)["hand"]
     for rank in set(hand):
         assert words["cards"][rank - 1] in text
 
@@ -603,16 +603,15 @@ def test_a_game_in_play_speaks_the_rulebooks_words(client, player, code):
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_game_emails_are_in_the_players_language(player, code):
-    from games import notifications
     from games.models import Notification
 
     alice = player(code)
-    game = services.create_table(alice, "Table 7", 4, {"rounds": 2})
+    game = commands.create_table(alice, "Table 7", 4, {"rounds": 2})
     for _ in range(3):
-        services.add_bot(game.pk, "basic")
-    services.start(game.pk)
+        commands.add_bot(game.pk, "basic")
+    commands.start(game.pk)
     started = Notification.objects.get(user=alice, kind=Notification.Kind.STARTED)
-    assert notifications.deliver(started.pk) == "sent"
+    assert emails.deliver(started.pk) == "sent"
     message = mail.outbox[-1]
     game = Game.objects.get(pk=game.pk)
     with translation.override(code):

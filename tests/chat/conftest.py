@@ -2,7 +2,7 @@ import pytest
 from django.core.cache import cache
 
 from chat import services as chat
-from games import services
+from games import commands
 from games.models import Game
 from tests import helpers
 
@@ -25,8 +25,8 @@ def game(alice, bob):
 @pytest.fixture
 def lobby(alice, bob):
     """A table still filling up."""
-    game = services.create_table(alice, "Open table", 5, {"rounds": 1})
-    services.join(game.pk, bob)
+    game = commands.create_table(alice, "Open table", 5, {"rounds": 1})
+    commands.join(game.pk, bob)
     return Game.objects.get(pk=game.pk)
 
 

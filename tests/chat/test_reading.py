@@ -1,5 +1,5 @@
 from chat.models import Message
-from games import services
+from games import commands
 
 from .conftest import HTMX, say, title_of
 
@@ -53,7 +53,7 @@ def test_the_chat_fragment_answers_htmx_with_the_log(client, alice, bob, game):
 
 def test_someone_who_left_the_lobby_is_still_quoted(client, alice, bob, lobby):
     say(lobby, bob, "Sorry, I have to go.")
-    services.remove_seat(lobby.pk, lobby.seats.get(user=bob).pk)
+    commands.remove_seat(lobby.pk, lobby.seats.get(user=bob).pk)
     assert Message.objects.get().seat is None
     client.force_login(alice)
     page = client.get(f"/t/{lobby.pk}/chat/").content.decode()

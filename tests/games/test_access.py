@@ -45,10 +45,9 @@ def test_an_unknown_table_looks_the_same_as_a_private_one(client, mallory):
 
 
 def test_a_seated_player_sees_only_their_own_hand(client, game, alice, bob):
-    from games import services
 
     client.force_login(alice)
     page = client.get(f"/t/{game.pk}/").content.decode()
     alice_player = game.seats.get(user=alice).player
-    state = services.engine_state(game)
+    state = game.engine_state()
     assert page.count('class="group"') == len(set(state.round.hand(state.seat_of(alice_player))))

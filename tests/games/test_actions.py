@@ -2,7 +2,7 @@
 
 import pytest
 
-from games import engine, services
+from games import engine
 from games.models import Action, Game
 from tests.helpers import form_for, legal, play_until, start_table, waiting_humans
 
@@ -13,7 +13,7 @@ def _humans_turn_in_play(game: Game):
     """Play on until a human is to play in the play phase; return that human's seat."""
 
     def humans_turn(g):
-        return services.engine_state(g).round.phase == "play" and bool(waiting_humans(g))
+        return g.engine_state().round.phase == "play" and bool(waiting_humans(g))
 
     game = play_until(game, humans_turn)
     assert humans_turn(game)
@@ -59,7 +59,7 @@ def test_an_htmx_action_answers_with_the_fresh_fragments(client, game):
 
 def test_an_illegal_play_is_refused_with_the_reason_and_changes_nothing(client, game):
     seat = _humans_turn_in_play(game)
-    state = services.engine_state(game)
+    state = game.engine_state()
     view = state.view(seat.player)
     hand = view["hand"]
     ranks = sorted({c for c in hand if c != engine.JESTER})

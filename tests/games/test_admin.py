@@ -2,7 +2,7 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
-from games import services
+from games import commands
 from games.models import Action, Game, Invitation, Round
 from leagues.models import LeagueGame, Replacement
 from leagues.standings import league_standings
@@ -102,7 +102,7 @@ def test_ending_a_stalled_game_records_why_and_scores_nothing_for_the_round_in_p
     assert LogEntry.objects.filter(object_id=str(game.pk),
                                    change_message__contains="three weeks").exists()
     # The game stops: no more moves, no more bot moves.
-    assert services.play_bot_move(game.pk) is False
+    assert commands.play_bot_move(game.pk) is False
 
 
 def test_a_game_already_over_is_not_ended_twice(admin_client, alice):

@@ -1,6 +1,6 @@
 import pytest
 
-from games import engine, services
+from games import commands, engine
 from games.models import Action
 from tests.helpers import form_for, start_table
 
@@ -20,7 +20,7 @@ def test_one_human_and_three_bots_play_a_whole_game(
         seat = game.seats.get(user=alice)
         # Whenever the page is looked at, the bots have already played up to alice.
         assert str(seat.player) in game.awaiting
-        action = services.engine_state(game).view(seat.player)["legal_actions"][0]
+        action = game.engine_state().view(seat.player)["legal_actions"][0]
         with django_capture_on_commit_callbacks(execute=True):
             response = client.post(f"/t/{game.pk}/act/",
                                    form_for(action, game.awaiting[str(seat.player)][0]))
@@ -33,7 +33,7 @@ def test_one_human_and_three_bots_play_a_whole_game(
 def test_a_bot_move_goes_through_the_engine_and_the_record(alice):
     game = start_table(alice, bots=3)
     moved = 0
-    while services.play_bot_move(game.pk):
+    while commands.play_bot_move(game.pk):
         moved += 1
     game.refresh_from_db()
     assert moved > 0

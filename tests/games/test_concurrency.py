@@ -5,7 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games import engine, services
+from games import commands, engine
 from games.models import Action
 from tests.helpers import legal, start_table, waiting_humans
 
@@ -17,9 +17,9 @@ def _submit_together(game, seat, action, turn, n=2):
     def submit():
         try:
             barrier.wait()
-            services.act(game.pk, seat.user, action, turn)
+            commands.act(game.pk, seat.user, action, turn)
             outcomes.append("applied")
-        except services.Rejected as rejected:
+        except commands.Rejected as rejected:
             outcomes.append(rejected.status)
         finally:
             connection.close()
@@ -40,7 +40,7 @@ def test_of_two_simultaneous_submissions_exactly_one_wins(alice, bob):
         humans = waiting_humans(game)
         if humans:
             break
-        services.play_bot_move(game.pk)
+        commands.play_bot_move(game.pk)
     seat = humans[0]
     action = engine.action_from_json(legal(game, seat)[0])
     turn = game.awaiting[str(seat.player)][0]

@@ -7,7 +7,7 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from games import notifications, services
+from games import commands, emails, notifications
 from games.models import Action
 from tests.helpers import act_as, start_table, waiting_humans
 
@@ -23,13 +23,13 @@ def table(alice, bob):
     game.seats.update(auto_pass=False)
     _bots_until_human(game)
     for pk in notifications.due_ids():
-        notifications.deliver(pk)
+        emails.deliver(pk)
     mail.outbox.clear()
     return game
 
 
 def _bots_until_human(game):
-    while services.play_bot_move(game.pk):
+    while commands.play_bot_move(game.pk):
         pass
     game.refresh_from_db()
 
@@ -42,7 +42,7 @@ def _waiting_seat(game):
 def test_nothing_happens_before_the_deadline(table):
     seat = _waiting_seat(table)
     with time_machine.travel(timezone.now() + timedelta(minutes=59)):
-        assert services.enforce_deadlines(table.pk) == 0
+        assert commands.enforce_deadlines(table.pk) == 0
     table.refresh_from_db()
     assert str(seat.player) in table.awaiting
 
@@ -51,11 +51,11 @@ def test_a_reminder_goes_out_before_the_deadline(table):
     waiting = {seat.user.email for seat in waiting_humans(table)}
     with time_machine.travel(timezone.now() + timedelta(minutes=44)):
         for pk in notifications.due_ids():
-            notifications.deliver(pk)
+            emails.deliver(pk)
     assert not [m for m in mail.outbox if m.subject.startswith("Reminder")]
     with time_machine.travel(timezone.now() + timedelta(minutes=46)):
         for pk in notifications.due_ids():
-            notifications.deliver(pk)
+            emails.deliver(pk)
     reminders = [m for m in mail.outbox if m.subject.startswith("Reminder")]
     assert waiting and sorted(m.to[0] for m in reminders) == sorted(waiting)
 
@@ -64,7 +64,7 @@ def test_an_expired_turn_takes_the_timeout_action(table):
     seat = _waiting_seat(table)
     before = table.version
     with time_machine.travel(timezone.now() + timedelta(minutes=61)):
-        assert services.enforce_deadlines(table.pk) >= 1
+        assert commands.enforce_deadlines(table.pk) >= 1
     timeout = Action.objects.get(game=table, seq=before + 1)
     assert timeout.by == "timeout" and timeout.player == seat.player
     seat.refresh_from_db()
@@ -87,7 +87,7 @@ def test_after_three_timeouts_in_a_row_a_bot_stands_in(client, table):
     for _attempt in range(30):
         now += timedelta(minutes=61)
         with time_machine.travel(now):
-            services.enforce_deadlines(table.pk)
+            commands.enforce_deadlines(table.pk)
         _bots_until_human(table)
         seat.refresh_from_db()
         if seat.stand_in:
@@ -99,7 +99,7 @@ def test_after_three_timeouts_in_a_row_a_bot_stands_in(client, table):
                 from games import engine
                 from tests.helpers import legal
 
-                services.act(table.pk, waiting.user,
+                commands.act(table.pk, waiting.user,
                              engine.action_from_json(legal(table, waiting)[0]),
                              table.awaiting[str(waiting.player)][0])
                 _bots_until_human(table)
@@ -121,7 +121,7 @@ def test_acting_in_time_resets_the_count(table):
 
     seat = _waiting_seat(table)
     with time_machine.travel(timezone.now() + timedelta(minutes=61)):
-        services.enforce_deadlines(table.pk)
+        commands.enforce_deadlines(table.pk)
     _bots_until_human(table)
     seat.refresh_from_db()
     assert seat.timeouts_in_row == 1
@@ -139,19 +139,19 @@ def test_vacation_pauses_the_clock_and_the_table_sees_it(client, table):
     seat.refresh_from_db()
     assert seat.vacation_until > timezone.now() + timedelta(days=1)
     with time_machine.travel(timezone.now() + timedelta(days=1)):
-        assert services.enforce_deadlines(table.pk) == 0
+        assert commands.enforce_deadlines(table.pk) == 0
     other = table.seats.exclude(pk=seat.pk).exclude(user=None).get()
     client.force_login(other.user)
     assert "on vacation" in client.get(f"/t/{table.pk}/").content.decode()
     with time_machine.travel(timezone.now() + timedelta(days=2, minutes=61)):
-        assert services.enforce_deadlines(table.pk) >= 1
+        assert commands.enforce_deadlines(table.pk) >= 1
 
 
 def test_vacation_is_at_most_seven_days_per_game(table):
     seat = _waiting_seat(table)
-    services.start_vacation(table.pk, seat.user, 5)
-    services.end_vacation(table.pk, seat.user)  # back at once: nothing used
-    services.start_vacation(table.pk, seat.user, 7)
+    commands.start_vacation(table.pk, seat.user, 5)
+    commands.end_vacation(table.pk, seat.user)  # back at once: nothing used
+    commands.start_vacation(table.pk, seat.user, 7)
     with time_machine.travel(timezone.now() + timedelta(days=8)):
-        with pytest.raises(services.Rejected):
-            services.start_vacation(table.pk, seat.user, 1)
+        with pytest.raises(commands.Rejected):
+            commands.start_vacation(table.pk, seat.user, 1)

@@ -1,7 +1,7 @@
 import pytest
 from django.core import mail
 
-from games import services
+from games import commands
 from games.models import Game, Invitation
 
 pytestmark = pytest.mark.django_db
@@ -52,10 +52,13 @@ def test_it_refuses_a_table_of_three(client, alice):
     assert b"greater than or equal to 4" in response.content
 
 
-def test_it_invites_by_username_and_emails_the_link(client, alice, bob):
-    game = services.create_table(alice, "T", 4, {"rounds": 1})
+def test_it_invites_by_username_and_emails_the_link(
+    client, alice, bob, django_capture_on_commit_callbacks
+):
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
     client.force_login(alice)
-    client.post(f"/t/{game.pk}/invite/", {"who": "bob"})
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/t/{game.pk}/invite/", {"who": "bob"})
     assert Invitation.objects.get().user == bob
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["bob@example.com"]
@@ -64,16 +67,19 @@ def test_it_invites_by_username_and_emails_the_link(client, alice, bob):
     assert b"invites you" in client.get("/").content
 
 
-def test_it_invites_by_email_someone_without_an_account(client, alice):
-    game = services.create_table(alice, "T", 4, {"rounds": 1})
+def test_it_invites_by_email_someone_without_an_account(
+    client, alice, django_capture_on_commit_callbacks
+):
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
     client.force_login(alice)
-    client.post(f"/t/{game.pk}/invite/", {"who": "newbie@example.com"})
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/t/{game.pk}/invite/", {"who": "newbie@example.com"})
     assert Invitation.objects.get().email == "newbie@example.com"
     assert mail.outbox[0].to == ["newbie@example.com"]
 
 
 def test_it_rejects_an_unknown_username(client, alice):
-    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
     client.force_login(alice)
     response = client.post(f"/t/{game.pk}/invite/", {"who": "nobody"}, follow=True)
     assert "There is no player called “nobody”".encode() in response.content
@@ -81,7 +87,7 @@ def test_it_rejects_an_unknown_username(client, alice):
 
 
 def test_the_invitation_link_seats_whoever_opens_it(client, alice, bob):
-    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
     client.force_login(bob)
     page = client.get(f"/join/{game.invite_token}/")
     assert b"Take a seat" in page.content
@@ -91,28 +97,28 @@ def test_the_invitation_link_seats_whoever_opens_it(client, alice, bob):
 
 
 def test_the_invitation_link_asks_a_visitor_to_sign_up_and_come_back(client, alice):
-    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
     page = client.get(f"/join/{game.invite_token}/")
     assert f"/accounts/signup/?next=/join/{game.invite_token}/".encode() in page.content
 
 
 def test_a_guessed_token_finds_nothing(client, alice, bob):
-    services.create_table(alice, "T", 4, {"rounds": 1})
+    commands.create_table(alice, "T", 4, {"rounds": 1})
     client.force_login(bob)
     assert client.get("/join/not-the-token/").status_code == 404
 
 
 def test_a_full_table_takes_nobody_else(client, alice, bob):
-    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
     for _ in range(3):
-        services.add_bot(game.pk, "basic")
+        commands.add_bot(game.pk, "basic")
     client.force_login(bob)
     client.post(f"/join/{game.invite_token}/")
     assert not game.seats.filter(user=bob).exists()
 
 
 def test_the_host_fills_seats_with_bots_of_a_chosen_level(client, alice):
-    game = services.create_table(alice, "T", 5, {"rounds": 1})
+    game = commands.create_table(alice, "T", 5, {"rounds": 1})
     client.force_login(alice)
     client.post(f"/t/{game.pk}/bots/", {"level": "skilled"})
     bot = game.seats.get(user=None)
@@ -120,9 +126,9 @@ def test_the_host_fills_seats_with_bots_of_a_chosen_level(client, alice):
 
 
 def test_only_the_host_adds_bots_or_removes_players(client, alice, bob, carol):
-    game = services.create_table(alice, "T", 5, {"rounds": 1})
-    services.join(game.pk, bob)
-    carol_seat = services.join(game.pk, carol)
+    game = commands.create_table(alice, "T", 5, {"rounds": 1})
+    commands.join(game.pk, bob)
+    carol_seat = commands.join(game.pk, carol)
     client.force_login(bob)
     assert client.post(f"/t/{game.pk}/bots/", {"level": "basic"}).status_code == 404
     assert client.post(f"/t/{game.pk}/seats/{carol_seat.pk}/remove/").status_code == 404
@@ -133,8 +139,8 @@ def test_only_the_host_adds_bots_or_removes_players(client, alice, bob, carol):
 
 
 def test_the_host_cannot_start_with_fewer_than_four(client, alice, bob):
-    game = services.create_table(alice, "T", 4, {"rounds": 1})
-    services.join(game.pk, bob)
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
+    commands.join(game.pk, bob)
     client.force_login(alice)
     response = client.post(f"/t/{game.pk}/start/", follow=True)
     assert b"at least 4 players" in response.content
@@ -143,10 +149,10 @@ def test_the_host_cannot_start_with_fewer_than_four(client, alice, bob):
 
 
 def test_starting_shows_the_seating_draw_and_deals_round_one(client, alice, bob):
-    game = services.create_table(alice, "T", 4, {"rounds": 1})
-    services.join(game.pk, bob)
-    services.add_bot(game.pk, "basic")
-    services.add_bot(game.pk, "basic")
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
+    commands.join(game.pk, bob)
+    commands.add_bot(game.pk, "basic")
+    commands.add_bot(game.pk, "basic")
     client.force_login(alice)
     client.post(f"/t/{game.pk}/start/")
     game.refresh_from_db()
@@ -172,7 +178,7 @@ def test_nobody_joins_a_game_that_has_started(client, alice, bob, carol):
 def test_an_invitation_by_email_reaches_whoever_signs_up_with_that_address(
     client, alice, make_user
 ):
-    game = services.create_table(alice, "Emailed", 4, {"rounds": 1})
+    game = commands.create_table(alice, "Emailed", 4, {"rounds": 1})
     client.force_login(alice)
     client.post(f"/t/{game.pk}/invite/", {"who": "newbie@example.com"})
     newbie = make_user("newbie")
@@ -185,7 +191,7 @@ def test_an_invitation_by_email_reaches_whoever_signs_up_with_that_address(
 
 
 def test_nobody_declines_someone_elses_invitation(client, alice, bob, mallory):
-    game = services.create_table(alice, "T", 4, {"rounds": 1})
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
     client.force_login(alice)
     client.post(f"/t/{game.pk}/invite/", {"who": "bob"})
     client.force_login(mallory)

@@ -8,7 +8,7 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from games import engine, notifications, services
+from games import commands, emails, engine, notifications
 from games.models import Notification
 from games.tasks import send_notification
 from tests.helpers import legal, start_table, waiting_humans
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def table(alice, bob, carol, dave):
     game = start_table(alice, [bob, carol, dave], options={"rounds": 2})
     for pk in notifications.due_ids():  # the "game started" emails
-        notifications.deliver(pk)
+        emails.deliver(pk)
     mail.outbox.clear()
     return game
 
@@ -30,7 +30,7 @@ def _turn_notifications(game):
 
 
 def _deliver_due(now=None):
-    return [notifications.deliver(pk) for pk in notifications.due_ids(now)]
+    return [emails.deliver(pk) for pk in notifications.due_ids(now)]
 
 
 def test_the_start_is_announced_to_every_human(alice, bob, carol, dave):
@@ -110,7 +110,7 @@ def test_a_player_watching_the_table_is_not_emailed_yet(client, table):
 def test_no_email_once_the_player_has_acted(table):
     seat = waiting_humans(table)[0]
     action = engine.action_from_json(legal(table, seat)[0])
-    services.act(table.pk, seat.user, action, table.awaiting[str(seat.player)][0])
+    commands.act(table.pk, seat.user, action, table.awaiting[str(seat.player)][0])
     with time_machine.travel(timezone.now() + timedelta(minutes=3)):
         _deliver_due()
     mine = _turn_notifications(table).filter(user=seat.user).order_by("pk").first()
@@ -124,7 +124,7 @@ def test_at_most_one_email_per_game_until_the_player_acts(table):
     seat = waiting_humans(table)[0]
     first = _turn_notifications(table).get(user=seat.user)
     with time_machine.travel(timezone.now() + timedelta(minutes=3)):
-        assert notifications.deliver(first.pk) == "sent"
+        assert emails.deliver(first.pk) == "sent"
     # The same wait notified again (as a later state of the game would be): the key names
     # the state, so only its uniqueness is sidestepped here.
     Notification.objects.filter(pk=first.pk).update(key=first.key + ":told")
@@ -132,7 +132,7 @@ def test_at_most_one_email_per_game_until_the_player_acts(table):
         user=seat.user, game=table, kind="turn", due=timezone.now(), key=first.key,
     )
     with time_machine.travel(timezone.now() + timedelta(minutes=4)):
-        assert notifications.deliver(second.pk) == "already told"
+        assert emails.deliver(second.pk) == "already told"
     assert len([m for m in mail.outbox if m.to == [seat.user.email]]) == 1
 
 
@@ -166,7 +166,7 @@ def test_the_end_is_announced_with_the_standings(alice, bob):
     game = play_out(start_table(alice, [bob], bots=2, options={"rounds": 1}))
     mail.outbox.clear()
     over = Notification.objects.get(game=game, kind="over", user=alice)
-    assert notifications.deliver(over.pk) == "sent"
+    assert emails.deliver(over.pk) == "sent"
     assert "is over" in mail.outbox[0].subject
     assert "Bob" in mail.outbox[0].body and "Alice" in mail.outbox[0].body
 
@@ -191,7 +191,7 @@ def test_a_table_name_is_not_html_escaped_in_a_plain_text_email(alice, bob):
     game = start_table(alice, [bob], bots=2)
     Game.objects.filter(pk=game.pk).update(name="Alice's <table>")
     notification = Notification.objects.get(game=game, kind="started", user=bob)
-    notifications.deliver(notification.pk)
+    emails.deliver(notification.pk)
     message = mail.outbox[-1]
     assert message.subject == "The game at Alice's <table> has started"
     assert "Alice's <table>" in message.body

@@ -1,6 +1,6 @@
 import pytest
 
-from games import services
+from games import commands
 from tests.helpers import play_out, play_until, start_table
 
 pytestmark = pytest.mark.django_db
@@ -102,14 +102,14 @@ def test_the_poll_uses_a_fixed_number_of_queries_when_something_changed(
 def test_the_lobby_reloads_itself_when_a_seat_is_taken_or_the_game_starts(
     client, alice, bob
 ):
-    game = services.create_table(alice, "Lobby", 4, {"rounds": 1})
+    game = commands.create_table(alice, "Lobby", 4, {"rounds": 1})
     client.force_login(alice)
     page = client.get(f"/t/{game.pk}/").content.decode()
     poll_url = page.split('id="lobby-poller" aria-hidden="true" hx-get="', 1)[1].split('"', 1)[0]
     poll_url = poll_url.replace("&amp;", "&")
     quiet = client.get(poll_url)
     assert quiet.status_code == 204 and "HX-Refresh" not in quiet.headers
-    services.join(game.pk, bob)
+    commands.join(game.pk, bob)
     assert client.get(poll_url).headers["HX-Refresh"] == "true"
 
 
@@ -122,7 +122,7 @@ def test_an_expired_turn_is_enforced_by_the_poll_of_whoever_watches(client, alic
     from games.models import Action
 
     game = start_table(alice, [bob], bots=2, turn_limit=3600)
-    while services.play_bot_move(game.pk):
+    while commands.play_bot_move(game.pk):
         pass
     game.refresh_from_db()
     client.force_login(alice)

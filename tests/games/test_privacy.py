@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from games import engine, services
+from games import commands, engine
+from games.commands.base import save_state
 from games.models import Game
 from tests.engine.helpers import give_both_jesters
 from tests.helpers import legal, start_table, waiting_humans
@@ -59,10 +60,10 @@ def _advance(game: Game, rng: random.Random, steps: int) -> None:
         if humans:
             seat = rng.choice(humans)
             action = rng.choice(legal(game, seat))
-            services.act(game.pk, seat.user, engine.action_from_json(action),
+            commands.act(game.pk, seat.user, engine.action_from_json(action),
                          game.awaiting[str(seat.player)][0])
         else:
-            services.play_bot_move(game.pk)
+            commands.play_bot_move(game.pk)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -93,19 +94,19 @@ def test_what_a_player_is_sent_does_not_depend_on_hidden_cards(client, make_user
 
 def _deal_both_jesters_to(game: Game, seat: int) -> None:
     """Replace the current round with a fresh one in which `seat` holds both jesters."""
-    state = services.engine_state(game)
+    state = game.engine_state()
     n = len(state.seats)
     hands = give_both_jesters(engine.deal(n, state.options, 7), seat)
     rnd = engine.Round.start(hands, state.options, first_round=False, seed=1)
     state = dataclasses.replace(state, round=rnd, round_number=2)
     game.awaiting = {}
-    services._save_state(game, state)
+    save_state(game, state)
 
 
 def test_nobody_learns_who_holds_both_jesters_before_the_revolution(client, make_user):
     users = [make_user(f"j{i}") for i in range(5)]
     game = start_table(users[0], users[1:], options={"rounds": 3})
-    state = services.engine_state(game)
+    state = game.engine_state()
     seat_user = {s.player: s.user for s in game.seats.select_related("user")}
     dalmutis = [seat_user[state.seats[0]], seat_user[state.seats[1]]]
     merchant = seat_user[state.seats[2]]
@@ -138,9 +139,9 @@ def test_a_declined_revolution_stays_private(client, make_user):
     game = start_table(users[0], users[1:], options={"rounds": 3})
     _deal_both_jesters_to(game, 2)
     game.refresh_from_db()
-    state = services.engine_state(game)
+    state = game.engine_state()
     holder = game.seats.get(player=state.seats[2])
-    services.act(game.pk, holder.user, engine.Revolution(False),
+    commands.act(game.pk, holder.user, engine.Revolution(False),
                  game.awaiting[str(holder.player)][0])
     client.force_login(holder.user)
     assert "kept your two Jesters" in client.get(f"/t/{game.pk}/log/").content.decode()

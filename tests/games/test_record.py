@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from games import services
+from games import replay
 from games.models import Action, Round
 from tests.helpers import play_out, start_table
 
@@ -17,7 +17,7 @@ def test_a_finished_game_is_rebuilt_from_its_record(alice, bob, seed):
     game = start_table(alice, [bob], bots=4, options=options)
     game = play_out(game, choose=rng.choice)
     assert game.is_over
-    rebuilt = services.rebuild_state(game)
+    rebuilt = replay.rebuild_state(game)
     assert rebuilt.to_json() == game.state
     assert rebuilt.is_over and rebuilt.scores == tuple(game.state["scores"])
 

@@ -4,8 +4,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import engine, services
-from games.history import rematch_lineup
+from games import commands, engine
+from games.commands import rematch_lineup
 from games.models import Game, Invitation
 from leagues.models import LeagueGame, Rematch
 from tests.leagues.helpers import (
@@ -30,7 +30,7 @@ def finished(alice, bob, carol):
 def final_keys(game):
     """The previous game's players in final-standings order, as seat keys."""
     seats = {s.player: s for s in game.seats.all()}
-    return [seats[row["player"]] for row in services.engine_state(game).standings]
+    return [seats[row["player"]] for row in game.engine_state().standings]
 
 
 def test_one_click_opens_a_table_with_the_same_players_and_options(
@@ -84,9 +84,9 @@ def test_the_rematch_started_seats_players_by_the_final_standings(client, finish
     client.post(reverse("rematch", args=[finished.pk]))
     new = Rematch.objects.get(previous=finished).game
     # Join in an order unlike the standings; the lineup comes from the standings.
-    services.join(new.pk, carol)
-    services.join(new.pk, alice)
-    services.start(new.pk)
+    commands.join(new.pk, carol)
+    commands.join(new.pk, alice)
+    commands.start(new.pk)
     seats = list(new.seats.select_related("user"))
     by_key = {(s.bot_name if s.is_bot else s.user_id): s.player for s in seats}
     expected = [by_key[s.bot_name if s.is_bot else s.user_id] for s in final_keys(finished)]
@@ -94,14 +94,14 @@ def test_the_rematch_started_seats_players_by_the_final_standings(client, finish
 
 
 def test_a_newcomer_at_the_rematch_sits_in_the_middle(finished, alice, bob, carol):
-    new = services.create_table(bob, "Rematch", 5, OPTIONS)
+    new = commands.create_table(bob, "Rematch", 5, OPTIONS)
     Rematch.objects.create(previous=finished, game=new,
                            order=[f"u{alice.pk}", f"u{bob.pk}", f"u{carol.pk}", "b999"])
     dave = make_user("dave")
     for user in (alice, carol, dave):
-        services.join(new.pk, user)
-    services.add_bot(new.pk, "basic")
-    services.start(new.pk)
+        commands.join(new.pk, user)
+    commands.add_bot(new.pk, "basic")
+    commands.start(new.pk)
     seats = list(new.seats.select_related("user"))
     player = {s.user_id: s.player for s in seats if not s.is_bot}
     bot = next(s.player for s in seats if s.is_bot)
@@ -118,19 +118,19 @@ def test_a_table_that_is_no_rematch_has_no_lineup(alice):
 
 @pytest.mark.skipif(
     "lineup" not in inspect.signature(engine.Game.new).parameters,
-    reason="engine.Game.new takes no lineup yet (services.start must pass rematch_lineup)",
+    reason="engine.Game.new takes no lineup yet (commands.start must pass rematch_lineup)",
 )
 def test_the_engine_deals_the_rematch_in_the_standings_order(client, finished, alice, bob,
                                                               carol):
     client.force_login(bob)
     client.post(reverse("rematch", args=[finished.pk]))
     new = Rematch.objects.get(previous=finished).game
-    services.join(new.pk, carol)
-    services.join(new.pk, alice)
-    services.start(new.pk)
+    commands.join(new.pk, carol)
+    commands.join(new.pk, alice)
+    commands.start(new.pk)
     new.refresh_from_db()
     seats = list(new.seats.select_related("user"))
-    assert list(services.engine_state(new).lineup) == rematch_lineup(new, seats)
+    assert list(new.engine_state().lineup) == rematch_lineup(new, seats)
 
 
 def test_a_league_rematch_stays_in_the_league(client, alice, bob, carol):

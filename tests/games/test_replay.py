@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import replay
 from games.labels import card_name
 from games.models import Round
 from tests.leagues.helpers import make_user, play_until, start_game
@@ -81,8 +81,8 @@ def test_each_step_shows_the_state_after_that_action(client, alice, game):
     game = finish(game)
     client.force_login(alice)
     actions = list(game.actions.order_by("seq"))
-    states = [state for _action, state in services.replay(game, actions)]
-    assert states[-1].to_json() == game.state == services.rebuild_state(game).to_json()
+    states = [state for _action, state in replay.replay(game, actions)]
+    assert states[-1].to_json() == game.state == replay.rebuild_state(game).to_json()
     step = next(i for i, a in enumerate(actions, start=1) if a.kind == "play")
     response = client.get(replay_url(game, step))
     state = states[step - 1]

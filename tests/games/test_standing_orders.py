@@ -2,7 +2,7 @@
 
 import pytest
 
-from games import engine, services
+from games import commands, engine
 from games.models import Action
 from tests.helpers import act_as, legal, start_table, waiting_humans
 
@@ -12,14 +12,14 @@ pytestmark = pytest.mark.django_db
 def _advance_to_play(game):
     for _ in range(400):
         game.refresh_from_db()
-        if services.engine_state(game).round.phase == "play":
+        if game.engine_state().round.phase == "play":
             return
         humans = waiting_humans(game)
         if humans:
             seat = humans[0]
             act_as(game, seat, legal(game, seat)[0])
         else:
-            services.play_bot_move(game.pk)
+            commands.play_bot_move(game.pk)
 
 
 def test_auto_pass_is_on_by_default_and_passes_when_nothing_beats_the_table(alice):
@@ -35,10 +35,10 @@ def test_auto_pass_is_on_by_default_and_passes_when_nothing_beats_the_table(alic
         if waiting_humans(game):
             actions = legal(game, seat)
             assert actions != [{"type": "pass"}], "auto-pass should have acted"
-            services.act(game.pk, alice, engine.action_from_json(actions[0]),
+            commands.act(game.pk, alice, engine.action_from_json(actions[0]),
                          game.awaiting[str(seat.player)][0])
         else:
-            services.play_bot_move(game.pk)
+            commands.play_bot_move(game.pk)
     auto = Action.objects.filter(game=game, by="standing_order")
     assert auto.exists()
     assert {a.kind for a in auto} == {"pass"}
@@ -55,10 +55,10 @@ def test_with_auto_pass_off_the_player_decides(alice):
             break
         seat = game.seats.get(user=alice)
         if waiting_humans(game):
-            services.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
+            commands.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
                          game.awaiting[str(seat.player)][0])
         else:
-            services.play_bot_move(game.pk)
+            commands.play_bot_move(game.pk)
     assert legal(game, game.seats.get(user=alice)) == [{"type": "pass"}]
     assert not Action.objects.filter(game=game, by="standing_order").exists()
 
@@ -70,15 +70,15 @@ def test_pass_for_the_rest_of_this_trick(client, alice):
         _advance_to_play(game)
         game.refresh_from_db()
         seat = game.seats.get(user=alice)
-        view = services.engine_state(game).view(seat.player)
+        view = game.engine_state().view(seat.player)
         if view["to_act"] == view["seat"] and view["trick"]["plays"] and len(
             view["legal_actions"]) > 1:
             break
         if waiting_humans(game):
-            services.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
+            commands.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
                          game.awaiting[str(seat.player)][0])
         else:
-            services.play_bot_move(game.pk)
+            commands.play_bot_move(game.pk)
     client.force_login(alice)
     before = game.version
     client.post(f"/t/{game.pk}/orders/", {"auto_pass": "", "pass_trick": "on"})
@@ -101,7 +101,7 @@ def test_return_my_worst_cards_in_taxes(alice, bob):
             seat = humans[0]
             act_as(game, seat, legal(game, seat)[0])
         else:
-            services.play_bot_move(game.pk)
+            commands.play_bot_move(game.pk)
     gives = Action.objects.filter(game=game, kind="give_back", round_number=2)
     humans = {s.player for s in game.seats.exclude(user=None)}
     for give in gives:

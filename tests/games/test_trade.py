@@ -2,7 +2,6 @@
 
 import pytest
 
-from games import services
 from tests.helpers import form_for, play_until, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
@@ -12,7 +11,7 @@ pytestmark = pytest.mark.django_db
 def table(make_user):
     users = [make_user(name) for name in ("ana", "ben", "cas", "dia", "eli", "fay")]
     game = start_table(users[0], users[1:], options={"merchant_trade": "chosen"})
-    return play_until(game, lambda g: services.engine_state(g).round.phase == "trade")
+    return play_until(game, lambda g: g.engine_state().round.phase == "trade")
 
 
 def test_the_best_placed_merchant_is_offered_the_trade(client, table):
@@ -36,7 +35,7 @@ def test_a_declined_trade_is_shown_to_the_table(client, table):
 def test_the_two_merchants_each_choose_a_card_and_only_they_see_them(client, table):
     chooser = waiting_humans(table)[0]
     client.force_login(chooser.user)
-    view = services.engine_state(table).view(chooser.player)
+    view = table.engine_state().view(chooser.player)
     partner = next(a for a in view["legal_actions"] if a["type"] == "trade" and a["partner"])
     turn = table.awaiting[str(chooser.player)][0]
     client.post(f"/t/{table.pk}/act/", form_for(partner, turn))
@@ -47,7 +46,7 @@ def test_the_two_merchants_each_choose_a_card_and_only_they_see_them(client, tab
         client.force_login(seat.user)
         assert "Choose the card you give in the trade" in client.get(
             f"/t/{table.pk}/").content.decode()
-        card = next(a for a in services.engine_state(table).view(seat.player)["legal_actions"])
+        card = next(a for a in table.engine_state().view(seat.player)["legal_actions"])
         client.post(f"/t/{table.pk}/act/", form_for(card, table.awaiting[str(seat.player)][0]))
         table.refresh_from_db()
     client.force_login(traders[0].user)

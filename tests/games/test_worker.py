@@ -9,7 +9,7 @@ from django.core import mail
 from django.utils import timezone
 
 from dalmuti_site.celery import app
-from games import engine, services
+from games import commands, engine, replay
 from games.models import Action, Game, Seat
 from games.tasks import send_notification, sweep
 from tests.helpers import legal, start_table, waiting_humans
@@ -32,10 +32,10 @@ def test_four_bots_play_a_whole_game_through_the_worker(celery_worker, alice):
                                options={**engine.Options(rounds=2).to_json()})
     for name in ("Ada", "Bram", "Cato", "Dido"):
         Seat.objects.create(game=game, bot_level="basic", bot_name=name)
-    services.start(game.pk)
+    commands.start(game.pk)
     assert wait_for(lambda: Game.objects.get(pk=game.pk).is_over)
     game.refresh_from_db()
-    assert services.rebuild_state(game).to_json() == game.state
+    assert replay.rebuild_state(game).to_json() == game.state
     assert Action.objects.filter(game=game, by="bot").count() > 100
 
 
@@ -46,10 +46,10 @@ def test_a_humans_move_is_followed_by_the_bots_moves(celery_worker, alice):
         assert wait_for(lambda: bool(waiting_humans(game)) or game.is_over)
         game.refresh_from_db()
         version = game.version
-        services.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
+        commands.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
                      game.awaiting[str(seat.player)][0])
         game.refresh_from_db()
-        if services.bots_awaited(game):
+        if commands.bots_awaited(game):
             break
     # The move was committed with bots to play: the worker makes their moves.
     assert wait_for(
@@ -80,10 +80,10 @@ def test_with_the_broker_down_nothing_is_lost_and_the_sweep_catches_up(celery_wo
         game = start_table(alice, bots=3, options={"rounds": 1})
         seat = game.seats.get(user=alice)
         while waiting_humans(game):  # the human's actions are still accepted and recorded
-            services.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
+            commands.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
                          game.awaiting[str(seat.player)][0])
         game.refresh_from_db()
-        assert game.is_playing and services.bots_awaited(game)
+        assert game.is_playing and commands.bots_awaited(game)
         assert Action.objects.filter(game=game).count() == game.version
         assert not Action.objects.filter(game=game, by="bot").exists()
     finally:

@@ -19,7 +19,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.utils import timezone
 
-from games import engine, notifications, services
+from games import commands, emails, engine, notifications
 from games.models import Action, Game, Seat
 
 SEED = 1  # every run plays the same deals
@@ -42,9 +42,9 @@ def _users(prefix: str, n: int):
 def _act_like_a_player(game: Game, seat: Seat) -> None:
     """The human plays as the basic bot would (a sensible, repeatable player)."""
     game.refresh_from_db()
-    view = services.engine_state(game).view(seat.player)
+    view = game.engine_state().view(seat.player)
     action = engine.choose_action("basic", view, game.version)
-    services.act(game.pk, seat.user, action, game.awaiting[str(seat.player)][0])
+    commands.act(game.pk, seat.user, action, game.awaiting[str(seat.player)][0])
 
 
 class Command(BaseCommand):
@@ -75,11 +75,11 @@ class Command(BaseCommand):
         client = Client()
         for n_bots in (2, 6):
             users = _users(f"bench{n_bots}x", 2)
-            game = services.create_table(users[0], "Bench", 2 + n_bots, {"rounds": 10})
-            services.join(game.pk, users[1])
+            game = commands.create_table(users[0], "Bench", 2 + n_bots, {"rounds": 10})
+            commands.join(game.pk, users[1])
             for _ in range(n_bots):
-                services.add_bot(game.pk, "basic")
-            services.start(game.pk)
+                commands.add_bot(game.pk, "basic")
+            commands.start(game.pk)
             game.refresh_from_db()
             client.force_login(users[0])
             client.get(f"/t/{game.pk}/")
@@ -112,11 +112,11 @@ class Command(BaseCommand):
         """A four-human table, everyone on "every turn", nobody watching: each player acts
         only after their email has gone out (the asynchronous case)."""
         users = _users("mail", 4)
-        game = services.create_table(users[0], "Mail", 4, {"rounds": 2})
+        game = commands.create_table(users[0], "Mail", 4, {"rounds": 2})
         Game.objects.filter(pk=game.pk).update(seed=SEED)
         for user in users[1:]:
-            services.join(game.pk, user)
-        services.start(game.pk)
+            commands.join(game.pk, user)
+        commands.start(game.pk)
         game.refresh_from_db()
         now = timezone.now()
         mail.outbox = []
@@ -130,7 +130,7 @@ class Command(BaseCommand):
             now += timedelta(seconds=settings.NOTIFY_GRACE_SECONDS + 1)
             with time_machine.travel(now, tick=False):
                 for pk in notifications.due_ids(now):
-                    notifications.deliver(pk)
+                    emails.deliver(pk)
                 seat = next(s for s in game.seats.select_related("user")
                             if str(s.player) in game.awaiting)
                 _act_like_a_player(game, seat)
@@ -153,14 +153,14 @@ class Command(BaseCommand):
         from dalmuti_site.celery import app
 
         user = _users(f"lat{int(time.time())}x", 1)[0]
-        game = services.create_table(user, "Latency", 4, {"rounds": 30})
+        game = commands.create_table(user, "Latency", 4, {"rounds": 30})
         Game.objects.filter(pk=game.pk).update(seed=SEED)
         for _ in range(3):
-            services.add_bot(game.pk, "basic")
+            commands.add_bot(game.pk, "basic")
         game.seats.filter(user=user).update(auto_pass=False)
         delays = []
         with start_worker(app, pool="solo", perform_ping_check=False):
-            services.start(game.pk)
+            commands.start(game.pk)
             seat = game.seats.get(user=user)
             deadline = time.monotonic() + 300
             while len(delays) < moves and time.monotonic() < deadline:
@@ -173,7 +173,7 @@ class Command(BaseCommand):
                 _act_like_a_player(game, seat)
                 game.refresh_from_db()
                 mine = Action.objects.filter(game=game, by_user=user).last()
-                if not services.bots_awaited(game):
+                if not commands.bots_awaited(game):
                     continue
                 while time.monotonic() < deadline:
                     bot = Action.objects.filter(game=game, seq__gt=mine.seq, by="bot").first()

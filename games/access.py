@@ -1,0 +1,33 @@
+"""The one door to a table's private parts: the requesting user's seat at it.
+
+Every view of every app that shows or changes a table goes through here, so the rule
+"no seat, no table" lives in one place.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from .models import Game, Seat
+
+
+def seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
+    """The table and the requesting user's seat at it. Anyone without a seat gets a 404,
+    whether or not the table exists."""
+    seat = (
+        Seat.objects.select_related("game", "user")
+        .filter(game_id=game_id, user=request.user)
+        .first()
+    )
+    if seat is None:
+        raise Http404(_("You have no seat at this table."))
+    return seat.game, seat
+
+
+def finished_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
+    """The table and the user's seat at it, once the game is over. No seat: 404, as for
+    the game itself; a seat at a game not yet over: 403 (its record reveals every hand)."""
+    game, seat = seat_for_user(request, game_id)
+    if not game.is_over:
+        raise PermissionDenied(_("The record of a game opens once the game is over."))
+    return game, seat

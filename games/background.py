@@ -1,0 +1,37 @@
+"""The seam between the commands that change a table and the workers.
+
+Commands name the background work they leave behind ("play_bots" for a table) and hand it
+over here; it is sent only once the transaction commits, so a worker never sees a table
+before its change is saved. games.tasks registers what carries out each kind of work when
+the app starts, so the write side never imports the tasks.
+
+Sending must never fail or hold up the player's request: everything sent from here can be
+derived again from the database, and the periodic sweep does so for anything lost.
+"""
+
+import logging
+from collections.abc import Callable
+from functools import partial
+
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+_senders: dict[str, Callable[..., None]] = {}
+
+
+def register(name: str, send: Callable[..., None]) -> None:
+    """Name the function that hands work of this kind to the workers."""
+    _senders[name] = send
+
+
+def after_commit(name: str, *args) -> None:
+    """Send work of this kind once the current transaction commits (at once outside one)."""
+    transaction.on_commit(partial(send_now, name, *args))
+
+
+def send_now(name: str, *args) -> None:
+    try:
+        _senders[name](*args)
+    except Exception:  # the broker is down or unreachable: the sweep sends it later
+        log.exception("could not send %s%r to the workers", name, args)

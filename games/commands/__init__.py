@@ -1,0 +1,43 @@
+"""The write side: every change to a table goes through a command here.
+
+Views, bots, tasks and the admin all come here. Each command runs in one transaction
+holding the table's row lock, validates through the engine, appends to the Action record
+and saves the new engine state, so two concurrent submissions for the same turn can never
+both win, and a rejected one changes nothing. Work for the background (bot moves, emails)
+is handed to games.background and leaves only after the commit.
+
+    tables   — before the start: create, join, bots, seats, start; invitations; rematches
+    moves    — playing: a player's action, a bot's move, standing orders
+    absence  — the clock: timeouts, stand-ins, vacation, "I am here"
+    base     — what they share: Rejected, the record, saving a state
+"""
+
+from .absence import (
+    end_vacation,
+    enforce_deadlines,
+    seen,
+    seen_at,
+    start_vacation,
+    take_seat_back,
+)
+from .base import Rejected, bots_awaited, wake_bots
+from .moves import act, play_bot_move, set_standing_orders, standing_order_action, trick_key
+from .tables import (
+    BOT_NAMES,
+    add_bot,
+    create_table,
+    invite,
+    invite_users,
+    join,
+    open_rematch,
+    rematch_lineup,
+    remove_seat,
+    start,
+)
+
+__all__ = [
+    "BOT_NAMES", "Rejected", "act", "add_bot", "bots_awaited", "create_table", "end_vacation",
+    "enforce_deadlines", "invite", "invite_users", "join", "open_rematch", "play_bot_move",
+    "rematch_lineup", "remove_seat", "seen", "seen_at", "set_standing_orders",
+    "standing_order_action", "start", "start_vacation", "take_seat_back", "trick_key", "wake_bots",
+]

@@ -1,0 +1,171 @@
+"""Playing: a player's own action, a bot's move, and the standing orders that act for a
+player, all through one path that validates with the engine and records the result."""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import engine
+from ..labels import illegal_move_message
+from ..models import Game, Seat
+from .base import (
+    Rejected,
+    begin_round,
+    finish_game,
+    finish_round,
+    player_events,
+    record,
+    save_state,
+    wake_bots,
+)
+
+# Engine refusals that mean "the table moved on" (409) rather than "not allowed" (422).
+CONFLICT_CODES = {"already_chosen", "not_your_turn", "not_awaited", "wrong_phase", "round_over",
+                  "game_over"}
+
+
+def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
+    """A human's action for their own seat. `turn` is the token the page was rendered
+    with: the version at which this player's current decision began."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise Rejected(_("You have no seat at this table."), 403)
+        if not game.is_playing:
+            raise Rejected(_("This game is not in play."), 409)
+        waiting = game.awaiting.get(str(seat.player))
+        if waiting is None:
+            raise Rejected(_("It is not your turn; nothing was changed."), 409)
+        if waiting[0] != turn:
+            raise Rejected(
+                _("The table has moved on since your page was shown; nothing was changed."),
+                409,
+            )
+        now = timezone.now()
+        seat.last_seen = seat.last_acted = now
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["last_seen", "last_acted", "timeouts_in_row"])
+        apply(game, seat, action, by="player", by_user=user)
+        wake_bots(game)
+    return game
+
+
+def play_bot_move(game_id: int) -> bool:
+    """Let one bot that the table waits for (a bot seat, or a bot standing in for an
+    absent player) make its move; False if no bot is awaited.
+
+    Safe to run any number of times: the move is taken under the row lock, from the state
+    as it is then."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not game.is_playing:
+            return False
+        state = game.engine_state()
+        bots = {s.player: s for s in game.seats.all() if s.played_by_bot}
+        waiting = [p for p in state.awaiting_players if p in bots]
+        if not waiting:
+            return False
+        seat = bots[min(waiting)]
+        view = state.view(seat.player)
+        seed = engine.derive_seed(game.seed, "bot", game.version, seat.player)
+        level = seat.bot_to_play if seat.bot_to_play in engine.BOTS else "basic"
+        action = engine.choose_action(level, view, seed)
+        apply(game, seat, action, by="bot" if seat.is_bot else "stand_in", by_user=None,
+              state=state)
+    return True
+
+
+def apply(game: Game, seat: Seat, action, by: str, by_user, state=None) -> None:
+    """Apply one action, then whatever standing orders it sets off, and save."""
+    state = apply_one(game, seat.player, action, by, by_user, state or game.engine_state())
+    state = run_standing_orders(game, state)
+    save_state(game, state, actor=seat.player)
+
+
+def apply_one(game: Game, player: int, action, by: str, by_user, state: engine.Game):
+    """Validate one action with the engine and append it to the record; a finished round
+    is scored and the next one dealt. Nothing is saved yet."""
+    try:
+        state = state.apply(player, action)
+    except engine.IllegalMove as exc:
+        status = 409 if exc.code in CONFLICT_CODES else 422
+        raise Rejected(illegal_move_message(exc), status) from exc
+    events = player_events(state, state.round.last_events)
+    payload = engine.action_to_json(action)
+    record(game, player, payload["type"], payload, events, by, by_user)
+    if state.round.phase == "over":
+        finish_round(game, state)
+        if state.is_over:
+            finish_game(game, state)
+        else:
+            state = state.next_round()
+            begin_round(game, state, "next_round", {})
+    return state
+
+
+# -- standing orders --
+
+
+def trick_key(view: dict) -> str:
+    """Names the trick in play: the round and how many cards were played before it."""
+    played = sum(view["played"][1:])
+    in_trick = sum(len(p["cards"]) for p in view["trick"]["plays"])
+    return f"{view['game']['round_number']}:{played - in_trick}"
+
+
+def standing_order_action(seat: Seat, view: dict):
+    """The action the player's standing orders take in this view, or None."""
+    legal = view["legal_actions"]
+    if not legal:
+        return None
+    kinds = {a["type"] for a in legal}
+    if view["phase"] == "play" and "pass" in kinds:
+        if seat.pass_trick and seat.pass_trick == trick_key(view):
+            return engine.Pass()
+        if seat.auto_pass and kinds == {"pass"}:
+            return engine.Pass()
+    if view["phase"] == "taxes" and seat.auto_tax_worst and "give_back" in kinds:
+        gives = [a for a in legal if a["type"] == "give_back"]
+        return engine.timeout_action({**view, "legal_actions": gives})
+    return None
+
+
+def run_standing_orders(game: Game, state: engine.Game) -> engine.Game:
+    """Let standing orders act, through the same path as a player's own action, for as
+    long as one applies (each pass can bring the turn to the next player with one)."""
+    if not game.is_playing:
+        return state
+    seats = {s.player: s for s in game.seats.all() if not s.played_by_bot}
+    for _step in range(len(seats) * 4 + 8):
+        for player in state.awaiting_players:
+            seat = seats.get(player)
+            if seat is None:
+                continue
+            action = standing_order_action(seat, state.view(player))
+            if action is not None:
+                state = apply_one(game, player, action, "standing_order", seat.user, state)
+                break
+        else:
+            return state
+        if not game.is_playing:
+            return state
+    return state
+
+
+def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: bool,
+                        pass_trick: bool) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seats.get(user=user)
+        seat.auto_pass = auto_pass
+        seat.auto_tax_worst = auto_tax_worst
+        if game.is_playing:
+            view = game.engine_state().view(seat.player)
+            seat.pass_trick = trick_key(view) if pass_trick and view["phase"] == "play" else ""
+        seat.save(update_fields=["auto_pass", "auto_tax_worst", "pass_trick"])
+        if game.is_playing and str(seat.player) in game.awaiting:
+            state = run_standing_orders(game, game.engine_state())
+            if state.to_json() != game.state:
+                save_state(game, state)
+        wake_bots(game)

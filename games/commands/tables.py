@@ -1,0 +1,186 @@
+"""Before the start and between games: opening a table, taking and leaving seats, bots,
+invitations, the start (the seating draw and the first deal) and rematches."""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from leagues.models import LeagueGame, Rematch
+
+from .. import background, engine, notifications
+from ..models import Game, Invitation, Seat
+from .base import Rejected, begin_round, save_state, wake_bots
+
+BOT_NAMES = [
+    "Ada", "Bram", "Cato", "Dido", "Ezra", "Fien", "Gus", "Hedda", "Ivo", "Juno", "Kees",
+    "Lotte", "Mats", "Nora", "Otto", "Pim", "Quin", "Roos", "Sem", "Tess",
+]
+
+
+def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0) -> Game:
+    engine.Options.from_json(options)  # validate
+    with transaction.atomic():
+        game = Game.objects.create(name=name, host=host, seats_wanted=seats, options=options,
+                                   turn_limit=turn_limit)
+        Seat.objects.create(game=game, user=host)
+    return game
+
+
+def _lock_open(game_id: int) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if not game.is_open:
+        raise Rejected(_("The game has already started."), 409)
+    return game
+
+
+def join(game_id: int, user) -> Seat:
+    with transaction.atomic():
+        game = _lock_open(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat:
+            return seat
+        if game.seats.count() >= game.seats_wanted:
+            raise Rejected(_("This table is full."), 409)
+        seat = Seat.objects.create(game=game, user=user)
+        Invitation.objects.filter(game=game, user=user).delete()
+        game.save(update_fields=["updated"])
+    return seat
+
+
+def add_bot(game_id: int, level: str) -> Seat:
+    with transaction.atomic():
+        game = _lock_open(game_id)
+        taken = list(game.seats.all())
+        if len(taken) >= game.seats_wanted:
+            raise Rejected(_("This table is full."), 409)
+        used = {s.bot_name for s in taken}
+        name = next(n for n in BOT_NAMES if n not in used)  # 20 names for at most 9 bots
+        seat = Seat.objects.create(game=game, bot_level=level, bot_name=name)
+        game.save(update_fields=["updated"])
+    return seat
+
+
+def remove_seat(game_id: int, seat_id: int) -> None:
+    with transaction.atomic():
+        game = _lock_open(game_id)
+        seat = game.seats.filter(pk=seat_id).first()
+        if seat is None:
+            raise Rejected(_("There is no such seat at this table."), 404)
+        if seat.user_id == game.host_id:
+            raise Rejected(_("The host cannot be removed from their own table."), 409)
+        seat.delete()
+        game.save(update_fields=["updated"])
+
+
+def start(game_id: int) -> Game:
+    """Draw for seats (RULES 3), deal round 1 and record the start."""
+    with transaction.atomic():
+        game = _lock_open(game_id)
+        seats = list(game.seats.order_by("joined", "pk"))
+        if len(seats) < 4:
+            raise Rejected(_("A game needs at least 4 players."), 409)
+        for index, seat in enumerate(seats):
+            seat.player = index
+            seat.save(update_fields=["player"])
+        lineup = rematch_lineup(game, seats)
+        payload = {"players": len(seats), "seed": game.seed}
+        if lineup is not None:
+            payload["lineup"] = lineup
+        state = engine.Game.new(len(seats), game.engine_options(), game.seed, lineup=lineup)
+        game.status = Game.Status.PLAYING
+        game.started = timezone.now()
+        begin_round(game, state, "start", payload)
+        save_state(game, state)
+        notifications.for_everyone(game, notifications.Kind.STARTED)
+        wake_bots(game)
+    return game
+
+
+# -- invitations --
+
+
+def invite(game: Game, invited_by, user=None, email: str = "") -> tuple[Invitation, bool]:
+    """Invite a user, or an email address, to the table; the invitation email leaves once
+    the transaction commits. Inviting again changes nothing and sends nothing."""
+    invitation, created = Invitation.objects.get_or_create(
+        game=game, user=user, email="" if user else email,
+        defaults={"invited_by": invited_by},
+    )
+    if created and (email or (user is not None and user.email)):
+        background.after_commit("invitation_email", invitation.pk)
+    return invitation, created
+
+
+def invite_users(game: Game, users, invited_by) -> list[Invitation]:
+    """Invite these users to an open table; each gets an email in their language."""
+    return [invite(game, invited_by, user=user)[0] for user in users]
+
+
+# -- rematches --
+
+
+def _seat_key(seat: Seat) -> str:
+    return f"b{seat.pk}" if seat.is_bot else f"u{seat.user_id}"
+
+
+def open_rematch(game_id: int, user) -> Game:
+    """A new table with the same players and options, the requester hosting: bots take
+    their seats at once, the other people are invited. The seating order (the final
+    standings) is kept in a Rematch for the start. A second request for the same game
+    joins the rematch already opened."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if not game.is_over:
+            raise Rejected(_("A rematch can start once the game is over."), 409)
+        existing = Rematch.objects.filter(previous=game).select_related("game").first()
+        if existing is not None:
+            new = existing.game
+            if new.is_open and not new.seats.filter(user=user).exists():
+                try:
+                    join(new.pk, user)
+                except Rejected:
+                    pass
+            return new
+        seats = {s.player: s for s in game.seats.select_related("user")
+                 if s.player is not None}
+        if game.state is not None:
+            order = [row["player"] for row in game.engine_state().standings]
+        else:
+            order = sorted(seats)
+        order = [p for p in order if p in seats]
+        name = _("%(name)s (rematch)") % {"name": game.name}
+        new = create_table(user, name[:80], len(order), game.options)
+        keys, guests = [], []
+        for player in order:
+            seat = seats[player]
+            if seat.is_bot:
+                bot = add_bot(new.pk, seat.bot_level)
+                if seat.bot_name and not new.seats.filter(bot_name=seat.bot_name).exists():
+                    Seat.objects.filter(pk=bot.pk).update(bot_name=seat.bot_name)
+                keys.append(_seat_key(bot))
+            else:
+                keys.append(_seat_key(seat))
+                if seat.user_id != user.pk:
+                    guests.append(seat.user)
+        Rematch.objects.create(previous=game, game=new, order=keys)
+        link = LeagueGame.objects.filter(game=game).select_related("league").first()
+        if link is not None:
+            LeagueGame.objects.create(
+                game=new, league=link.league, season=link.league.current_season()
+            )
+        invite_users(new, guests, invited_by=user)
+    return new
+
+
+def rematch_lineup(game: Game, seats: list[Seat]) -> list[int] | None:
+    """For the start: the players of a rematch table in the order of the previous game's
+    final standings (`seats` already carry their player indices), or None when the table
+    is not a rematch. A newcomer sits in the middle (RULES.md 8)."""
+    rematch = Rematch.objects.filter(game=game).first()
+    if rematch is None:
+        return None
+    players = {_seat_key(s): s.player for s in seats}
+    lineup = [players.pop(key) for key in rematch.order if key in players]
+    for player in sorted(players.values()):
+        lineup.insert(len(lineup) // 2, player)
+    return lineup

@@ -1,0 +1,119 @@
+"""A game's record read back: the states rebuilt from the Action record alone, the full
+log with every private line, the final results, and the table at any step of the replay.
+
+Everything here but `replay`/`rebuild_state` reveals private information and is only for
+games that are over.
+"""
+
+from collections import defaultdict
+
+from django.utils.translation import gettext as _
+
+from . import engine
+from .labels import cards_phrase, event_sentence, title_name
+from .models import Game
+from .table import hand_groups
+
+
+def replay(game: Game, actions=None):
+    """(action, state after it) for each action of the record, in order: the game's
+    states rebuilt from the record alone."""
+    options = engine.Options.from_json(game.options)
+    state = None
+    for action in actions if actions is not None else game.actions.order_by("seq"):
+        if action.kind == "start":
+            state = engine.Game.new(action.payload["players"], options, action.payload["seed"],
+                                    lineup=action.payload.get("lineup"))
+        elif action.kind == "next_round":
+            state = state.next_round()
+        else:
+            state = state.apply(action.player, engine.action_from_json(action.payload))
+        yield action, state
+
+
+def rebuild_state(game: Game) -> engine.Game | None:
+    """The engine state rebuilt from the Action record alone (nothing else is read)."""
+    last = None
+    for _action, last in replay(game):  # noqa: B007 - the last state is the result
+        pass
+    return last
+
+
+def player_names(game: Game) -> dict[int, str]:
+    return {s.player: s.name for s in game.seats.select_related("user") if s.player is not None}
+
+
+def game_results(rounds) -> dict[int, list[dict]]:
+    """Per game, the players by final standing: most points, then the better place in the
+    last round (RULES.md section 7). `rounds` are leagues.standings RoundFacts."""
+    totals: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    last: dict[int, dict[int, int]] = {}
+    for r in rounds:
+        for player, points in r.points.items():
+            totals[r.game_id][player] += points
+        last[r.game_id] = r.places
+    out = {}
+    for game_id, scores in totals.items():
+        order = sorted(scores, key=lambda p: (-scores[p], last[game_id].get(p, 99)))
+        out[game_id] = [{"player": p, "score": scores[p], "rank": i + 1}
+                        for i, p in enumerate(order)]
+    return out
+
+
+def record_sentence(event: dict, names: dict[int, str]) -> str | None:
+    """An event of the log as the record tells it, to everybody, once the game is over."""
+    if event["type"] == "revolution_declined":
+        # Told to the jester holder alone, as "you"; in the record, by name.
+        return _("%(player)s held both Jesters and kept quiet: no revolution.") % {
+            "player": names.get(event.get("player"), "?")}
+    return event_sentence(event, lambda p: names.get(p, "?"))
+
+
+def all_log_lines(actions, names: dict[int, str]) -> list[dict]:
+    """Every line of the log, private ones included: only for games that are over."""
+    lines = []
+    for action in actions:
+        for event in action.events:
+            text = record_sentence(event, names)
+            if text:
+                lines.append({"time": action.created, "text": text, "seq": action.seq,
+                              "private": event.get("visible_to") is not None})
+    return lines
+
+
+def replay_context(state: engine.Game, names: dict[int, str]) -> dict:
+    """The table at one step with every hand shown (the game is over)."""
+    rnd = state.round
+    view = state.view(None)
+    g = view["game"]
+    finish = {s: i + 1 for i, s in enumerate(view["finish_order"])}
+    awaiting = set(rnd.awaiting) if rnd.phase != "over" else set()
+    passed = set(view["trick"]["passed"])
+    rows = []
+    for position, seat in enumerate(view["order"]):
+        player = state.seats[seat]
+        cards = rnd.hand(seat)
+        rows.append({
+            "position": position + 1,
+            "name": names.get(player, "?"),
+            "title": title_name(view["titles"][seat]),
+            "title_key": view["titles"][seat],
+            "hand": hand_groups(cards),
+            "count": len(cards),
+            "score": g["scores"][player],
+            "place": finish.get(seat),
+            "passed": seat in passed,
+            "is_turn": seat in awaiting,
+        })
+    plays = [
+        {"name": names.get(state.seats[p["seat"]], "?"), "cards": p["cards"],
+         "label": cards_phrase(p["cards"])}
+        for p in view["trick"]["plays"]
+    ]
+    return {
+        "phase": rnd.phase,
+        "round_number": state.round_number,
+        "rounds": state.options.rounds,
+        "players": rows,
+        "trick_plays": plays,
+    }

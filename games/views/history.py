@@ -1,0 +1,205 @@
+"""After the game: the list of a player's finished games, a game's full record, the replay
+that steps through every action showing all hands, and the rematch.
+
+Everything here is for the players who sat at the table, and only once it is over: the
+replay reveals every hand, so a game in play must never reach it.
+"""
+
+from collections import defaultdict
+from itertools import islice
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from leagues.models import League, LeagueGame, Rematch
+from leagues.standings import finished_rounds
+
+from .. import commands
+from ..access import finished_seat_for_user
+from ..labels import title_name
+from ..models import Action, Game, Seat
+from ..replay import (
+    all_log_lines,
+    game_results,
+    player_names,
+    record_sentence,
+    replay,
+    replay_context,
+)
+
+GAMES_PER_PAGE = 25
+
+
+class HistoryFilter(forms.Form):
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"), required=False,
+        choices=[("", gettext_lazy("All")), (Game.Status.FINISHED, gettext_lazy("Finished")),
+                 (Game.Status.ABANDONED, gettext_lazy("Ended early"))],
+    )
+    league = forms.ModelChoiceField(
+        label=gettext_lazy("League"), queryset=League.objects.none(), required=False,
+        empty_label=gettext_lazy("Any"), to_field_name="slug",
+    )
+    outcome = forms.ChoiceField(
+        label=gettext_lazy("Result"), required=False,
+        choices=[("", gettext_lazy("All")), ("won", gettext_lazy("Games I won")),
+                 ("lost", gettext_lazy("Games I did not win"))],
+    )
+    q = forms.CharField(label=gettext_lazy("Table or player"), required=False, max_length=80)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["league"].queryset = League.objects.filter(
+            league_games__game__seats__user=user
+        ).distinct()
+
+
+@login_required
+def history(request):
+    user = request.user
+    form = HistoryFilter(request.GET or None, user=user)
+    games = Game.objects.filter(
+        seats__user=user, status__in=(Game.Status.FINISHED, Game.Status.ABANDONED)
+    )
+    outcome = ""
+    if form.is_valid():
+        data = form.cleaned_data
+        if data["status"]:
+            games = games.filter(status=data["status"])
+        if data["league"]:
+            games = games.filter(league_link__league=data["league"])
+        if data["q"]:
+            q = data["q"]
+            games = games.filter(
+                Q(name__icontains=q)
+                | Q(pk__in=Seat.objects.filter(
+                    Q(user__username__icontains=q) | Q(user__display_name__icontains=q)
+                    | Q(bot_name__icontains=q)
+                ).values("game_id"))
+            )
+        outcome = data["outcome"]
+    ids = games.values("pk")
+    results = game_results(finished_rounds(game__in=ids))
+    seats = defaultdict(dict)
+    for seat in Seat.objects.filter(game__in=ids, player__isnull=False).select_related("user"):
+        seats[seat.game_id][seat.player] = seat
+    games = list(
+        games.select_related("league_link__league").defer("state", "awaiting")
+        .order_by("-finished", "-pk")
+    )
+    entries = []
+    for game in games:
+        names = seats[game.pk]
+        me = next((s for s in names.values() if s.user_id == user.pk), None)
+        standing = [
+            {**row, "name": names[row["player"]].name if row["player"] in names else "?",
+             "is_me": me is not None and row["player"] == me.player}
+            for row in results.get(game.pk, [])
+        ]
+        my_row = next((row for row in standing if row["is_me"]), None)
+        won = game.status == Game.Status.FINISHED and bool(my_row) and my_row["rank"] == 1
+        if (outcome == "won" and not won) or (outcome == "lost" and won):
+            continue
+        entries.append({"game": game, "standing": standing, "me": my_row, "won": won})
+    page = Paginator(entries, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "games/history/list.html", {
+        "form": form, "page": page, "query": query.urlencode(),
+    })
+
+
+@never_cache
+@login_required
+def game_record(request, game_id: int):
+    game, me = finished_seat_for_user(request, game_id)
+    names = player_names(game)
+    rounds = finished_rounds(game=game)
+    standing = game_results(rounds).get(game.pk, [])
+    players = [row["player"] for row in standing] or sorted(names)
+    table = []
+    for r in rounds:
+        table.append({
+            "number": r.number,
+            "cells": [
+                {"place": r.places.get(p), "points": r.points.get(p),
+                 "title": title_name(r.titles[p]) if p in r.titles else ""}
+                for p in players
+            ],
+        })
+    actions = list(Action.objects.filter(game=game).order_by("seq"))
+    return render(request, "games/history/game.html", {
+        "game": game, "me": me,
+        "standing": [{**row, "name": names.get(row["player"], "?"),
+                      "is_me": row["player"] == me.player} for row in standing],
+        "player_names": [names.get(p, "?") for p in players],
+        "rounds": table,
+        "log": all_log_lines(actions, names),
+        "league_link": LeagueGame.objects.filter(game=game).select_related("league").first(),
+        "rematch": Rematch.objects.filter(previous=game).select_related("game").first(),
+        "can_replay": bool(actions),
+    })
+
+
+def _step(request, total: int) -> int:
+    try:
+        step = int(request.GET.get("step", "1"))
+    except ValueError:
+        step = 1
+    return min(max(step, 1), total)
+
+
+@never_cache
+@login_required
+@vary_on_headers("HX-Request")
+def replay_page(request, game_id: int):
+    game, me = finished_seat_for_user(request, game_id)
+    actions = list(Action.objects.filter(game=game).order_by("seq"))
+    if not actions:
+        raise Http404(_("This game was never dealt: there is nothing to replay."))
+    total = len(actions)
+    step = _step(request, total)
+    action, state = next(islice(replay(game, actions), step - 1, None))
+    names = player_names(game)
+    round_starts = [
+        {"number": a.round_number, "step": i + 1}
+        for i, a in enumerate(actions) if a.kind in ("start", "next_round")
+    ]
+    context = {
+        "game": game, "me": me, "step": step, "total": total,
+        "previous": step - 1 if step > 1 else None,
+        "next": step + 1 if step < total else None,
+        "happened": [
+            text for text in (record_sentence(e, names) for e in action.events) if text
+        ],
+        "actor": names.get(action.player, "") if action.player is not None else "",
+        "round_starts": round_starts,
+        **replay_context(state, names),
+    }
+    template = "games/history/replay.html"
+    if request.htmx:
+        template += "#replay"
+    return render(request, template, context)
+
+
+@require_POST
+@login_required
+def rematch(request, game_id: int):
+    game, _me = finished_seat_for_user(request, game_id)
+    try:
+        new = commands.open_rematch(game.pk, request.user)
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+        return redirect("game_record", game.pk)
+    messages.success(request, _("The rematch table is open; the other players are invited."))
+    return redirect(new)

@@ -1,0 +1,57 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import commands
+from ..access import seat_for_user
+from ..forms import InviteForm
+from ..models import Game, Invitation
+
+
+@require_POST
+@login_required
+def invite(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(game)
+    user = form.user
+    if user is not None and game.seats.filter(user=user).exists():
+        messages.info(request, _("%(name)s already has a seat here.") % {"name": user.name})
+        return redirect(game)
+    commands.invite(game, request.user, user=user, email=form.email)
+    messages.success(request, _("Invitation sent."))
+    return redirect(game)
+
+
+def join(request, token: str):
+    game = get_object_or_404(Game, invite_token=token)
+    if not request.user.is_authenticated:
+        return render(request, "games/join.html", {"game": game, "token": token})
+    if game.seats.filter(user=request.user).exists():
+        return redirect(game)
+    if request.method == "POST":
+        try:
+            commands.join(game.pk, request.user)
+        except commands.Rejected as rejected:
+            messages.error(request, rejected.message)
+            return redirect("home")
+        messages.success(request, _("You took a seat at %(table)s.") % {"table": game.name})
+        return redirect(game)
+    return render(request, "games/join.html", {
+        "game": game, "token": token, "seats": list(game.seats.select_related("user")),
+    })
+
+
+@require_POST
+@login_required
+def decline_invitation(request, invitation_id: int):
+    invitation = get_object_or_404(Invitation.objects.for_user(request.user), pk=invitation_id)
+    invitation.delete()
+    messages.info(request, _("Invitation declined."))
+    return redirect("home")

@@ -1,0 +1,143 @@
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from chat import services as chat
+from chat.panel import panel_context
+
+from .. import commands
+from ..access import seat_for_user
+from ..forms import BotForm, InviteForm, TableForm
+from ..models import Game, Invitation, Seat
+from ..table import describe_turns
+from ..tasks import sweep_in_process
+
+
+def home(request):
+    if not request.user.is_authenticated:
+        return render(request, "games/home.html")
+    return my_games(request)
+
+
+def my_games(request):
+    user = request.user
+    seats = list(
+        Seat.objects.filter(user=user)
+        .select_related("game", "game__host")
+        .annotate(chat_unread=chat.unread_count())
+        .order_by("-game__updated")
+    )
+    my_turn, waiting, open_tables, finished = [], [], [], []
+    for seat in seats:
+        game = seat.game
+        entry = {"game": game, "seat": seat}
+        if game.is_over:
+            finished.append(entry)
+        elif game.is_open:
+            open_tables.append(entry)
+        else:
+            (my_turn if str(seat.player) in game.awaiting else waiting).append(entry)
+    describe_turns(my_turn + waiting)
+    sweep_in_process()
+    invitations = (
+        Invitation.objects.for_user(user).filter(game__status=Game.Status.OPEN)
+        .select_related("game", "invited_by")
+    )
+    return render(request, "games/my_games.html", {
+        "my_turn": my_turn, "waiting": waiting, "open_tables": open_tables,
+        "finished": finished, "invitations": invitations, "table_form": TableForm(
+            initial={"name": _("%(name)s's table") % {"name": user.name}}),
+    })
+
+
+@login_required
+def new_table(request):
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if form.is_valid():
+            game = commands.create_table(
+                request.user, form.cleaned_data["name"], form.cleaned_data["seats"],
+                form.engine_options(), form.cleaned_data["turn_limit"],
+            )
+            return redirect(game)
+    else:
+        form = TableForm(initial={"name": _("%(name)s's table") % {"name": request.user.name}})
+    return render(request, "games/new_table.html", {"form": form})
+
+
+def lobby_page(request, game: Game, me: Seat):
+    """The table before the start: seats, invitations, bots, and its table talk."""
+    return render(request, "games/lobby.html", {
+        **panel_context(request, game, me, {}),
+        "game": game, "me": me, "seats": list(game.seats.select_related("user")),
+        "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
+        "invite_form": InviteForm(), "bot_form": BotForm(),
+        "invitations": game.invitations.select_related("user"),
+        "is_host": game.host_id == request.user.pk,
+        "poll_seconds": settings.GAME_POLL_SECONDS,
+    })
+
+
+def _host_only(request, game_id: int) -> Game:
+    game, _me = seat_for_user(request, game_id)
+    if game.host_id != request.user.pk:
+        raise Http404
+    return game
+
+
+@require_POST
+@login_required
+def add_bot(request, game_id: int):
+    game = _host_only(request, game_id)
+    form = BotForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a bot level."))
+        return redirect(game)
+    try:
+        commands.add_bot(game.pk, form.cleaned_data["level"])
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def remove_seat(request, game_id: int, seat_id: int):
+    game = _host_only(request, game_id)
+    try:
+        commands.remove_seat(game.pk, seat_id)
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def leave(request, game_id: int):
+    game, me = seat_for_user(request, game_id)
+    if game.host_id == request.user.pk:
+        messages.error(request, _("The host cannot leave their own table."))
+        return redirect(game)
+    try:
+        commands.remove_seat(game.pk, me.pk)
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+        return redirect(game)
+    messages.success(request, _("You left the table."))
+    return redirect("home")
+
+
+@require_POST
+@login_required
+def start(request, game_id: int):
+    game = _host_only(request, game_id)
+    try:
+        commands.start(game.pk)
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)

@@ -1,0 +1,222 @@
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from chat import services as chat
+from chat.panel import panel_context
+
+from .. import commands, engine
+from ..access import seat_for_user
+from ..clock import VACATION_DAYS, deadlines_may_have_passed, some_deadline_passed
+from ..models import Action, Game, Seat
+from ..table import log_lines, since, table_context
+from ..tasks import sweep_in_process
+from .lobby import lobby_page
+
+
+@never_cache
+@login_required
+@vary_on_headers("HX-Request")
+def game_page(request, game_id: int, error: str = "", status: int = 200):
+    game, me = seat_for_user(request, game_id)
+    if game.is_open:
+        return lobby_page(request, game, me)
+    game, me = _keep_up(game, me)
+    return _render_game(request, game, me, "games/game.html", error, status)
+
+
+def _keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
+    """Before showing a table: apply any timeouts that are due (deadlines are enforced
+    lazily here as well as by the periodic sweep) and note that the player is here."""
+    sweep_in_process()
+    if deadlines_may_have_passed(game) and commands.enforce_deadlines(game.pk):
+        game, me = Game.objects.get(pk=game.pk), Seat.objects.select_related("user").get(pk=me.pk)
+    commands.seen(me)
+    return game, me
+
+
+def _render_game(request, game, me, template, error="", status=200, me_seen=""):
+    seats = list(game.seats.select_related("user"))
+    context = table_context(game, me, seats)
+    names = {s.player: s.name for s in seats}
+    actions = list(
+        Action.objects.filter(game=game, round_number=game.round_number).order_by("seq")
+    )
+    context.update({
+        "game": game, "me": me, "error": error, "log": log_lines(actions, me, names),
+        "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
+        # A poll leaves my hand and actions alone when they did not change, so a
+        # half-made choice (ticked cards, an opened rank) survives other players' moves.
+        "send_me": context["me_key"] != me_seen,
+        "oob": template.endswith("#update"),
+    })
+    # The table talk panel, with the titles of this same view.
+    titles = {p.player: p.title_key for p in context["players"]}
+    context.update(panel_context(request, game, me, titles, context["oob"]))
+    return render(request, template, context, status=status)
+
+
+def parse_action(data) -> tuple[engine.Action, int]:
+    """The engine action and turn token of a submitted form; Rejected if malformed."""
+    kind = data.get("action", "")
+    try:
+        turn = int(data.get("turn", ""))
+        if kind == "play":
+            cards = data.get("cards", "")
+            action = engine.Play(tuple(int(c) for c in cards.split(",") if c))
+        elif kind == "pass":
+            action = engine.Pass()
+        elif kind == "give_back":
+            action = engine.GiveBack(tuple(int(c) for c in data.getlist("card")))
+        elif kind == "revolution":
+            declare = data.get("declare")
+            if declare not in ("yes", "no"):
+                raise ValueError(declare)
+            action = engine.Revolution(declare == "yes")
+        elif kind == "trade":
+            partner = data.get("partner", "")
+            action = engine.Trade(None if partner == "none" else int(partner))
+        elif kind == "trade_card":
+            action = engine.TradeCard(int(data.get("card", "")))
+        else:
+            raise ValueError(kind)
+    except (TypeError, ValueError):
+        raise commands.Rejected(
+            _("That request was not understood. Reload the page and try again.")
+        ) from None
+    return action, turn
+
+
+@require_POST
+@login_required
+def act(request, game_id: int):
+    game, me = seat_for_user(request, game_id)
+    try:
+        action, turn = parse_action(request.POST)
+        commands.act(game.pk, request.user, action, turn)
+    except commands.Rejected as rejected:
+        return _action_answer(request, game.pk, me, rejected.message, rejected.status)
+    return _action_answer(request, game.pk, me)
+
+
+def _action_answer(request, game_id, me, error="", status=200):
+    """After an action: the fresh fragments for HTMX, else the page (a redirect on success
+    so that reloading never resubmits)."""
+    game = Game.objects.get(pk=game_id)
+    me.game = game
+    if request.htmx:
+        return _render_game(request, game, me, "games/game.html#update", error, status)
+    if not error:
+        return redirect(game)
+    return _render_game(request, game, me, "games/game.html", error, status)
+
+
+@never_cache
+@require_GET
+@login_required
+def poll(request, game_id: int):
+    """Cheap when nothing changed: one query and an empty 204 answer."""
+    row = (
+        Seat.objects.filter(game_id=game_id, user=request.user)
+        .annotate(chat_last=chat.last_message_id())
+        .values_list("pk", "last_seen", "game__version", "game__status", "game__updated",
+                     "game__turn_limit", "game__awaiting", "chat_last")
+        .first()
+    )
+    if row is None:
+        raise Http404
+    seat_pk, last_seen, version, status, updated, turn_limit, awaiting, chat_last = row
+    if request.GET.get("lobby"):
+        # The lobby reloads itself when anything about the table changed (a seat taken,
+        # the start).
+        if status == Game.Status.OPEN and request.GET.get("u") == str(updated.timestamp()):
+            return HttpResponse(status=204)
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    try:
+        seen = int(request.GET.get("v", ""))
+    except ValueError:
+        seen = -1
+    # `c` is the newest chat message the page shows (absent: no chat panel).
+    try:
+        chat_seen = int(request.GET.get("c", ""))
+    except ValueError:
+        chat_seen = None
+    unchanged = seen == version and (chat_seen is None or chat_seen >= (chat_last or 0))
+    if unchanged and not some_deadline_passed(turn_limit, awaiting):
+        commands.seen_at(seat_pk, last_seen)
+        return HttpResponse(status=204)
+    game, me = seat_for_user(request, game_id)
+    if game.is_open:
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    game, me = _keep_up(game, me)
+    # 286 tells htmx to stop polling: a finished game changes no more.
+    return _render_game(
+        request, game, me, "games/game.html#update", status=286 if game.is_over else 200,
+        me_seen=request.GET.get("me", ""),
+    )
+
+
+@require_POST
+@login_required
+def standing_orders(request, game_id: int):
+    game, me = seat_for_user(request, game_id)
+    commands.set_standing_orders(
+        game.pk, request.user, auto_pass=request.POST.get("auto_pass") == "on",
+        auto_tax_worst=request.POST.get("auto_tax_worst") == "on",
+        pass_trick=request.POST.get("pass_trick") == "on",
+    )
+    if request.htmx:
+        return _action_answer(request, game.pk, Seat.objects.get(pk=me.pk))
+    messages.success(request, _("Your standing orders are saved."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def vacation(request, game_id: int):
+    game, me = seat_for_user(request, game_id)
+    try:
+        if request.POST.get("end"):
+            commands.end_vacation(game.pk, request.user)
+            messages.success(request, _("Welcome back: your clock runs again."))
+        else:
+            days = int(request.POST.get("days", ""))
+            if not 1 <= days <= VACATION_DAYS:
+                raise ValueError(days)
+            seat = commands.start_vacation(game.pk, request.user, days)
+            messages.success(request, _("Your clock is paused until %(when)s.") % {
+                "when": date_format(timezone.localtime(seat.vacation_until), "DATETIME_FORMAT")})
+    except ValueError:
+        messages.error(request, _("Choose between 1 and 7 days."))
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def take_back(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    commands.take_seat_back(game.pk, request.user)
+    messages.success(request, _("You have your seat back: the bot stands aside."))
+    return redirect(game)
+
+
+@never_cache
+@login_required
+def game_log(request, game_id: int):
+    game, me = seat_for_user(request, game_id)
+    seats = list(game.seats.select_related("user"))
+    names = {s.player: s.name for s in seats}
+    actions = list(Action.objects.filter(game=game).order_by("seq"))
+    return render(request, "games/log.html", {
+        "game": game, "me": me, "log": log_lines(actions, me, names),
+    })

@@ -1,0 +1,19 @@
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+
+from ..emails import user_for_unsubscribe_token
+
+
+@csrf_exempt
+def unsubscribe(request, token: str):
+    """The link in every email. GET asks for one click (mail scanners follow links);
+    POST unsubscribes, including mail clients' one-click List-Unsubscribe-Post. The signed
+    token is the authority, so no login or CSRF token is needed."""
+    user = user_for_unsubscribe_token(token)
+    if user is None:
+        return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
+    if request.method == "POST":
+        user.notify = user.Notify.NEVER
+        user.save(update_fields=["notify"])
+        return render(request, "games/unsubscribe.html", {"done": True, "subscriber": user})
+    return render(request, "games/unsubscribe.html", {"subscriber": user})
