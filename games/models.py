@@ -63,9 +63,14 @@ class Game(models.Model):
     )
     # The engine's Game as JSON; None until the game starts.
     state = models.JSONField(null=True, blank=True, editable=False)
-    # Sequence number of the last accepted action: pages carry it to detect staleness.
+    # Sequence number of the last action in the record (Action.seq).
+    seq = models.PositiveIntegerField(default=0, editable=False)
+    # The public version: steps only when what every player may see changes, so that a
+    # private decision (a revolution declined) is not given away by the pages' polling.
     version = models.PositiveIntegerField(default=0)
-    # {player index: [version, ISO time]} for every player the game now waits for.
+    # {player index: [turn token, ISO time the wait began, ISO deadline or None]} for every
+    # player the game now waits for. A turn token is the public version at which the wait
+    # began, times TOKEN_STEPS, plus the private steps the player took since.
     awaiting = models.JSONField(default=dict, blank=True, editable=False)
     round_number = models.PositiveSmallIntegerField(_("round"), default=0)
     created = models.DateTimeField(_("created"), auto_now_add=True)

@@ -20,8 +20,16 @@ from .absence import (
     start_vacation,
     take_seat_back,
 )
-from .base import Rejected, bots_awaited, wake_bots
-from .moves import act, play_bot_move, set_standing_orders, standing_order_action, trick_key
+from .base import Rejected
+from .moves import (
+    act,
+    bots_awaited,
+    play_bot_move,
+    set_standing_orders,
+    standing_order_action,
+    trick_key,
+    wake_bots,
+)
 from .tables import (
     BOT_NAMES,
     add_bot,

@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from .. import engine
 from ..clock import TIMEOUTS_BEFORE_STAND_IN, VACATION_DAYS, deadline, deadlines_may_have_passed
 from ..models import Game, Seat
-from .base import Rejected, save_state, wake_bots
-from .moves import apply_one, run_standing_orders
+from .base import Rejected, refresh_deadlines, save_state
+from .moves import apply_one, run_automatic, wake_bots
 
 
 def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
@@ -40,7 +40,7 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
             seat.pass_trick = ""
             seat.save(update_fields=["timeouts_in_row", "stand_in", "pass_trick"])
             state = apply_one(game, seat.player, action, "timeout", None, state)
-            state = run_standing_orders(game, state)
+            state = run_automatic(game, state)
             save_state(game, state, actor=seat.player)
             applied += 1
         if applied:
@@ -49,15 +49,19 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
 
 
 def take_seat_back(game_id: int, user) -> None:
+    """The player takes their seat back from the bot standing in for them; their turn, if
+    it is theirs, starts afresh. Without a stand-in this changes nothing (it must not be a
+    way to reset one's own clock)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = game.seats.get(user=user)
+        if not seat.stand_in:
+            raise Rejected(_("No bot is standing in for you: your seat is yours."), 409)
         seat.stand_in = False
         seat.timeouts_in_row = 0
         seat.last_seen = timezone.now()
         seat.save(update_fields=["stand_in", "timeouts_in_row", "last_seen"])
         if game.is_playing:
-            # The player's running waits start afresh now that they are back.
             save_state(game, game.engine_state(), actor=seat.player)
 
 
@@ -89,6 +93,7 @@ def start_vacation(game_id: int, user, days: int) -> Seat:
         seat.vacation_until = now + length
         seat.vacation_used += length
         seat.save(update_fields=["vacation_until", "vacation_used"])
+        refresh_deadlines(game)
         game.save(update_fields=["updated"])
     return seat
 
@@ -102,5 +107,6 @@ def end_vacation(game_id: int, user) -> Seat:
             seat.vacation_used -= seat.vacation_until - now
             seat.vacation_until = now
             seat.save(update_fields=["vacation_until", "vacation_used"])
+            refresh_deadlines(game)
             game.save(update_fields=["updated"])
     return seat

@@ -1,10 +1,13 @@
 """What the commands share: the refusal they raise, appending to the record, and saving a
 new engine state with who it now waits for."""
 
+from datetime import datetime
+
 from django.utils import timezone
 
-from .. import background, engine, notifications
-from ..models import Action, Game, Round, Seat
+from .. import engine, notifications
+from ..clock import TOKEN_STEPS, stored_deadline
+from ..models import Action, Game, Round
 
 # Seat keys of engine events that name round seats (mapped to stable player indices).
 SEAT_KEYS = ("seat", "from", "to", "leader")
@@ -39,9 +42,9 @@ def player_events(state: engine.Game, events: list[dict]) -> list[dict]:
 
 
 def record(game: Game, player, kind, payload, events, by, by_user=None) -> Action:
-    game.version += 1
+    game.seq += 1
     return Action.objects.create(
-        game=game, seq=game.version, round_number=game.round_number, player=player,
+        game=game, seq=game.seq, round_number=game.round_number, player=player,
         kind=kind, payload=payload, events=events, by=by, by_user=by_user,
     )
 
@@ -74,40 +77,52 @@ def finish_round(game: Game, state: engine.Game) -> None:
 def finish_game(game: Game, state: engine.Game) -> None:
     game.status = Game.Status.FINISHED
     game.finished = timezone.now()
-    last = Action.objects.filter(game=game, seq=game.version).first()
+    last = Action.objects.filter(game=game, seq=game.seq).first()
     last.events = last.events + [{"type": "game_over", "winner": state.winner}]
     last.save(update_fields=["events"])
     notifications.for_everyone(game, notifications.Kind.OVER)
 
 
 def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None:
-    """Store the new state and who it waits for. Each wait keeps the version at which it
-    began (the turn token pages submit with) unless the player just acted: a player who
-    still has something to decide (a Dalmuti holding both jesters) gets a new token, so a
-    resubmitted page is refused as stale."""
-    now = timezone.now().isoformat()
-    awaiting = {}
-    if game.is_playing:
-        for player in state.awaiting_players:
-            key = str(player)
-            kept = game.awaiting.get(key) if player != actor else None
-            awaiting[key] = kept or [game.version, now]
+    """Store the new state and who it waits for.
+
+    The public version steps only when the spectator's view of the game changes, so a
+    private decision is invisible to everybody else. A new wait gets a new turn token (the
+    page's proof that it is not stale); a player who took a private step and must still
+    decide (a Dalmuti who declined a revolution) keeps the wait's start and clock but gets
+    the next token, so a resubmitted page is refused as stale.
+    """
+    before = game.engine_state().view(None) if game.state is not None else None
+    public_change = before != state.view(None)
+    if public_change:
+        game.version += 1
+    now = timezone.now()
+    seats = {s.player: s for s in game.seats.all()} if game.is_playing else {}
+    awaiting, new_waits = {}, []
+    for player in state.awaiting_players if game.is_playing else ():
+        key = str(player)
+        kept = game.awaiting.get(key)
+        if kept and player == actor:
+            kept = [kept[0] + 1, *kept[1:]] if not public_change else None
+        if kept:
+            awaiting[key] = kept
+            continue
+        deadline = stored_deadline(game, seats[player], now) if player in seats else None
+        awaiting[key] = [game.version * TOKEN_STEPS, now.isoformat(), deadline]
+        new_waits.append(player)
     game.state = state.to_json()
-    new_waits = [int(p) for p, wait in awaiting.items() if wait[0] == game.version]
     game.awaiting = awaiting
-    game.save()
+    fields = ["state", "awaiting", "seq", "version", "round_number", "status", "started",
+              "finished"]
+    # `updated` orders "My games": it too may only move with what everybody can see.
+    game.save(update_fields=fields + ["updated"] if public_change else fields)
     notifications.for_new_turns(game, new_waits)
 
 
-def bots_awaited(game: Game, seats: list[Seat] | None = None) -> bool:
-    if not game.is_playing:
-        return False
-    seats = seats if seats is not None else list(game.seats.all())
-    bot_players = {str(s.player) for s in seats if s.played_by_bot}
-    return any(p in bot_players for p in game.awaiting)
-
-
-def wake_bots(game: Game) -> None:
-    """If the table waits for a bot, have the workers play it once this commits."""
-    if bots_awaited(game):
-        background.after_commit("play_bots", game.pk)
+def refresh_deadlines(game: Game) -> None:
+    """Recompute the stored deadlines of the running waits (a vacation began or ended)."""
+    seats = {str(s.player): s for s in game.seats.all()}
+    for key, wait in game.awaiting.items():
+        since = datetime.fromisoformat(wait[1])
+        wait[2:] = [stored_deadline(game, seats[key], since) if key in seats else None]
+    game.save(update_fields=["awaiting"])

@@ -5,7 +5,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import engine
+from .. import background, engine
 from ..labels import illegal_move_message
 from ..models import Game, Seat
 from .base import (
@@ -16,7 +16,6 @@ from .base import (
     player_events,
     record,
     save_state,
-    wake_bots,
 )
 
 # Engine refusals that mean "the table moved on" (409) rather than "not allowed" (422).
@@ -62,24 +61,75 @@ def play_bot_move(game_id: int) -> bool:
         if game is None or not game.is_playing:
             return False
         state = game.engine_state()
-        bots = {s.player: s for s in game.seats.all() if s.played_by_bot}
-        waiting = [p for p in state.awaiting_players if p in bots]
-        if not waiting:
+        move = bot_move(game, state, list(game.seats.all()))
+        if move is None:
             return False
-        seat = bots[min(waiting)]
-        view = state.view(seat.player)
-        seed = engine.derive_seed(game.seed, "bot", game.version, seat.player)
-        level = seat.bot_to_play if seat.bot_to_play in engine.BOTS else "basic"
-        action = engine.choose_action(level, view, seed)
+        seat, action = move
         apply(game, seat, action, by="bot" if seat.is_bot else "stand_in", by_user=None,
               state=state)
     return True
 
 
+def _bot_view(state: engine.Game, player: int) -> dict | None:
+    """What a bot may decide now, as its view with the legal actions it may take now; None
+    if nothing.
+
+    A bot holding both jesters decides on the revolution only once it is the last thing
+    the table waits for, exactly when the taxes would otherwise be made: deciding at the
+    deal would give away who holds them through when the bot's move happens.
+    """
+    view = state.view(player)
+    legal = view["legal_actions"]
+    if not any(a["type"] == "revolution" for a in legal):
+        return view if legal else None
+    others = [p for p in state.awaiting_players if p != player]
+    other_kinds = [a for a in legal if a["type"] != "revolution"]
+    if others or other_kinds:
+        return {**view, "legal_actions": other_kinds} if other_kinds else None
+    return view
+
+
+def _bot_to_move(state: engine.Game, seats: list[Seat]) -> tuple[Seat, dict] | None:
+    bots = {s.player: s for s in seats if s.played_by_bot}
+    for player in sorted(p for p in state.awaiting_players if p in bots):
+        view = _bot_view(state, player)
+        if view is not None:
+            return bots[player], view
+    return None
+
+
+def bot_move(game: Game, state: engine.Game, seats: list[Seat]):
+    """(seat, action) of the first bot with something to decide now, or None."""
+    found = _bot_to_move(state, seats)
+    if found is None:
+        return None
+    seat, view = found
+    seed = engine.derive_seed(game.seed, "bot", game.seq, seat.player)
+    level = seat.bot_to_play if seat.bot_to_play in engine.BOTS else "basic"
+    return seat, engine.choose_action(level, view, seed)
+
+
+def bots_awaited(game: Game, seats: list[Seat] | None = None) -> bool:
+    """Whether a bot has something to decide now."""
+    if not game.is_playing:
+        return False
+    seats = seats if seats is not None else list(game.seats.all())
+    bot_players = {str(s.player) for s in seats if s.played_by_bot}
+    if not any(p in bot_players for p in game.awaiting):
+        return False
+    return _bot_to_move(game.engine_state(), seats) is not None
+
+
+def wake_bots(game: Game) -> None:
+    """If a bot has something to decide, have the workers play it once this commits."""
+    if bots_awaited(game):
+        background.after_commit("play_bots", game.pk)
+
+
 def apply(game: Game, seat: Seat, action, by: str, by_user, state=None) -> None:
     """Apply one action, then whatever standing orders it sets off, and save."""
     state = apply_one(game, seat.player, action, by, by_user, state or game.engine_state())
-    state = run_standing_orders(game, state)
+    state = run_automatic(game, state)
     save_state(game, state, actor=seat.player)
 
 
@@ -131,26 +181,40 @@ def standing_order_action(seat: Seat, view: dict):
     return None
 
 
-def run_standing_orders(game: Game, state: engine.Game) -> engine.Game:
-    """Let standing orders act, through the same path as a player's own action, for as
-    long as one applies (each pass can bring the turn to the next player with one)."""
+def run_automatic(game: Game, state: engine.Game) -> engine.Game:
+    """Let standing orders act, and bots decide a revolution that has become due, through
+    the same path as a player's own action, for as long as one applies (each pass can
+    bring the turn to the next player with one). Both happen in the transaction of the
+    move that set them off, so nobody sees a moment in between."""
     if not game.is_playing:
         return state
-    seats = {s.player: s for s in game.seats.all() if not s.played_by_bot}
+    seats = list(game.seats.all())
+    humans = {s.player: s for s in seats if not s.played_by_bot}
+    bots = {s.player: s for s in seats if s.played_by_bot}
     for _step in range(len(seats) * 4 + 8):
         for player in state.awaiting_players:
-            seat = seats.get(player)
-            if seat is None:
-                continue
-            action = standing_order_action(seat, state.view(player))
-            if action is not None:
-                state = apply_one(game, player, action, "standing_order", seat.user, state)
+            if player in humans:
+                action = standing_order_action(humans[player], state.view(player))
+                if action is not None:
+                    state = apply_one(game, player, action, "standing_order",
+                                      humans[player].user, state)
+                    break
+            elif player in bots and _revolution_due(state, player):
+                seat = bots[player]
+                _seat, action = bot_move(game, state, [seat])
+                state = apply_one(game, player, action, "bot" if seat.is_bot else "stand_in",
+                                  None, state)
                 break
         else:
             return state
         if not game.is_playing:
             return state
     return state
+
+
+def _revolution_due(state: engine.Game, player: int) -> bool:
+    view = _bot_view(state, player)
+    return view is not None and {a["type"] for a in view["legal_actions"]} == {"revolution"}
 
 
 def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: bool,
@@ -165,7 +229,7 @@ def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: boo
             seat.pass_trick = trick_key(view) if pass_trick and view["phase"] == "play" else ""
         seat.save(update_fields=["auto_pass", "auto_tax_worst", "pass_trick"])
         if game.is_playing and str(seat.player) in game.awaiting:
-            state = run_standing_orders(game, game.engine_state())
+            state = run_automatic(game, game.engine_state())
             if state.to_json() != game.state:
                 save_state(game, state)
         wake_bots(game)

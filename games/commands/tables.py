@@ -9,7 +9,8 @@ from leagues.models import LeagueGame, Rematch
 
 from .. import background, engine, notifications
 from ..models import Game, Invitation, Seat
-from .base import Rejected, begin_round, save_state, wake_bots
+from .base import Rejected, begin_round, save_state
+from .moves import run_automatic, wake_bots
 
 BOT_NAMES = [
     "Ada", "Bram", "Cato", "Dido", "Ezra", "Fien", "Gus", "Hedda", "Ivo", "Juno", "Kees",
@@ -90,6 +91,7 @@ def start(game_id: int) -> Game:
         game.status = Game.Status.PLAYING
         game.started = timezone.now()
         begin_round(game, state, "start", payload)
+        state = run_automatic(game, state)
         save_state(game, state)
         notifications.for_everyone(game, notifications.Kind.STARTED)
         wake_bots(game)

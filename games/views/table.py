@@ -128,12 +128,12 @@ def poll(request, game_id: int):
         Seat.objects.filter(game_id=game_id, user=request.user)
         .annotate(chat_last=chat.last_message_id())
         .values_list("pk", "last_seen", "game__version", "game__status", "game__updated",
-                     "game__turn_limit", "game__awaiting", "chat_last")
+                     "game__awaiting", "chat_last")
         .first()
     )
     if row is None:
         raise Http404
-    seat_pk, last_seen, version, status, updated, turn_limit, awaiting, chat_last = row
+    seat_pk, last_seen, version, status, updated, awaiting, chat_last = row
     if request.GET.get("lobby"):
         # The lobby reloads itself when anything about the table changed (a seat taken,
         # the start).
@@ -150,7 +150,12 @@ def poll(request, game_id: int):
     except ValueError:
         chat_seen = None
     unchanged = seen == version and (chat_seen is None or chat_seen >= (chat_last or 0))
-    if unchanged and not some_deadline_passed(turn_limit, awaiting):
+    if unchanged and some_deadline_passed(awaiting):
+        # Enforce what is due, then answer as if nothing was: a timeout may be a private
+        # decision (a revolution left undecided) that must not show in the answer.
+        commands.enforce_deadlines(game_id)
+        unchanged = Game.objects.filter(pk=game_id, version=seen).exists()
+    if unchanged:
         commands.seen_at(seat_pk, last_seen)
         return HttpResponse(status=204)
     game, me = seat_for_user(request, game_id)
@@ -205,8 +210,12 @@ def vacation(request, game_id: int):
 @login_required
 def take_back(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
-    commands.take_seat_back(game.pk, request.user)
-    messages.success(request, _("You have your seat back: the bot stands aside."))
+    try:
+        commands.take_seat_back(game.pk, request.user)
+    except commands.Rejected as rejected:
+        messages.info(request, rejected.message)
+    else:
+        messages.success(request, _("You have your seat back: the bot stands aside."))
     return redirect(game)
 
 

@@ -44,7 +44,7 @@ def test_of_two_simultaneous_submissions_exactly_one_wins(alice, bob):
     seat = humans[0]
     action = engine.action_from_json(legal(game, seat)[0])
     turn = game.awaiting[str(seat.player)][0]
-    version = game.version
+    version = game.seq
     outcomes = _submit_together(game, seat, action, turn, n=4)
     assert outcomes.count("applied") == 1, outcomes
     assert sorted(o for o in outcomes if o != "applied") == [409, 409, 409]

@@ -62,7 +62,7 @@ def test_a_reminder_goes_out_before_the_deadline(table):
 
 def test_an_expired_turn_takes_the_timeout_action(table):
     seat = _waiting_seat(table)
-    before = table.version
+    before = table.seq
     with time_machine.travel(timezone.now() + timedelta(minutes=61)):
         assert commands.enforce_deadlines(table.pk) >= 1
     timeout = Action.objects.get(game=table, seq=before + 1)
@@ -74,7 +74,7 @@ def test_an_expired_turn_takes_the_timeout_action(table):
 def test_the_page_enforces_an_expired_deadline_when_loaded(client, table):
     seat = _waiting_seat(table)
     other = table.seats.exclude(pk=seat.pk).exclude(user=None).get()
-    before = table.version
+    before = table.seq
     client.force_login(other.user)
     with time_machine.travel(timezone.now() + timedelta(minutes=61)):
         client.get(f"/t/{table.pk}/")
@@ -155,3 +155,31 @@ def test_vacation_is_at_most_seven_days_per_game(table):
     with time_machine.travel(timezone.now() + timedelta(days=8)):
         with pytest.raises(commands.Rejected):
             commands.start_vacation(table.pk, seat.user, 1)
+
+
+def test_taking_back_a_seat_nobody_stands_in_for_leaves_the_clock_alone(client, table):
+    seat = _waiting_seat(table)
+    began = table.awaiting[str(seat.player)][1]
+    client.force_login(seat.user)
+    start = timezone.now()
+    with time_machine.travel(start + timedelta(minutes=55)):
+        answer = client.post(f"/t/{table.pk}/back/", follow=True)
+    assert "No bot is standing in for you" in answer.content.decode()
+    table.refresh_from_db()
+    assert table.awaiting[str(seat.player)][1] == began
+    # The hour is up an hour after the turn began, not after the request.
+    with time_machine.travel(start + timedelta(minutes=61)):
+        assert commands.enforce_deadlines(table.pk) >= 1
+    timeout = Action.objects.get(game=table, by="timeout")
+    assert timeout.player == seat.player
+
+
+def test_an_excused_wait_keeps_the_unchanged_poll_cheap(client, table):
+    seat = _waiting_seat(table)
+    commands.start_vacation(table.pk, seat.user, 3)
+    table.refresh_from_db()
+    other = table.seats.exclude(pk=seat.pk).exclude(user=None).get()
+    client.force_login(other.user)
+    with time_machine.travel(timezone.now() + timedelta(days=1)):
+        answer = client.get(f"/t/{table.pk}/poll/?v={table.version}")
+    assert answer.status_code == 204

@@ -25,7 +25,7 @@ def test_a_finished_game_is_rebuilt_from_its_record(alice, bob, seed):
 def test_the_record_is_ordered_without_gaps(alice, bob):
     game = play_out(start_table(alice, [bob], bots=2, options={"rounds": 2}))
     seqs = list(Action.objects.filter(game=game).values_list("seq", flat=True))
-    assert seqs == list(range(1, game.version + 1))
+    assert seqs == list(range(1, game.seq + 1))
     kinds = [a.kind for a in Action.objects.filter(game=game)]
     assert kinds[0] == "start" and kinds.count("next_round") == 1
 

@@ -80,7 +80,7 @@ def test_pass_for_the_rest_of_this_trick(client, alice):
         else:
             commands.play_bot_move(game.pk)
     client.force_login(alice)
-    before = game.version
+    before = game.seq
     client.post(f"/t/{game.pk}/orders/", {"auto_pass": "", "pass_trick": "on"})
     first = Action.objects.get(game=game, seq=before + 1)
     assert first.by == "standing_order" and first.kind == "pass"

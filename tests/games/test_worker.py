@@ -45,7 +45,7 @@ def test_a_humans_move_is_followed_by_the_bots_moves(celery_worker, alice):
     for _attempt in range(50):
         assert wait_for(lambda: bool(waiting_humans(game)) or game.is_over)
         game.refresh_from_db()
-        version = game.version
+        version = game.seq
         commands.act(game.pk, alice, engine.action_from_json(legal(game, seat)[0]),
                      game.awaiting[str(seat.player)][0])
         game.refresh_from_db()
@@ -84,7 +84,7 @@ def test_with_the_broker_down_nothing_is_lost_and_the_sweep_catches_up(celery_wo
                          game.awaiting[str(seat.player)][0])
         game.refresh_from_db()
         assert game.is_playing and commands.bots_awaited(game)
-        assert Action.objects.filter(game=game).count() == game.version
+        assert Action.objects.filter(game=game).count() == game.seq
         assert not Action.objects.filter(game=game, by="bot").exists()
     finally:
         _point_broker_at(url)
