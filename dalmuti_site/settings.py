@@ -24,6 +24,10 @@ def envint(name: str, default: str) -> int:
     return int(os.getenv(name, default))
 
 
+def envfloat(name: str, default: str) -> float:
+    return float(os.getenv(name, default))
+
+
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
@@ -174,10 +178,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Enqueuing must never hang a request when the broker is down: fail fast, the sweep
-# picks the work up again later.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
-CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Enqueuing must never hang a request when the broker is down or hangs (accepts the
+# connection, never answers): fail fast with short socket timeouts and no publish retry;
+# the sweep sends the work again later.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+    "socket_timeout": envfloat("BROKER_SOCKET_TIMEOUT", "1.5"),
+    "socket_connect_timeout": envfloat("BROKER_SOCKET_TIMEOUT", "1.5"),
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = envfloat("BROKER_SOCKET_TIMEOUT", "1.5")
 CELERY_TASK_PUBLISH_RETRY = False
 SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
 CELERY_BEAT_SCHEDULE = {
