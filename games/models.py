@@ -254,6 +254,9 @@ class Action(models.Model):
     kind = models.CharField(max_length=24)
     payload = models.JSONField(default=dict)
     events = models.JSONField(default=list)
+    # The turn token of the page a player acted from: a resent page is recognised as a
+    # move already recorded.
+    turn = models.PositiveIntegerField(null=True, blank=True)
     # Who made it: a user, a bot, or the clock (timeouts).
     by_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,

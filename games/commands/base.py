@@ -41,11 +41,11 @@ def player_events(state: engine.Game, events: list[dict]) -> list[dict]:
     return out
 
 
-def record(game: Game, player, kind, payload, events, by, by_user=None) -> Action:
+def record(game: Game, player, kind, payload, events, by, by_user=None, turn=None) -> Action:
     game.seq += 1
     return Action.objects.create(
         game=game, seq=game.seq, round_number=game.round_number, player=player,
-        kind=kind, payload=payload, events=events, by=by, by_user=by_user,
+        kind=kind, payload=payload, events=events, by=by, by_user=by_user, turn=turn,
     )
 
 

@@ -34,6 +34,10 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
         if not game.is_playing:
             raise Rejected(_("This game is not in play."), 409)
         waiting = game.awaiting.get(str(seat.player))
+        if waiting is None or waiting[0] != turn:
+            if already_recorded(game, user, action, turn):
+                raise Rejected(_("Your move was already recorded; nothing more was changed."),
+                               409)
         if waiting is None:
             raise Rejected(_("It is not your turn; nothing was changed."), 409)
         if waiting[0] != turn:
@@ -45,9 +49,19 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
         seat.last_seen = seat.last_acted = now
         seat.timeouts_in_row = 0
         seat.save(update_fields=["last_seen", "last_acted", "timeouts_in_row"])
-        apply(game, seat, action, by="player", by_user=user)
+        apply(game, seat, action, by="player", by_user=user, turn=turn)
         wake_bots(game)
     return game
+
+
+def already_recorded(game: Game, user, action: engine.Action, turn: int) -> bool:
+    """Whether this very move, sent from the page with this turn token, is in the record
+    (a resent form, or a retry after the answer was lost)."""
+    payload = engine.action_to_json(action)
+    return any(
+        recorded.payload == payload
+        for recorded in game.actions.filter(by_user=user, by="player", turn=turn)
+    )
 
 
 def play_bot_move(game_id: int) -> bool:
@@ -126,14 +140,16 @@ def wake_bots(game: Game) -> None:
         background.after_commit("play_bots", game.pk)
 
 
-def apply(game: Game, seat: Seat, action, by: str, by_user, state=None) -> None:
+def apply(game: Game, seat: Seat, action, by: str, by_user, state=None, turn=None) -> None:
     """Apply one action, then whatever standing orders it sets off, and save."""
-    state = apply_one(game, seat.player, action, by, by_user, state or game.engine_state())
+    state = apply_one(game, seat.player, action, by, by_user, state or game.engine_state(),
+                      turn=turn)
     state = run_automatic(game, state)
     save_state(game, state, actor=seat.player)
 
 
-def apply_one(game: Game, player: int, action, by: str, by_user, state: engine.Game):
+def apply_one(game: Game, player: int, action, by: str, by_user, state: engine.Game,
+              turn: int | None = None):
     """Validate one action with the engine and append it to the record; a finished round
     is scored and the next one dealt. Nothing is saved yet."""
     try:
@@ -143,7 +159,7 @@ def apply_one(game: Game, player: int, action, by: str, by_user, state: engine.G
         raise Rejected(illegal_move_message(exc), status) from exc
     events = player_events(state, state.round.last_events)
     payload = engine.action_to_json(action)
-    record(game, player, payload["type"], payload, events, by, by_user)
+    record(game, player, payload["type"], payload, events, by, by_user, turn)
     if state.round.phase == "over":
         finish_round(game, state)
         if state.is_over:

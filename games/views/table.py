@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.contrib import messages
+from django.db import DatabaseError, connection
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -104,14 +105,40 @@ def act(request, game_id: int):
         commands.act(game.pk, request.user, action, turn)
     except commands.Rejected as rejected:
         return _action_answer(request, game.pk, me, rejected.message, rejected.status)
-    return _action_answer(request, game.pk, me)
+    except DatabaseError:
+        # The connection failed while the move was being made: whether it was committed
+        # is in the record, read on a fresh connection.
+        connection.close()
+        if commands.already_recorded(Game.objects.get(pk=game.pk), request.user, action, turn):
+            return _recorded(request, game)
+        message = _("Your move could not be recorded just now. Please try again.")
+        return _action_answer(request, game.pk, me, message, 503)
+    try:
+        return _action_answer(request, game.pk, me)
+    except DatabaseError:
+        # The move is committed; only showing the table afterwards failed.
+        connection.close()
+        return _recorded(request, game)
+
+
+def _recorded(request, game):
+    """The move is in the record but the table could not be shown: say so and reload."""
+    messages.success(request, _("Your move was recorded."))
+    if request.htmx:
+        return HttpResponse(_("Your move was recorded."), headers={"HX-Refresh": "true"})
+    return redirect(game)
 
 
 def _action_answer(request, game_id, me, error="", status=200):
     """After an action: the fresh fragments for HTMX, else the page (a redirect on success
-    so that reloading never resubmits)."""
+    so that reloading never resubmits). A table not in play has no fragments to send."""
     game = Game.objects.get(pk=game_id)
     me.game = game
+    if game.is_open:
+        if request.htmx:
+            return HttpResponse(error, status=status, headers={"HX-Refresh": "true"})
+        return render(request, "games/refused.html", {"game": game, "error": error},
+                      status=status)
     if request.htmx:
         return _render_game(request, game, me, "games/game.html#update", error, status)
     if not error:

@@ -34,7 +34,7 @@ def test_a_legal_play_is_applied_and_recorded(client, game):
     seat = _humans_turn_in_play(game)
     action = legal(game, seat)[-1]
     client.force_login(seat.user)
-    before = game.version
+    before = game.seq
     turn = game.awaiting[str(seat.player)][0]
     response = client.post(f"/t/{game.pk}/act/", form_for(action, turn))
     assert response.status_code == 302
@@ -166,3 +166,30 @@ def test_the_page_offers_no_actions_when_it_is_not_my_turn(client, game):
     client.force_login(other.user)
     page = client.get(f"/t/{game.pk}/").content.decode()
     assert 'name="cards"' not in page and 'value="pass"' not in page
+
+
+def test_acting_at_a_table_still_in_its_lobby_is_refused_clearly(client, alice, bob):
+    from games import commands
+
+    game = commands.create_table(alice, "Not yet", 4, {"rounds": 1})
+    commands.join(game.pk, bob)
+    client.force_login(bob)
+    data = {"action": "pass", "turn": "0"}
+    plain = client.post(f"/t/{game.pk}/act/", data)
+    htmx = client.post(f"/t/{game.pk}/act/", data, headers={"HX-Request": "true"})
+    assert plain.status_code == htmx.status_code == 409
+    assert b"not in play" in plain.content and b"not in play" in htmx.content
+    game.refresh_from_db()
+    assert game.is_open and not Action.objects.filter(game=game).exists()
+
+
+def test_a_retried_move_that_was_recorded_says_so(client, game):
+    seat = _humans_turn_in_play(game)
+    data = form_for(legal(game, seat)[0], game.awaiting[str(seat.player)][0])
+    client.force_login(seat.user)
+    client.post(f"/t/{game.pk}/act/", data)
+    after_first = _snapshot(game)
+    again = client.post(f"/t/{game.pk}/act/", data, headers={"HX-Request": "true"})
+    assert again.status_code == 409
+    assert b"Your move was already recorded" in again.content
+    assert _snapshot(game) == after_first
