@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
-from django.db import DatabaseError, connection
 from django.contrib.auth.decorators import login_required
+from django.db import DatabaseError, connection
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
