@@ -196,6 +196,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=envint("DAILY_SUMMARY_HOUR", "8"), minute=0),
     },
 }
+# A host may invite at most this many people to one table, and send at most this many
+# invitations a day: enough for friends, too few to use the site to send spam.
+INVITATIONS_PER_TABLE = envint("INVITATIONS_PER_TABLE", "20")
+INVITATIONS_PER_DAY = envint("INVITATIONS_PER_DAY", "30")
 # Turn emails wait this long (a player watching the table acts first), and are held back
 # while the player has been active on the table this recently (seconds).
 NOTIFY_GRACE_SECONDS = envint("NOTIFY_GRACE_SECONDS", "120")

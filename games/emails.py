@@ -2,7 +2,7 @@
 the email (templates/emails/<name>-subject.txt, -body.txt, -body.html), in the
 recipient's language, each with a signed one-click unsubscribe link."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -18,6 +18,9 @@ from .labels import TITLE_NAMES
 from .models import Invitation, Notification
 
 UNSUBSCRIBE_SALT = "dalmuti.unsubscribe"
+# An unsubscribe link works without logging in, so it must not work for ever: an old
+# email that lands in the wrong hands asks for a login instead.
+UNSUBSCRIBE_DAYS = 90
 Status = Notification.Status
 
 
@@ -26,9 +29,17 @@ def unsubscribe_url(user) -> str:
     return settings.SITE_URL + reverse("unsubscribe", args=[token])
 
 
+class UnsubscribeExpired(Exception):
+    pass
+
+
 def user_for_unsubscribe_token(token: str):
+    """The user an unsubscribe link was made for; None if it is not one of ours, and
+    UnsubscribeExpired once it is older than UNSUBSCRIBE_DAYS."""
     try:
-        pk = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+        pk = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=timedelta(days=UNSUBSCRIBE_DAYS))
+    except signing.SignatureExpired:
+        raise UnsubscribeExpired from None
     except signing.BadSignature:
         return None
     return get_user_model().objects.filter(pk=pk).first()
@@ -137,8 +148,8 @@ def send_invitation(invitation_id: int) -> None:
         return
     link = settings.SITE_URL + reverse("join", args=[game.invite_token])
     context = {"game": game, "user": user, "host": invitation.invited_by, "link": link}
-    language = (user.language if user is not None else "") or translation.get_language()
+    language = (user.language if user is not None else "") or invitation.language
     with translation.override(language or settings.LANGUAGE_CODE):
-        subject = render_to_string("leagues/emails/invitation_subject.txt", context)
-        body = render_to_string("leagues/emails/invitation_body.txt", context)
+        subject = render_to_string("emails/invitation-subject.txt", context)
+        body = render_to_string("emails/invitation-body.txt", context)
     send_mail(" ".join(subject.split()), body, None, [address])

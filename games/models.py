@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -199,6 +200,9 @@ class Invitation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
+    # The language of the invitation email when the address has no account (the
+    # inviter's, as the best guess).
+    language = models.CharField(max_length=8, blank=True)
 
     objects = InvitationQuerySet.as_manager()
 
@@ -207,6 +211,10 @@ class Invitation(models.Model):
             models.UniqueConstraint(
                 fields=["game", "user"], condition=models.Q(user__isnull=False),
                 name="one_invitation_per_user",
+            ),
+            models.UniqueConstraint(
+                Lower("email"), "game", condition=models.Q(user__isnull=True),
+                name="one_invitation_per_address",
             ),
         ]
 

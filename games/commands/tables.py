@@ -1,6 +1,9 @@
 """Before the start and between games: opening a table, taking and leaving seats, bots,
 invitations, the start (the seating draw and the first deal) and rematches."""
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -101,16 +104,40 @@ def start(game_id: int) -> Game:
 # -- invitations --
 
 
-def invite(game: Game, invited_by, user=None, email: str = "") -> tuple[Invitation, bool]:
-    """Invite a user, or an email address, to the table; the invitation email leaves once
-    the transaction commits. Inviting again changes nothing and sends nothing."""
-    invitation, created = Invitation.objects.get_or_create(
-        game=game, user=user, email="" if user else email,
-        defaults={"invited_by": invited_by},
-    )
-    if created and (email or (user is not None and user.email)):
+def invite(game: Game, invited_by, user=None, email: str = "", language: str = "",
+           limited: bool = False) -> tuple[Invitation, bool]:
+    """Invite a user, or an email address, to a table that has not started; the email
+    leaves once the transaction commits. Inviting again changes nothing and sends nothing.
+
+    `limited` applies the limits a host inviting from the web has (per table, and per
+    inviter per day), so that the site cannot be used to send email to strangers at will.
+    """
+    email = email.strip().lower()
+    with transaction.atomic():
+        # The table's lock makes concurrent invitations to one address take turns.
+        game = _lock_open(game.pk)
+        if user is not None:
+            found = game.invitations.filter(user=user).first()
+        else:
+            found = game.invitations.filter(user=None, email__iexact=email).first()
+        if found is not None:
+            return found, False
+        if limited:
+            if game.invitations.count() >= settings.INVITATIONS_PER_TABLE:
+                raise Rejected(_("This table can send no more invitations: share its link "
+                                 "instead."), 429)
+            today = timezone.now() - timedelta(days=1)
+            sent = Invitation.objects.filter(invited_by=invited_by, created__gte=today).count()
+            if sent >= settings.INVITATIONS_PER_DAY:
+                raise Rejected(_("You have sent too many invitations today; try again "
+                                 "tomorrow, or share the table's link."), 429)
+        invitation = Invitation.objects.create(
+            game=game, user=user, email="" if user else email, invited_by=invited_by,
+            language=language,
+        )
+    if email or (user is not None and user.email):
         background.after_commit("invitation_email", invitation.pk)
-    return invitation, created
+    return invitation, True
 
 
 def invite_users(game: Game, users, invited_by) -> list[Invitation]:

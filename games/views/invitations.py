@@ -1,6 +1,8 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -14,6 +16,8 @@ from ..models import Game, Invitation
 @login_required
 def invite(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
+    if game.host_id != request.user.pk:
+        raise Http404
     form = InviteForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
@@ -22,9 +26,16 @@ def invite(request, game_id: int):
         return redirect(game)
     user = form.user
     if user is not None and game.seats.filter(user=user).exists():
-        messages.info(request, _("%(name)s already has a seat here.") % {"name": user.name})
-        return redirect(game)
-    commands.invite(game, request.user, user=user, email=form.email)
+        if not form.email:  # by username: the name is public; by address, say nothing
+            messages.info(request, _("%(name)s already has a seat here.") % {"name": user.name})
+            return redirect(game)
+    else:
+        try:
+            commands.invite(game, request.user, user=user, email=form.email,
+                            language=translation.get_language() or "", limited=True)
+        except commands.Rejected as rejected:
+            messages.error(request, rejected.message)
+            return redirect(game)
     messages.success(request, _("Invitation sent."))
     return redirect(game)
 

@@ -1,7 +1,7 @@
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from ..emails import user_for_unsubscribe_token
+from ..emails import UnsubscribeExpired, user_for_unsubscribe_token
 
 
 @csrf_exempt
@@ -9,7 +9,10 @@ def unsubscribe(request, token: str):
     """The link in every email. GET asks for one click (mail scanners follow links);
     POST unsubscribes, including mail clients' one-click List-Unsubscribe-Post. The signed
     token is the authority, so no login or CSRF token is needed."""
-    user = user_for_unsubscribe_token(token)
+    try:
+        user = user_for_unsubscribe_token(token)
+    except UnsubscribeExpired:
+        return render(request, "games/unsubscribe.html", {"expired": True}, status=400)
     if user is None:
         return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
     if request.method == "POST":

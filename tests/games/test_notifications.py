@@ -196,3 +196,26 @@ def test_a_table_name_is_not_html_escaped_in_a_plain_text_email(alice, bob):
     assert message.subject == "The game at Alice's <table> has started"
     assert "Alice's <table>" in message.body
     assert "Alice&#x27;s &lt;table&gt;" in message.alternatives[0][0]
+
+
+def test_an_unsubscribe_link_expires_after_ninety_days(client, alice):
+    from games.emails import unsubscribe_url
+
+    issued = timezone.now()
+    path = urlparse(unsubscribe_url(alice)).path
+    with time_machine.travel(issued + timedelta(days=89)):
+        assert client.get(path).status_code == 200
+    with time_machine.travel(issued + timedelta(days=91)):
+        answer = client.post(path)
+    assert answer.status_code == 400
+    assert "expired" in answer.content.decode() and "/accounts/login/" in answer.content.decode()
+    alice.refresh_from_db()
+    assert alice.notify == "every_turn"
+
+
+def test_each_email_carries_its_own_unsubscribe_token(alice):
+    from games.emails import unsubscribe_url
+
+    first = unsubscribe_url(alice)
+    with time_machine.travel(timezone.now() + timedelta(seconds=2)):
+        assert unsubscribe_url(alice) != first

@@ -1,0 +1,128 @@
+"""Invitations: only the host invites, only before the start, within limits; the email
+is in the recipient's language and shows player-chosen names as quotes, never as the
+site's own words; one invitation per address, even when requests race."""
+
+import threading
+
+import pytest
+from django.core import mail
+from django.db import connection
+
+from games import commands
+from games.models import Invitation
+from tests.helpers import start_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(alice, bob):
+    game = commands.create_table(alice, "Friday", 6, {"rounds": 1})
+    commands.join(game.pk, bob)
+    return game
+
+
+def _invite(client, game, who, **headers):
+    return client.post(f"/t/{game.pk}/invite/", {"who": who}, follow=True)
+
+
+def test_only_the_host_invites(client, table, bob):
+    client.force_login(bob)
+    answer = client.post(f"/t/{table.pk}/invite/", {"who": "someone@example.com"})
+    assert answer.status_code == 404
+    assert not Invitation.objects.exists() and mail.outbox == []
+
+
+def test_nobody_is_invited_once_the_game_has_started(client, alice, bob,
+                                                      django_capture_on_commit_callbacks):
+    game = start_table(alice, [bob], bots=2)
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = _invite(client, game, "someone@example.com")
+    assert "already started" in answer.content.decode()
+    assert not Invitation.objects.exists()
+    assert not [m for m in mail.outbox if m.to == ["someone@example.com"]]
+
+
+def test_a_table_has_a_limit_of_invitations(client, table, alice, settings,
+                                            django_capture_on_commit_callbacks):
+    settings.INVITATIONS_PER_TABLE = 3
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        for i in range(5):
+            answer = _invite(client, table, f"friend{i}@example.com")
+    assert "no more invitations" in answer.content.decode()
+    assert Invitation.objects.count() == 3 and len(mail.outbox) == 3
+
+
+def test_an_inviter_has_a_daily_limit(client, alice, settings,
+                                      django_capture_on_commit_callbacks):
+    settings.INVITATIONS_PER_DAY = 4
+    client.force_login(alice)
+    tables = [commands.create_table(alice, f"T{i}", 6, {"rounds": 1}) for i in range(3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        for i in range(6):
+            answer = _invite(client, tables[i % 3], f"friend{i}@example.com")
+    assert "too many invitations today" in answer.content.decode()
+    assert Invitation.objects.count() == 4 and len(mail.outbox) == 4
+
+
+def test_names_in_the_email_are_quoted_as_chosen_by_players(client, make_user,
+                                                           django_capture_on_commit_callbacks):
+    host = make_user("spammer", display_name="Claim your prize at evil.example")
+    game = commands.create_table(host, "Free money", 4, {"rounds": 1})
+    client.force_login(host)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, game, "victim@example.com")
+    message = mail.outbox[0]
+    assert "evil.example" not in message.subject and "Free money" not in message.subject
+    assert "“Claim your prize at evil.example”" in message.body
+    assert "“Free money”" in message.body
+    assert "chosen by the players" in message.body
+
+
+def test_the_email_is_in_the_recipients_language(client, table, alice, make_user,
+                                                 django_capture_on_commit_callbacks):
+    make_user("claire", language="fr")
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, table, "claire")
+    assert "Dalmuti" in mail.outbox[0].subject
+    assert "vous" in mail.outbox[0].body
+
+
+def test_an_address_is_invited_once_whatever_its_case(client, table, alice,
+                                                      django_capture_on_commit_callbacks):
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, table, "New@Example.com")
+        answer = _invite(client, table, "new@example.COM")
+    assert answer.status_code == 200
+    assert Invitation.objects.count() == 1 and len(mail.outbox) == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_invitations_to_one_address_make_one(alice):
+    game = commands.create_table(alice, "Race", 6, {"rounds": 1})
+    barrier = threading.Barrier(8)
+    errors = []
+
+    def invite():
+        try:
+            barrier.wait()
+            commands.invite(game, alice, email="race@example.com")
+        except Exception as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=invite) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert Invitation.objects.filter(game=game).count() == 1
+    commands.invite(game, alice, email="RACE@example.com")
+    assert Invitation.objects.filter(game=game).count() == 1
