@@ -1,18 +1,31 @@
 from django.utils import translation
 
 
+def activate_user_language(request) -> None:
+    """Use the language chosen in the player's profile, if any."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.language:
+        translation.activate(user.language)
+        request.LANGUAGE_CODE = user.language
+
+
 class UserLanguageMiddleware:
     """Use the language chosen in the player's profile, else what LocaleMiddleware found
-    (the language cookie set by the switcher, then the browser's Accept-Language)."""
+    (the language cookie set by the switcher, then the browser's Accept-Language).
+
+    A view marked `answers_without_user` (the poll, whose usual answer is an empty 204
+    from Redis alone) is left to load the user, and so call activate_user_language,
+    only when it needs to: looking the user up here would cost every such request a
+    database query."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and user.language:
-            translation.activate(user.language)
-            request.LANGUAGE_CODE = user.language
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", translation.get_language())
         return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if not getattr(view_func, "answers_without_user", False):
+            activate_user_language(request)

@@ -12,6 +12,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import live
 from games.models import Game, Seat
 
 from . import flourishes
@@ -70,9 +71,11 @@ def post(game: Game, seat: Seat, text: str = "", flourish: str = "") -> Message:
         ).count()
         if recent >= limit:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
-        return Message.objects.create(
+        message = Message.objects.create(
             game=game, seat=seat, name=seat.name, text=text, flourish=flourish
         )
+        live.chat_posted(game.pk, message.pk)
+        return message
 
 
 def mark_read(seat: Seat, last_id: int) -> None:

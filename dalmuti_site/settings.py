@@ -98,6 +98,13 @@ DATABASES = {
         conn_max_age=envint("DB_CONN_MAX_AGE", "0"),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool("DB_POOL", "1"):
+    # Connections are reused from psycopg's pool instead of opened for every request
+    # (about 10 ms each); each web or worker process keeps its own pool.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1, "max_size": envint("DB_POOL_SIZE", "8"), "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Take the write lock when a transaction starts: concurrent moves queue up instead of
     # failing with "database is locked" when a read lock would have to be upgraded.
@@ -123,12 +130,40 @@ LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "900")
 # How often an open game page asks whether anything changed (seconds).
 GAME_POLL_SECONDS = envint("GAME_POLL_SECONDS", "3")
 
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "dalmuti_cache",
+# The cache (rate limits, sessions, the tables' versions for the cheap poll): Redis when
+# there is one (REDIS_URL, else the broker's Redis, in the next database number), so that
+# every web process shares it; else a table in the database.
+def _redis_cache_url() -> str:
+    url = os.getenv("REDIS_URL", "")
+    if url:
+        return url
+    broker = os.getenv("CELERY_BROKER_URL", "")
+    if not broker.startswith(("redis://", "rediss://")):
+        return ""
+    base, _, db = broker.rstrip("/").rpartition("/")
+    if not db.isdigit():
+        return broker.rstrip("/") + "/1"
+    return f"{base}/{int(db) + 1}"
+
+
+REDIS_URL = _redis_cache_url()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "dalmuti",
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
+        }
     }
-}
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "dalmuti_cache",
+        }
+    }
 
 # Internationalisation: English, Dutch, German and French.
 LANGUAGE_CODE = "en"

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import commands
+from games import commands, live
 from games.commands import Rejected
 from games.models import BotLevel, Game, Invitation
 
@@ -78,4 +78,5 @@ def end_game(game_id: int, reason: str) -> Game:
         game.finished = timezone.now()
         game.awaiting = {}
         game.save(update_fields=["status", "end_reason", "finished", "awaiting", "updated"])
+        live.table_forgotten(game.pk)
     return game

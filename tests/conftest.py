@@ -82,6 +82,37 @@ def in_english():
 
 
 @pytest.fixture(autouse=True)
+def fresh_redis_cache():
+    """With Redis as the cache, each test starts with it empty (the database's cache table
+    is emptied by each test's rollback)."""
+    if settings.REDIS_URL:
+        from django.core.cache import cache
+
+        cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
+def live_only_with_real_commits(request, settings):
+    """games.live writes to Redis after each commit; in a test whose transaction never
+    commits (pytest-django's default) it would keep the versions of before the test's
+    changes, so there the database answers every poll."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction")) or any(
+        name in request.fixturenames for name in ("transactional_db", "live_server")
+    )
+    if not transactional:
+        settings.REDIS_URL = ""
+
+
+@pytest.fixture
+def without_redis(settings):
+    """The database answers every poll, as in the embedded set-up."""
+    settings.REDIS_URL = ""
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+
+@pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -116,3 +147,14 @@ def dave(make_user):
 @pytest.fixture
 def mallory(make_user):
     return make_user("mallory")
+
+
+@pytest.fixture
+def eager_tasks():
+    """Run Celery tasks in-process, as without a broker, even where one is configured."""
+    from dalmuti_site.celery import app
+
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = was

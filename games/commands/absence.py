@@ -65,6 +65,10 @@ def take_seat_back(game_id: int, user) -> None:
             save_state(game, game.engine_state(), actor=seat.player)
 
 
+# "Last seen at the table" is written at most this often (seconds).
+SEEN_SECONDS = 60
+
+
 def seen(seat: Seat) -> None:
     """Note that the player is at the table now (written at most once a minute)."""
     seat.last_seen = seen_at(seat.pk, seat.last_seen)
@@ -72,7 +76,7 @@ def seen(seat: Seat) -> None:
 
 def seen_at(seat_pk: int, last_seen: datetime | None) -> datetime:
     now = timezone.now()
-    if last_seen is not None and last_seen > now - timedelta(seconds=60):
+    if last_seen is not None and last_seen > now - timedelta(seconds=SEEN_SECONDS):
         return last_seen
     Seat.objects.filter(pk=seat_pk).update(last_seen=now)
     return now

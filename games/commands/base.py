@@ -5,7 +5,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from .. import engine, notifications
+from .. import engine, live, notifications
 from ..clock import TOKEN_STEPS, stored_deadline
 from ..models import Action, Game, Round
 
@@ -116,6 +116,7 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
               "finished"]
     # `updated` orders "My games": it too may only move with what everybody can see.
     game.save(update_fields=fields + ["updated"] if public_change else fields)
+    live.table_changed(game)
     notifications.for_new_turns(game, new_waits)
 
 
@@ -126,3 +127,4 @@ def refresh_deadlines(game: Game) -> None:
         since = datetime.fromisoformat(wait[1])
         wait[2:] = [stored_deadline(game, seats[key], since) if key in seats else None]
     game.save(update_fields=["awaiting"])
+    live.table_forgotten(game.pk)

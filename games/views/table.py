@@ -1,5 +1,8 @@
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpResponse
@@ -11,12 +14,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from accounts.middleware import activate_user_language
 from chat import services as chat
 from chat.panel import panel_context
 
-from .. import commands, engine
+from .. import commands, engine, live
 from ..access import seat_for_user
 from ..clock import VACATION_DAYS, deadlines_may_have_passed, some_deadline_passed
+from ..commands.absence import SEEN_SECONDS
 from ..models import Action, Game, Seat
 from ..table import log_lines, since, table_context
 from ..tasks import sweep_in_process
@@ -148,9 +153,51 @@ def _action_answer(request, game_id, me, error="", status=200):
 
 @never_cache
 @require_GET
-@login_required
 def poll(request, game_id: int):
-    """Cheap when nothing changed: one query and an empty 204 answer."""
+    """Cheap when nothing changed: an empty 204 answer from Redis alone when it knows the
+    table, else from one database query."""
+    if not request.GET.get("lobby"):
+        unchanged = _unchanged_by_redis(request, game_id)
+        if unchanged is not None:
+            return unchanged
+    activate_user_language(request)
+    return _poll(request, game_id)
+
+
+poll.answers_without_user = True
+
+
+def _int_param(request, name: str) -> int | None:
+    try:
+        return int(request.GET.get(name, ""))
+    except ValueError:
+        return None
+
+
+def _unchanged_by_redis(request, game_id: int) -> HttpResponse | None:
+    """204 if Redis knows this player's seat and the table, and nothing changed that the
+    page shows; None to ask the database. The user comes from the session alone: a 204
+    tells nothing, and anything else goes through the full checks."""
+    found = live.lookup(game_id, request.session.get(SESSION_KEY))
+    if found is None:
+        return None
+    seat_pk, entry = found
+    chat_seen = _int_param(request, "c")
+    now = timezone.now()
+    if (
+        entry["status"] != Game.Status.PLAYING
+        or _int_param(request, "v") != entry["v"]
+        or (chat_seen is not None and chat_seen < entry["chat"])
+        or (entry["deadline"] and datetime.fromisoformat(entry["deadline"]) <= now)
+    ):
+        return None
+    if live.first_sighting(seat_pk, SEEN_SECONDS):
+        Seat.objects.filter(pk=seat_pk).update(last_seen=now)
+    return HttpResponse(status=204)
+
+
+@login_required
+def _poll(request, game_id: int):
     row = (
         Seat.objects.filter(game_id=game_id, user=request.user)
         .annotate(chat_last=chat.last_message_id())
@@ -167,15 +214,11 @@ def poll(request, game_id: int):
         if status == Game.Status.OPEN and request.GET.get("u") == str(updated.timestamp()):
             return HttpResponse(status=204)
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
-    try:
-        seen = int(request.GET.get("v", ""))
-    except ValueError:
-        seen = -1
+    live.remember(game_id, request.user.pk, seat_pk, version, status, awaiting, chat_last)
+    live.first_sighting(seat_pk, SEEN_SECONDS)  # seen_at below writes it if due
+    seen = _int_param(request, "v")
     # `c` is the newest chat message the page shows (absent: no chat panel).
-    try:
-        chat_seen = int(request.GET.get("c", ""))
-    except ValueError:
-        chat_seen = None
+    chat_seen = _int_param(request, "c")
     unchanged = seen == version and (chat_seen is None or chat_seen >= (chat_last or 0))
     if unchanged and some_deadline_passed(awaiting):
         # Enforce what is due, then answer as if nothing was: a timeout may be a private

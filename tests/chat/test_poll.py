@@ -11,7 +11,7 @@ def _poll(client, game, c, v=None, me="k"):
 
 
 def test_an_unchanged_table_and_chat_answer_204_in_one_query(
-    client, alice, bob, game, django_assert_num_queries
+    client, alice, bob, game, django_assert_num_queries, without_redis
 ):
     latest = say(game, bob, "Old news")
     client.force_login(alice)
@@ -23,7 +23,7 @@ def test_an_unchanged_table_and_chat_answer_204_in_one_query(
 
 
 def test_an_unchanged_table_without_messages_is_one_query_too(
-    client, alice, game, django_assert_num_queries
+    client, alice, game, django_assert_num_queries, without_redis
 ):
     client.force_login(alice)
     _poll(client, game, 0)

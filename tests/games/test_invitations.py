@@ -34,7 +34,7 @@ def test_only_the_host_invites(client, table, bob):
 
 
 def test_nobody_is_invited_once_the_game_has_started(client, alice, bob,
-                                                      django_capture_on_commit_callbacks):
+                                                      django_capture_on_commit_callbacks, eager_tasks):
     game = start_table(alice, [bob], bots=2)
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
@@ -45,7 +45,7 @@ def test_nobody_is_invited_once_the_game_has_started(client, alice, bob,
 
 
 def test_a_table_has_a_limit_of_invitations(client, table, alice, settings,
-                                            django_capture_on_commit_callbacks):
+                                            django_capture_on_commit_callbacks, eager_tasks):
     settings.INVITATIONS_PER_TABLE = 3
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
@@ -56,7 +56,7 @@ def test_a_table_has_a_limit_of_invitations(client, table, alice, settings,
 
 
 def test_an_inviter_has_a_daily_limit(client, alice, settings,
-                                      django_capture_on_commit_callbacks):
+                                      django_capture_on_commit_callbacks, eager_tasks):
     settings.INVITATIONS_PER_DAY = 4
     client.force_login(alice)
     tables = [commands.create_table(alice, f"T{i}", 6, {"rounds": 1}) for i in range(3)]
@@ -68,7 +68,7 @@ def test_an_inviter_has_a_daily_limit(client, alice, settings,
 
 
 def test_names_in_the_email_are_quoted_as_chosen_by_players(client, make_user,
-                                                           django_capture_on_commit_callbacks):
+                                                           django_capture_on_commit_callbacks, eager_tasks):
     host = make_user("spammer", display_name="Claim your prize at evil.example")
     game = commands.create_table(host, "Free money", 4, {"rounds": 1})
     client.force_login(host)
@@ -82,7 +82,7 @@ def test_names_in_the_email_are_quoted_as_chosen_by_players(client, make_user,
 
 
 def test_the_email_is_in_the_recipients_language(client, table, alice, make_user,
-                                                 django_capture_on_commit_callbacks):
+                                                 django_capture_on_commit_callbacks, eager_tasks):
     make_user("claire", language="fr")
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
@@ -92,7 +92,7 @@ def test_the_email_is_in_the_recipients_language(client, table, alice, make_user
 
 
 def test_an_address_is_invited_once_whatever_its_case(client, table, alice,
-                                                      django_capture_on_commit_callbacks):
+                                                      django_capture_on_commit_callbacks, eager_tasks):
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
         _invite(client, table, "New@Example.com")

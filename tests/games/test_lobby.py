@@ -53,7 +53,7 @@ def test_it_refuses_a_table_of_three(client, alice):
 
 
 def test_it_invites_by_username_and_emails_the_link(
-    client, alice, bob, django_capture_on_commit_callbacks
+    client, alice, bob, django_capture_on_commit_callbacks, eager_tasks
 ):
     game = commands.create_table(alice, "T", 4, {"rounds": 1})
     client.force_login(alice)
@@ -68,7 +68,7 @@ def test_it_invites_by_username_and_emails_the_link(
 
 
 def test_it_invites_by_email_someone_without_an_account(
-    client, alice, django_capture_on_commit_callbacks
+    client, alice, django_capture_on_commit_callbacks, eager_tasks
 ):
     game = commands.create_table(alice, "T", 4, {"rounds": 1})
     client.force_login(alice)

@@ -12,7 +12,7 @@ def game(alice, bob):
 
 
 def test_an_unchanged_table_answers_204_without_rendering(
-    client, alice, game, django_assert_num_queries
+    client, alice, game, django_assert_num_queries, without_redis
 ):
     client.force_login(alice)
     # The first poll notes that alice is watching (a write at most once a minute).

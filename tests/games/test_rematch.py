@@ -34,7 +34,7 @@ def final_keys(game):
 
 
 def test_one_click_opens_a_table_with_the_same_players_and_options(
-    client, finished, alice, bob, carol, django_capture_on_commit_callbacks
+    client, finished, alice, bob, carol, django_capture_on_commit_callbacks, eager_tasks
 ):
     client.force_login(bob)
     with django_capture_on_commit_callbacks(execute=True):

@@ -92,7 +92,7 @@ def test_the_create_table_action_asks_for_the_players_first(admin_client, league
 
 
 def test_the_create_table_action_opens_a_table_with_the_league_defaults_and_invites(
-    admin_client, league, people, django_capture_on_commit_callbacks
+    admin_client, league, people, django_capture_on_commit_callbacks, eager_tasks
 ):
     season = this_year_season(league)
     anna, bert, cleo, dirk = people

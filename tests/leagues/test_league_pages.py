@@ -87,7 +87,7 @@ def test_the_leagues_page_lists_my_leagues_only(client, people, league):
 
 
 def test_the_standings_page_makes_as_many_queries_for_many_games_as_for_one(
-    client, people, league, season, django_assert_num_queries
+    client, people, league, season, django_assert_num_queries, without_redis
 ):
     client.force_login(people[0])
     url = reverse("league", args=["friday"])

@@ -1,0 +1,152 @@
+"""What an unchanged poll needs to know, kept in Redis in step with the database, so that
+the question an open page asks every few seconds — "has anything changed?" — is answered
+without touching the database.
+
+Kept only when there is a Redis shared by every web process (settings.REDIS_URL). The
+entries are written after each commit and only ever move forward (a write for an older
+version than the one stored is ignored, whatever order the writes arrive in); each
+expires after a while and is rebuilt from the database when missing, so a cold or
+flushed Redis, or a write that was lost, costs a database read, never a wrong answer.
+"""
+
+from functools import partial
+
+import redis
+from django.conf import settings
+from django.db import transaction
+
+# How long an entry may be trusted: bounds how stale it can be if a write was lost.
+TABLE_SECONDS = 60
+SEAT_SECONDS = 300
+
+# Store the table's entry if its version is newer than the stored one (or equal: the
+# same version with a later deadline or status, from the database itself).
+_FORWARD = """
+local current = redis.call('HGET', KEYS[1], 'v')
+if (not current) or tonumber(current) <= tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'status', ARGV[2], 'deadline', ARGV[3])
+  redis.call('EXPIRE', KEYS[1], ARGV[4])
+end
+"""
+# The newest chat message id only grows.
+_MAX = """
+local current = redis.call('GET', KEYS[1])
+if (not current) or tonumber(current) < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+end
+"""
+
+_client: redis.Redis | None = None
+
+
+def client() -> redis.Redis | None:
+    global _client
+    if not settings.REDIS_URL:
+        return None
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1,
+                                       socket_connect_timeout=1)
+    return _client
+
+
+def _keys(game_id: int) -> tuple[str, str]:
+    return f"live:table:{game_id}", f"live:chat:{game_id}"
+
+
+def earliest_deadline(awaiting: dict) -> str:
+    deadlines = [w[2] for w in awaiting.values() if len(w) > 2 and w[2]]
+    return min(deadlines) if deadlines else ""
+
+
+def _write_table(game_id: int, version: int, status: str, deadline: str) -> None:
+    r = client()
+    if r is None:
+        return
+    try:
+        r.eval(_FORWARD, 1, _keys(game_id)[0], version, status, deadline, TABLE_SECONDS)
+    except redis.RedisError:
+        pass  # read as cold: the database answers
+
+
+def _write_chat(game_id: int, last_id: int) -> None:
+    r = client()
+    if r is None:
+        return
+    try:
+        r.eval(_MAX, 1, _keys(game_id)[1], last_id, TABLE_SECONDS)
+    except redis.RedisError:
+        pass
+
+
+def table_changed(game) -> None:
+    """After the transaction commits, tell the polls the table's new version."""
+    if settings.REDIS_URL:
+        transaction.on_commit(partial(_write_table, game.pk, game.version, game.status,
+                                      earliest_deadline(game.awaiting)))
+
+
+def table_forgotten(game_id: int) -> None:
+    """The table's deadlines or status changed without a new version: forget its entry
+    once the transaction commits (the next poll asks the database)."""
+    r = client()
+    if r is not None:
+        transaction.on_commit(partial(_forget, _keys(game_id)[0]))
+
+
+def _forget(key: str) -> None:
+    try:
+        client().delete(key)
+    except redis.RedisError:
+        pass
+
+
+def chat_posted(game_id: int, message_id: int) -> None:
+    if settings.REDIS_URL:
+        transaction.on_commit(partial(_write_chat, game_id, message_id))
+
+
+def remember(game_id: int, user_id, seat_pk: int, version: int, status: str, awaiting: dict,
+             chat_last: int | None) -> None:
+    """What the database said at a poll that had to ask it."""
+    r = client()
+    if r is None:
+        return
+    try:
+        r.set(f"live:seat:{game_id}:{user_id}", seat_pk, ex=SEAT_SECONDS, nx=True)
+    except redis.RedisError:
+        return
+    _write_table(game_id, version, status, earliest_deadline(awaiting))
+    _write_chat(game_id, chat_last or 0)
+
+
+def lookup(game_id: int, user_id) -> tuple[int, dict] | None:
+    """(seat pk, {"v", "status", "deadline", "chat"}) from Redis, or None if any part is
+    missing."""
+    r = client()
+    if r is None or user_id is None:
+        return None
+    table, chat = _keys(game_id)
+    try:
+        seat_pk, entry, chat_last = (
+            r.pipeline(transaction=False)
+            .get(f"live:seat:{game_id}:{user_id}").hgetall(table).get(chat).execute()
+        )
+    except redis.RedisError:
+        return None
+    if seat_pk is None or not entry or chat_last is None:
+        return None
+    return int(seat_pk), {
+        "v": int(entry[b"v"]), "status": entry[b"status"].decode(),
+        "deadline": entry[b"deadline"].decode(), "chat": int(chat_last),
+    }
+
+
+def first_sighting(seat_pk: int, seconds: int) -> bool:
+    """True at most once per `seconds` for a seat: when its "last seen" is due a write."""
+    r = client()
+    if r is None:
+        return True
+    try:
+        return bool(r.set(f"live:seen:{seat_pk}", 1, ex=seconds, nx=True))
+    except redis.RedisError:
+        return True
