@@ -33,8 +33,9 @@ def test_only_the_host_invites(client, table, bob):
     assert not Invitation.objects.exists() and mail.outbox == []
 
 
-def test_nobody_is_invited_once_the_game_has_started(client, alice, bob,
-                                                      django_capture_on_commit_callbacks, eager_tasks):
+def test_nobody_is_invited_once_the_game_has_started(
+    client, alice, bob, django_capture_on_commit_callbacks, eager_tasks
+):
     game = start_table(alice, [bob], bots=2)
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
@@ -67,8 +68,9 @@ def test_an_inviter_has_a_daily_limit(client, alice, settings,
     assert Invitation.objects.count() == 4 and len(mail.outbox) == 4
 
 
-def test_names_in_the_email_are_quoted_as_chosen_by_players(client, make_user,
-                                                           django_capture_on_commit_callbacks, eager_tasks):
+def test_names_in_the_email_are_quoted_as_chosen_by_players(
+    client, make_user, django_capture_on_commit_callbacks, eager_tasks
+):
     host = make_user("spammer", display_name="Claim your prize at evil.example")
     game = commands.create_table(host, "Free money", 4, {"rounds": 1})
     client.force_login(host)
@@ -91,8 +93,9 @@ def test_the_email_is_in_the_recipients_language(client, table, alice, make_user
     assert "vous" in mail.outbox[0].body
 
 
-def test_an_address_is_invited_once_whatever_its_case(client, table, alice,
-                                                      django_capture_on_commit_callbacks, eager_tasks):
+def test_an_address_is_invited_once_whatever_its_case(
+    client, table, alice, django_capture_on_commit_callbacks, eager_tasks
+):
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
         _invite(client, table, "New@Example.com")
