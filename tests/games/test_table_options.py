@@ -203,3 +203,16 @@ def test_every_combination_of_options_is_listed_without_error():
         stored = Options.from_json(options).to_json()
         for shown in (options, stored):
             assert "<li>" in listed(shown)
+
+
+@pytest.mark.parametrize(
+    ("kind", "sentence"),
+    [
+        ("game_ending", "alice will end the game after this round"),
+        ("game_continues", "alice lets the game go on after this round"),
+    ],
+)
+def test_the_log_tells_when_the_host_ends_the_game_after_this_round(kind, sentence):
+    from games.labels import event_sentence
+
+    assert event_sentence({"type": kind, "player": 0}, {0: "alice"}.__getitem__) == sentence
