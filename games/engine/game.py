@@ -338,7 +338,13 @@ class Game:
 
     def view(self, player: int | None) -> dict[str, Any]:
         """The round as ``player`` may see it (a spectator's view if not seated), with the
-        game around it under ``"game"``; ``"seats"`` maps the round's seats to players."""
+        game around it under ``"game"``; ``"seats"`` maps the round's seats to players.
+
+        Under ``"game"``: ``rounds`` and ``target_score`` (None: no such limit; both None:
+        open-ended), ``scoring`` (False: no points), ``ending`` (the game ends after this
+        round), ``seating_draws`` (see ``seating_from_cards`` for the shape under each
+        ``options.seating_ties``), ``standings`` (with ``great_dalmuti`` counts), and the
+        scores, results, lineup, titles, leavers, end and join places."""
         seat = self.seat_of(player) if player is not None else None
         view = self.round.view(seat)
         view["player"] = player
