@@ -216,3 +216,17 @@ def test_the_log_tells_when_the_host_ends_the_game_after_this_round(kind, senten
     from games.labels import event_sentence
 
     assert event_sentence({"type": kind, "player": 0}, {0: "alice"}.__getitem__) == sentence
+
+
+@pytest.mark.parametrize(
+    ("cards", "sentence"),
+    [
+        ([6], "bea draws: Knight"),
+        ([6, 12, 5],
+         "bea draws: Knight, Peasant (already drawn), then Abbess (a rank of their own)"),
+    ],
+)
+def test_a_turn_at_the_seating_draw_reads_as_it_happened(cards, sentence):
+    from games.labels import seating_turn_sentence
+
+    assert seating_turn_sentence(cards, "bea") == sentence
