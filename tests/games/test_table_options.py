@@ -230,3 +230,30 @@ def test_a_turn_at_the_seating_draw_reads_as_it_happened(cards, sentence):
     from games.labels import seating_turn_sentence
 
     assert seating_turn_sentence(cards, "bea") == sentence
+
+
+# -- the game page under the new options -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "shown", "not_shown"),
+    [
+        ({"rounds": None, "target_score": 60}, ["Round 1", "first to 60 points"], ["of None"]),
+        ({"rounds": None}, ["Round 1"], ["of None", " of 10"]),
+        ({"rounds": 3}, ["Round 1 of 3"], []),
+        ({"scoring": False, "seating_ties": "until_unique", "great_revolution": "at_once",
+          "merchant_trade": "chosen", "merchant_trade_from": 7}, ["Round 1 of 2"], []),
+    ],
+)
+def test_the_game_page_shows_a_started_game_under_the_options(
+    client, alice, options, shown, not_shown
+):
+    from tests.helpers import start_table
+
+    game = start_table(alice, bots=6, options=options)
+    client.force_login(alice)
+    page = " ".join(client.get(f"/t/{game.pk}/").content.decode().split())
+    for words in shown:
+        assert words in page
+    for words in not_shown:
+        assert words not in page
