@@ -79,18 +79,6 @@ def cards_phrase(cards: list[int]) -> str:
     return ", ".join(parts)
 
 
-def seating_turn_sentence(cards: list[int], name: str) -> str:
-    """One player's turn at the first seating draw when whoever draws a rank already drawn
-    draws again (``seating_ties="until_unique"``): ``cards`` as drawn, the last one kept."""
-    if len(cards) == 1:
-        return _("%(player)s draws: %(card)s") % {"player": name, "card": card_name(cards[0])}
-    return _("%(player)s draws: %(drawn)s (already drawn), then %(card)s (a rank of their own)") % {
-        "player": name,
-        "drawn": ", ".join(card_name(c) for c in cards[:-1]),
-        "card": card_name(cards[-1]),
-    }
-
-
 def illegal_move_message(exc) -> str:
     """The player's-language message for an engine IllegalMove."""
     params = dict(exc.params)

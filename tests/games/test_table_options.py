@@ -218,20 +218,6 @@ def test_the_log_tells_when_the_host_ends_the_game_after_this_round(kind, senten
     assert event_sentence({"type": kind, "player": 0}, {0: "alice"}.__getitem__) == sentence
 
 
-@pytest.mark.parametrize(
-    ("cards", "sentence"),
-    [
-        ([6], "bea draws: Knight"),
-        ([6, 12, 5],
-         "bea draws: Knight, Peasant (already drawn), then Abbess (a rank of their own)"),
-    ],
-)
-def test_a_turn_at_the_seating_draw_reads_as_it_happened(cards, sentence):
-    from games.labels import seating_turn_sentence
-
-    assert seating_turn_sentence(cards, "bea") == sentence
-
-
 # -- the game page under the new options -------------------------------------------------
 
 
@@ -242,7 +228,8 @@ def test_a_turn_at_the_seating_draw_reads_as_it_happened(cards, sentence):
         ({"rounds": None}, ["Round 1"], ["of None", " of 10"]),
         ({"rounds": 3}, ["Round 1 of 3"], []),
         ({"scoring": False, "seating_ties": "until_unique", "great_revolution": "at_once",
-          "merchant_trade": "chosen", "merchant_trade_from": 7}, ["Round 1 of 2"], []),
+          "merchant_trade": "chosen", "merchant_trade_from": 7},
+         ["Round 1 of 2", "whoever draws a rank already drawn draws again"], ["A tie!"]),
     ],
 )
 def test_the_game_page_shows_a_started_game_under_the_options(
