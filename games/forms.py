@@ -3,13 +3,17 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from .engine.options import MAX_ROUNDS
 from .models import BotLevel, TurnLimit
 
 MIN_SEATS, MAX_SEATS = 4, 10
 
 
 class TableForm(forms.Form):
-    """A new table: its name, size and every option of the rules (RULES.md)."""
+    """A new table: its name, size and every option of the rules (RULES.md), each named
+    after the rulebook it comes from. Options that cannot apply to the chosen number of
+    seats are refused with the reason; every option left out of a submission means the
+    standard rules."""
 
     name = forms.CharField(label=_("Table name"), max_length=80)
     seats = forms.IntegerField(
@@ -18,18 +22,50 @@ class TableForm(forms.Form):
     )
     end = forms.ChoiceField(
         label=_("The game ends"),
-        choices=[("rounds", _("after a number of rounds")), ("score", _("at a target score"))],
+        choices=[
+            ("rounds", _("after a number of rounds")),
+            ("score", _("at a target score")),
+            ("open", _("when the host ends it")),
+        ],
         initial="rounds", widget=forms.RadioSelect,
+        help_text=_(
+            "German Amigo book: ten rounds is a good number, or 20 or 30, or all night "
+            "long. An open-ended game ends after the round in which the host ends it."
+        ),
     )
-    rounds = forms.IntegerField(label=_("Number of rounds"), min_value=1, max_value=30, initial=10)
+    rounds = forms.IntegerField(
+        label=_("Number of rounds"), min_value=1, max_value=MAX_ROUNDS, initial=10,
+        required=False, help_text=_("1 to 30 rounds."),
+    )
     target_score = forms.IntegerField(
         label=_("Target score"), min_value=1, max_value=500, required=False,
-        help_text=_("The game ends after the round in which somebody reaches it."),
+        help_text=_(
+            "Korean-German text. The game ends after the round in which somebody reaches "
+            "it, however many rounds that takes."
+        ),
+    )
+    no_points = forms.BooleanField(
+        label=_("Play without points"), required=False,
+        help_text=_(
+            "French book: points are only for the players who want them. You play to "
+            "become and stay Great Dalmuti; the last round’s positions make the standings."
+        ),
     )
     turn_limit = forms.TypedChoiceField(
         label=_("Time limit per turn"), choices=TurnLimit.choices, coerce=int,
         initial=TurnLimit.NONE, required=False, empty_value=TurnLimit.NONE,
         help_text=_("When it runs out the table moves on: a pass, or the worst cards in taxes."),
+    )
+    seating_ties = forms.ChoiceField(
+        label=_("Ties in the first seating draw"),
+        choices=[
+            ("tied_redraw", _("the tied players draw again (French book, Korean-German text)")),
+            ("until_unique", _(
+                "whoever draws a rank already drawn draws again until the rank is their own "
+                "(Dutch books, German Amigo book)"
+            )),
+        ],
+        initial="tied_redraw", required=False,
     )
     reduced_deck = forms.BooleanField(
         label=_("Reduced deck"), required=False,
@@ -44,14 +80,39 @@ class TableForm(forms.Form):
         choices=[("choice", _("cards of their choice")), ("worst", _("their worst cards"))],
         initial="choice",
     )
+    great_revolution = forms.ChoiceField(
+        label=_("When the Greater Peon is dealt both Jesters"),
+        choices=[
+            ("declared", _(
+                "the Greater Peon may declare a Great Revolution (Korean-German text, "
+                "French book)"
+            )),
+            ("at_once", _(
+                "the Great Revolution happens at once (Dutch book, German Amigo book)"
+            )),
+        ],
+        initial="declared", required=False,
+    )
     merchant_trade = forms.ChoiceField(
-        label=_("Merchant trade (6 or more players)"),
+        label=_("Merchant trade"),
         choices=[
             ("off", _("off")),
             ("chosen", _("each Merchant chooses the card to give")),
             ("random", _("a random card each way")),
         ],
         initial="off",
+        help_text=_(
+            "After the taxes the best placed Merchant may trade one card with another "
+            "Merchant: chosen cards in the Korean-German text, random ones in the French book."
+        ),
+    )
+    merchant_trade_from = forms.TypedChoiceField(
+        label=_("Merchant trade from"),
+        choices=[
+            (6, _("6 players, two Merchants (French book)")),
+            (7, _("7 players, “more than six” (Korean-German text)")),
+        ],
+        coerce=int, initial=6, required=False, empty_value=6,
     )
     master_rule = forms.BooleanField(
         label=_("Master rule"), required=False,
@@ -69,13 +130,41 @@ class TableForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("end") == "score" and not data.get("target_score"):
+        for name in ("seating_ties", "great_revolution"):
+            data[name] = data.get(name) or self.fields[name].initial
+        end, seats = data.get("end"), data.get("seats")
+        if end == "rounds" and not data.get("rounds"):
+            self.add_error("rounds", _("Choose how many rounds to play."))
+        if end == "score" and not data.get("target_score"):
             self.add_error("target_score", _("Choose the score that ends the game."))
+        if data.get("no_points"):
+            if end == "score":
+                self.add_error("no_points", _(
+                    "A game without points cannot end at a target score."
+                ))
+            if data.get("philanthropic") not in (None, "off"):
+                self.add_error("philanthropic", _(
+                    "Philanthropic scoring gives points: it needs a game with points."
+                ))
+        if seats is None:
+            return data
+        if data.get("reduced_deck") and seats > 5:
+            self.add_error("reduced_deck", _(
+                "The reduced deck is for 4 or 5 players; with %(seats)d seats it would "
+                "change nothing."
+            ) % {"seats": seats})
+        trade_from = data.get("merchant_trade_from") or 6
+        if data.get("merchant_trade") not in (None, "off") and seats < trade_from:
+            self.add_error("merchant_trade", _(
+                "Merchant trade needs at least %(min)d players; this table has %(seats)d "
+                "seats."
+            ) % {"min": trade_from, "seats": seats})
         return data
 
     def engine_options(self) -> dict:
         """The options as stored on the table, in the engine's own terms."""
         data = self.cleaned_data
+        end = data["end"]
         return {
             "reduced_deck": data["reduced_deck"],
             "first_round_taxes": data["first_round_taxes"],
@@ -83,8 +172,12 @@ class TableForm(forms.Form):
             "merchant_trade": data["merchant_trade"],
             "master_rule": data["master_rule"],
             "philanthropic": data["philanthropic"],
-            "rounds": data["rounds"] if data["end"] == "rounds" else 30,
-            "target_score": data["target_score"] if data["end"] == "score" else None,
+            "rounds": data["rounds"] if end == "rounds" else None,
+            "target_score": data["target_score"] if end == "score" else None,
+            "seating_ties": data["seating_ties"],
+            "great_revolution": data["great_revolution"],
+            "scoring": not data["no_points"],
+            "merchant_trade_from": data["merchant_trade_from"],
         }
 
 

@@ -209,6 +209,10 @@ def event_sentence(event: dict, name_of) -> str | None:
         return _("Round %(number)d is dealt; %(player)s, the Greater Peon, dealt the cards") % {
             "number": event["round"], "player": name_of(event["dealer"]),
         }
+    if kind == "game_ending":
+        return _("%(player)s will end the game after this round") % {"player": who}
+    if kind == "game_continues":
+        return _("%(player)s lets the game go on after this round") % {"player": who}
     if kind == "game_over":
         return _("The game is over: %(player)s wins!") % {"player": name_of(event["winner"])}
     return None

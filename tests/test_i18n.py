@@ -551,7 +551,7 @@ def test_account_pages_follow_the_profile(client, player, code):
                   "Follow my browser")
     assert_speaks(client.get(reverse("password_change")), code, "Change your password")
     assert_speaks(client.get(reverse("new_table")), code, "Open a new table",
-                  "Merchant trade (6 or more players)", "Philanthropic scoring")
+                  "Merchant trade", "Philanthropic scoring")
     assert_speaks(client.get(reverse("history")), code, "Game history", "Table or player")
 
 

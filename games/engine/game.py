@@ -8,9 +8,12 @@ Moving on is explicit: when ``game.round`` is over its result is recorded at onc
 shown, until ``next_round()`` deals the next one. Joins and leaves happen only then.
 
 The game ends after ``options.rounds`` rounds or once a round ends with somebody at
-``options.target_score``, whichever comes first, or when fewer than four players are left.
-Standings list the players at the table (a leaver's points stay in ``scores``); a tie is
-broken by the better finishing place in the last round played.
+``options.target_score``, whichever comes first (either may be None: no such limit), when
+fewer than four players are left, or after the round during which somebody called
+``end_after_this_round()`` (the only end of an open-ended game). Standings list the players
+at the table (a leaver's points stay in ``scores``); a tie is broken by the better
+finishing place in the last round played. Without scoring (``options.scoring=False``) the
+standings follow the positions the last round gave.
 """
 
 from __future__ import annotations
@@ -35,12 +38,11 @@ def derive_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
 
 
-def seating_draw(n_players: int, seed: int) -> tuple[list[list[dict[str, int]]], list[int]]:
-    """The first seating (RULES.md section 3) from a shuffled deck.
-
-    Returns the draws, one list of ``{"player": p, "card": c}`` per round of drawing (the
-    first round everyone, then only the players still tied), and the players in position
-    order."""
+def seating_draw(
+    n_players: int, seed: int, ties: str = "tied_redraw"
+) -> tuple[list[list[dict[str, int]]], list[int]]:
+    """The first seating (RULES.md section 3) from a shuffled deck, with the ``ties`` rule
+    of ``Options.seating_ties``; see ``seating_from_cards`` for what it returns."""
     rng = random.Random(seed)
 
     def cards():
@@ -49,18 +51,44 @@ def seating_draw(n_players: int, seed: int) -> tuple[list[list[dict[str, int]]],
             rng.shuffle(deck)
             yield from deck
 
-    return seating_from_cards(n_players, cards())
+    return seating_from_cards(n_players, cards(), ties)
 
 
-def seating_from_cards(n_players: int, cards) -> tuple[list[list[dict[str, int]]], list[int]]:
+def seating_from_cards(
+    n_players: int, cards, ties: str = "tied_redraw"
+) -> tuple[list[list[dict[str, int]]], list[int]]:
     """The seating draw with the cards drawn in the given order (players draw in id order).
 
-    Tied players draw again among themselves until nobody ties; a redraw only orders the
-    tied players among themselves (French rulebook example: two Peasants drawn, the one
-    who then draws an Abbess still sits below the player who drew a Knight)."""
+    Returns the draws as they happened, lists of ``{"player": p, "card": c}``, and the
+    players in position order (best card first; a jester counts as 13).
+
+    ``"tied_redraw"``: one list per round of drawing, the first with everyone, the next
+    ones with only the players still tied. Tied players draw again among themselves until
+    nobody ties; a redraw only orders the tied players among themselves (French rulebook
+    example: two Peasants drawn, the one who then draws an Abbess still sits below the
+    player who drew a Knight).
+
+    ``"until_unique"``: one list per player, in drawing order: the cards that player drew,
+    the last one kept. Whoever draws a rank somebody already holds draws again at once,
+    until the rank is their own (Dutch and German Amigo books); the kept card alone places
+    them. Thirteen ranks for at most ten players: it always ends."""
+    if ties not in ("tied_redraw", "until_unique"):
+        raise ValueError(f"unknown seating rule {ties!r}")
     cards = iter(cards)
-    keys: dict[int, list[int]] = {p: [] for p in range(n_players)}
     draws: list[list[dict[str, int]]] = []
+    if ties == "until_unique":
+        kept: dict[int, int] = {}
+        for p in range(n_players):
+            turn = []
+            while True:
+                card = next(cards)
+                turn.append({"player": p, "card": card})
+                if card not in kept.values():
+                    kept[p] = card
+                    break
+            draws.append(turn)
+        return draws, sorted(range(n_players), key=kept.__getitem__)
+    keys: dict[int, list[int]] = {p: [] for p in range(n_players)}
     drawing = list(range(n_players))
     while drawing:
         this_round = []
@@ -92,6 +120,7 @@ class Game:
     results: tuple[dict[str, Any], ...]
     scores: tuple[int, ...]  # scores[player]
     left: tuple[int, ...] = ()
+    ending: bool = False  # the game ends once the current round is over
 
     @classmethod
     def new(
@@ -106,7 +135,9 @@ class Game:
         if not isinstance(n_players, int) or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
             raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players")
         if lineup is None:
-            draws, lineup = seating_draw(n_players, derive_seed(seed, "seating"))
+            draws, lineup = seating_draw(
+                n_players, derive_seed(seed, "seating"), options.seating_ties
+            )
         else:
             if sorted(lineup) != list(range(n_players)):
                 raise ValueError("the lineup must name every player once")
@@ -135,7 +166,10 @@ class Game:
     def is_over(self) -> bool:
         if self.round.phase != "over":
             return False
-        if len(self.lineup) < MIN_PLAYERS or self.round_number >= self.options.rounds:
+        rounds = self.options.rounds
+        if self.ending or len(self.lineup) < MIN_PLAYERS:
+            return True
+        if rounds is not None and self.round_number >= rounds:
             return True
         target = self.options.target_score
         return target is not None and max(self.scores) >= target
@@ -148,18 +182,37 @@ class Game:
 
     @property
     def standings(self) -> list[dict[str, int]]:
-        """The players at the table, best first: most points, then the better finishing
-        place in the last round played (RULES.md section 7). ``rank`` is 1-based."""
+        """The players at the table, best first (RULES.md section 7). ``rank`` is 1-based;
+        ``great_dalmuti`` counts the rounds that made the player Great Dalmuti (their
+        result put them first for the next round).
+
+        With scoring: most points, then the better finishing place in the last round
+        played. Without scoring (French book): the positions the last round gave, the Great
+        Dalmuti first; ``great_dalmuti`` is then the table's record of the game. Players
+        who have not played a round yet come last, in lineup order.
+        """
+        great = dict.fromkeys(self.lineup, 0)
+        for result in self.results:
+            top = result["next_order"][0]
+            if top in great:
+                great[top] += 1
         last_place: dict[int, int] = {}
         if self.results:
-            for i, p in enumerate(self.results[-1]["finish_order"]):
+            last = self.results[-1]
+            order = last["finish_order"] if self.options.scoring else last["next_order"]
+            for i, p in enumerate(order):
                 last_place[p] = i
-        key = {
-            p: (-self.scores[p], last_place.get(p, MAX_PLAYERS + i))
-            for i, p in enumerate(self.lineup)
-        }
-        ranked = sorted(self.lineup, key=key.__getitem__)
-        return [{"player": p, "score": self.scores[p], "rank": i + 1} for i, p in enumerate(ranked)]
+
+        def key(i_p: tuple[int, int]) -> tuple[int, int]:
+            i, p = i_p
+            place = last_place.get(p, MAX_PLAYERS + i)
+            return (-self.scores[p], place) if self.options.scoring else (0, place)
+
+        ranked = [p for _, p in sorted(enumerate(self.lineup), key=key)]
+        return [
+            {"player": p, "score": self.scores[p], "rank": i + 1, "great_dalmuti": great[p]}
+            for i, p in enumerate(ranked)
+        ]
 
     @property
     def winner(self) -> int | None:
@@ -235,6 +288,14 @@ class Game:
             round=_start_round(self.options, self.seed, k, self.lineup),
         )
 
+    def end_after_this_round(self, end: bool = True) -> Game:
+        """Mark the game to end once the current round is over (``end=False`` takes the
+        mark back). Called between rounds, the finished round was the last: the game is
+        over at once. This is how an open-ended game ends; it also ends any game early."""
+        if self.is_over:
+            raise IllegalMove("game_over")
+        return replace(self, ending=bool(end))
+
     def join(self, place: int | None = None) -> tuple[Game, int]:
         """Seat a newcomer for the next round; returns the game and the new player id.
 
@@ -277,7 +338,13 @@ class Game:
 
     def view(self, player: int | None) -> dict[str, Any]:
         """The round as ``player`` may see it (a spectator's view if not seated), with the
-        game around it under ``"game"``; ``"seats"`` maps the round's seats to players."""
+        game around it under ``"game"``; ``"seats"`` maps the round's seats to players.
+
+        Under ``"game"``: ``rounds`` and ``target_score`` (None: no such limit; both None:
+        open-ended), ``scoring`` (False: no points), ``ending`` (the game ends after this
+        round), ``seating_draws`` (see ``seating_from_cards`` for the shape under each
+        ``options.seating_ties``), ``standings`` (with ``great_dalmuti`` counts), and the
+        scores, results, lineup, titles, leavers, end and join places."""
         seat = self.seat_of(player) if player is not None else None
         view = self.round.view(seat)
         view["player"] = player
@@ -287,6 +354,8 @@ class Game:
             "round_number": self.round_number,
             "rounds": self.options.rounds,
             "target_score": self.options.target_score,
+            "scoring": self.options.scoring,
+            "ending": self.ending,
             "scores": list(self.scores),
             "results": [dict(r) for r in self.results],
             "lineup": list(self.lineup),
@@ -318,6 +387,7 @@ class Game:
             "results": [dict(r) for r in self.results],
             "scores": list(self.scores),
             "left": list(self.left),
+            "ending": self.ending,
         }
 
     @classmethod
@@ -335,6 +405,7 @@ class Game:
             results=tuple(data["results"]),
             scores=tuple(data["scores"]),
             left=tuple(data["left"]),
+            ending=data.get("ending", False),  # absent from games stored before it existed
         )
 
 

@@ -26,6 +26,12 @@ Readings of the rules where RULES.md leaves room:
 * The holder of both jesters decides during the tax phase, alongside the Dalmutis (a
   Dalmuti holding both decides both). In a first round without taxes only a Greater Peon
   holding both is asked: any other revolution would change nothing.
+* With ``great_revolution="at_once"`` a Greater Peon dealt both jesters makes the Great
+  Revolution as the round starts, before anybody acts (there is nothing to decide, so
+  nothing to hide); a Lesser Peon or anybody else dealt both still chooses.
+* Merchants trade only at tables of at least ``merchant_trade_from`` players.
+* Without scoring (``scoring=False``) every round scores 0 points for everyone; the next
+  round's positions are made as usual.
 * A revolution, like a first round without taxes, cancels every exchange: there is no
   merchant trade either ("no taxes (card exchange)", and the French trade happens "at the
   time of the taxes").
@@ -302,7 +308,11 @@ class Round:
         hands_t = tuple(counted)
         holder = next((s for s in range(n) if hands_t[s][JESTER] == 2), None)
         choices = (None,) * n
-        if first_round and not options.first_round_taxes:
+        no_taxes = first_round and not options.first_round_taxes
+        if holder == n - 1 and options.great_revolution == "at_once":
+            rec = _Records(taxes_status="none" if no_taxes else "cancelled")
+            return _great_revolution(t, hands_t, rec, holder)
+        if no_taxes:
             rec = _Records(taxes_status="none")
             if holder == n - 1:
                 decide = _Decide(holder, choices)
@@ -653,13 +663,13 @@ class Round:
         if not declare:
             decide = self._decide._replace(jester_seat=None)
             return self._taxes_step(decide, (("revolution_declined", seat),))
-        great = t.pos[seat] == t.n - 1
-        rec = self._rec._replace(revolution=(seat, great))
+        rec = self._rec
         if rec.taxes_status == "pending":
             rec = rec._replace(taxes_status="cancelled")
-        if great:
-            t = _table(t.n, t.options, t.first_round, t.seed, t.order[::-1], t.deck)
-        return _begin_play(t, self._hands, rec, (("revolution", seat, great),))
+        if t.pos[seat] == t.n - 1:
+            return _great_revolution(t, self._hands, rec, seat)
+        rec = rec._replace(revolution=(seat, False))
+        return _begin_play(t, self._hands, rec, (("revolution", seat, False),))
 
     def _taxes_step(self, decide: _Decide, events: tuple) -> Round:
         t = self._t
@@ -1054,8 +1064,20 @@ def _execute_taxes(t: _Table, hands, rec: _Records, decide: _Decide, events: tup
     return _after_taxes(t, tuple(new), rec, events)
 
 
+def _great_revolution(t: _Table, hands, rec: _Records, seat: int) -> Round:
+    """The Greater Peon ``seat`` reveals both jesters: the order turns round, no taxes."""
+    t = _table(t.n, t.options, t.first_round, t.seed, t.order[::-1], t.deck)
+    rec = rec._replace(revolution=(seat, True))
+    return _begin_play(t, hands, rec, (("revolution", seat, True),))
+
+
 def _after_taxes(t: _Table, hands, rec: _Records, events: tuple) -> Round:
-    if t.options.merchant_trade != "off" and _trade_partners(t, hands):
+    options = t.options
+    if (
+        options.merchant_trade != "off"
+        and t.n >= options.merchant_trade_from
+        and _trade_partners(t, hands)
+    ):
         best = t.order[2]
         rec = rec._replace(trade_status="choosing_partner")
         decide = _Decide(None, (None,) * t.n)
@@ -1098,6 +1120,8 @@ def _result(t: _Table, finish: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[
         next_order = tuple(nxt)
     else:
         next_order = finish
+    if not t.options.scoring:
+        return (0,) * n, next_order
     points = [n - 1 - place[s] for s in range(n)]
     mode = t.options.philanthropic
     if mode != "off":

@@ -137,6 +137,8 @@ def test_a_game_view_adds_the_game_to_the_round_view():
         "round_number",
         "rounds",
         "target_score",
+        "scoring",
+        "ending",
         "scores",
         "results",
         "lineup",

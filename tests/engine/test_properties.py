@@ -1,7 +1,10 @@
-"""Property tests over many random rounds (seeded simulation, plus hypothesis).
+"""Property tests over many random rounds (seeded simulation, plus hypothesis), and whole
+games under every combination of the table options.
 
-``ENGINE_SIM_GAMES=5000`` runs a bigger simulation than the default."""
+``ENGINE_SIM_GAMES=5000`` runs a bigger simulation than the default;
+``ENGINE_ALL_OPTIONS=1`` plays the full product of the options (thousands of games)."""
 
+import itertools
 import json
 import os
 import random
@@ -12,6 +15,7 @@ from hypothesis import strategies as st
 
 from games.engine import (
     JESTER,
+    Game,
     GiveBack,
     IllegalMove,
     Options,
@@ -23,6 +27,7 @@ from games.engine import (
     TradeCard,
     action_from_json,
     action_to_json,
+    choose_action,
     deal,
 )
 from tests.engine.helpers import give_both_jesters
@@ -31,13 +36,17 @@ SIM_GAMES = int(os.environ.get("ENGINE_SIM_GAMES", "120"))
 
 
 def random_options(rng: random.Random) -> Options:
+    scoring = rng.random() < 0.8
     return Options(
         reduced_deck=rng.random() < 0.4,
         first_round_taxes=rng.random() < 0.5,
         tribute_return=rng.choice(["choice", "worst"]),
         merchant_trade=rng.choice(["off", "chosen", "random"]),
         master_rule=rng.random() < 0.5,
-        philanthropic=rng.choice(["off", "off", "per_position", "flat"]),
+        philanthropic=rng.choice(["off", "off", "per_position", "flat"]) if scoring else "off",
+        great_revolution=rng.choice(["declared", "at_once"]),
+        scoring=scoring,
+        merchant_trade_from=rng.choice([6, 7]),
     )
 
 
@@ -108,7 +117,9 @@ def simulate(seed: int, check_everything: bool = True) -> Round:
             moved[s] = sorted(pool[i : i + len(hands[s])])
             i += len(hands[s])
         other = Round.start(moved, options, first_round=first_round, seed=seed)
-        assert other.view(seat) == r.view(seat), "the tax phase must not depend on others"
+        # (a Great Revolution made at once is public: it is no secret that none happened)
+        if other.revolution is None:
+            assert other.view(seat) == r.view(seat), "the tax phase must not depend on others"
 
     played: Counter = Counter()
     steps = 0
@@ -174,7 +185,13 @@ def simulate(seed: int, check_everything: bool = True) -> Round:
     assert sorted(r.next_order) == list(range(n))
     assert sum(len(r.hand(s)) for s in range(n)) + sum(played.values()) == sum(deck.values())
     standard = sum(range(n))
-    if options.philanthropic == "off":
+    if options.great_revolution == "at_once" and JESTER in hands[n - 1]:
+        assert (r.revolution == {"seat": n - 1, "great": True}) == (hands[n - 1].count(JESTER) == 2)
+    if n < options.merchant_trade_from:
+        assert r.view(None)["trade"]["status"] == "none"
+    if not options.scoring:
+        assert r.points == (0,) * n
+    elif options.philanthropic == "off":
         assert sum(r.points) == standard
     else:
         assert sum(r.points) >= standard
@@ -216,3 +233,85 @@ def test_hypothesis_rounds_keep_every_rule_invariant(seed):
 )
 def test_actions_round_trip_through_json(action):
     assert action_from_json(json.loads(json.dumps(action_to_json(action)))) == action
+
+
+# -- whole games under every combination of the table options ------------------------------
+
+# Each entry: an option and the values a table may choose.
+OPTION_VALUES = {
+    "seating_ties": ["tied_redraw", "until_unique"],
+    "great_revolution": ["declared", "at_once"],
+    "length": ["rounds", "target", "open"],
+    "scoring": [True, False],
+    "merchant_trade_from": [6, 7],
+    "reduced_deck": [False, True],
+    "first_round_taxes": [True, False],
+    "tribute_return": ["choice", "worst"],
+    "merchant_trade": ["off", "chosen", "random"],
+    "master_rule": [False, True],
+    "philanthropic": ["off", "per_position", "flat"],
+}
+# The first five are the newest options: by default every combination of those is played,
+# each with the older options drawn at random; ENGINE_ALL_OPTIONS=1 plays the full product.
+ALL_OPTIONS = os.environ.get("ENGINE_ALL_OPTIONS") == "1"
+
+
+def option_combinations():
+    names = list(OPTION_VALUES)
+    if ALL_OPTIONS:
+        grid = itertools.product(*OPTION_VALUES.values())
+        combos = [dict(zip(names, values, strict=True)) for values in grid]
+    else:
+        rng = random.Random(20)
+        head = names[:5]
+        combos = []
+        for values in itertools.product(*(OPTION_VALUES[k] for k in head)):
+            combo = dict(zip(head, values, strict=True))
+            combo.update({k: rng.choice(OPTION_VALUES[k]) for k in names[5:]})
+            if not combo["scoring"]:
+                combo["philanthropic"] = "off"
+            combos.append(combo)
+    # scoring off excludes a target score and philanthropic scoring
+    return [
+        c for c in combos
+        if c["scoring"] or (c["length"] != "target" and c["philanthropic"] == "off")
+    ]
+
+
+def test_games_with_every_combination_of_options_finish():
+    combos = option_combinations()
+    assert len(combos) == (4224 if ALL_OPTIONS else 40)
+    for i, combo in enumerate(combos):
+        rng = random.Random(i)
+        n = rng.randint(4, 10)
+        length = combo.pop("length")
+        rounds = {"rounds": rng.randint(1, 3), "target": None, "open": None}[length]
+        target = 2 * n if length == "target" else None
+        options = Options(rounds=rounds, target_score=target, **combo)
+        game = Game.new(n, options, seed=i)
+        end_at = rng.randint(1, 3)
+        steps = 0
+        while True:
+            if length == "open" and game.round_number == end_at and not game.ending:
+                game = game.end_after_this_round()
+            while game.round.phase != "over":
+                steps += 1
+                assert steps < 20000, f"{options} does not finish"
+                player = game.awaiting_players[0]
+                game = game.apply(player, choose_action("basic", game.view(player), steps))
+            if game.is_over:
+                break
+            game = game.next_round()
+        assert game.winner == game.standings[0]["player"]
+        if length == "rounds":
+            assert game.round_number == rounds
+        if length == "open":
+            assert game.round_number == end_at
+        if length == "target":
+            assert max(game.scores) >= target
+        if not options.scoring:
+            assert set(game.scores) == {0}
+            assert [s["player"] for s in game.standings] == game.results[-1]["next_order"]
+        if options.seating_ties == "until_unique":
+            assert len(game.seating_draws) == n
+        assert Game.from_json(json.loads(json.dumps(game.to_json()))) == game

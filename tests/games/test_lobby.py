@@ -22,7 +22,8 @@ def test_it_opens_a_table_with_standard_rules_in_one_click(client, alice):
     assert game.options == {
         "reduced_deck": False, "first_round_taxes": True, "tribute_return": "choice",
         "merchant_trade": "off", "master_rule": False, "philanthropic": "off",
-        "rounds": 10, "target_score": None,
+        "rounds": 10, "target_score": None, "seating_ties": "tied_redraw",
+        "great_revolution": "declared", "scoring": True, "merchant_trade_from": 6,
     }
 
 
@@ -30,16 +31,20 @@ def test_it_stores_every_option_of_the_rules(client, alice):
     client.force_login(alice)
     client.post("/tables/new/", {
         "name": "Variants", "seats": 6, "end": "score", "rounds": 10, "target_score": 40,
-        "reduced_deck": "on", "tribute_return": "worst", "merchant_trade": "chosen",
-        "master_rule": "on", "philanthropic": "flat",
+        "tribute_return": "worst", "merchant_trade": "chosen", "merchant_trade_from": 6,
+        "master_rule": "on", "philanthropic": "flat", "seating_ties": "until_unique",
+        "great_revolution": "at_once",
     })
     options = Game.objects.get().options
-    assert options["reduced_deck"] and options["master_rule"]
+    assert options["master_rule"] and not options["reduced_deck"]
+    assert options["seating_ties"] == "until_unique"
+    assert options["great_revolution"] == "at_once"
+    assert options["merchant_trade_from"] == 6
     assert not options["first_round_taxes"]
     assert options["tribute_return"] == "worst"
     assert options["merchant_trade"] == "chosen"
     assert options["philanthropic"] == "flat"
-    assert options["target_score"] == 40
+    assert options["target_score"] == 40 and options["rounds"] is None
 
 
 def test_it_refuses_a_table_of_three(client, alice):
