@@ -202,7 +202,10 @@ def _my_actions(view: dict, name_of) -> dict:
         elif kind == "give_back":
             give_cards.update(action["cards"])
         elif kind == "revolution":
-            out["revolution_offer"] = True
+            if action["declare"]:
+                out["revolution_offer"] = True
+            else:
+                out["can_keep_quiet"] = True
         elif kind == "trade":
             partner = action["partner"]
             if partner is not None:
@@ -213,6 +216,9 @@ def _my_actions(view: dict, name_of) -> dict:
                 out["can_decline_trade"] = True
         elif kind == "trade_card":
             out["trade_cards"].append(Choice(str(action["card"]), card_name(action["card"])))
+    # Asked only so that nobody can tell whether they hold both jesters (a first round
+    # without taxes asks the Greater Peon every time).
+    out["open_the_round"] = out.pop("can_keep_quiet", False) and not out["revolution_offer"]
     for group in groups.values():
         group.count = view["hand"].count(group.rank)
     out["play_groups"] = sorted(groups.values(), key=lambda g: g.rank)

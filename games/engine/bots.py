@@ -120,6 +120,9 @@ def choose_action(level: str, view: dict, seed: int) -> Action:
         bot = BOTS[level]
     except KeyError:
         raise ValueError(f"unknown bot level {level!r}") from None
+    legal = view["legal_actions"]
+    if len(legal) == 1:  # an only choice (a Greater Peon without jesters asked) is no choice
+        return action_from_json(legal[0])
     return bot(view, random.Random(seed))
 
 

@@ -398,6 +398,8 @@ def tax_or_trade_action(view: dict, actions: list[Action]) -> Action:
     """Revolution, give-back and merchant-trade decisions."""
     if Revolution(True) in actions:
         return Revolution(wants_revolution(view))
+    if actions == [Revolution(False)]:  # asked without holding both jesters
+        return Revolution(False)
     kn = Knowledge.from_view(view)
     gives = [a.cards for a in actions if isinstance(a, GiveBack)]
     if gives:

@@ -9,14 +9,12 @@ before a revolution is declared. The public shape of the tax phase never depends
 jesters: the Dalmutis always act (also with ``tribute_return="worst"``, where their only
 legal action is to confirm their worst cards), and the seats shown as awaiting are only
 the Dalmutis still choosing, plus, in its own view only, a seat deciding on a revolution.
-Two edge cases remain, because a decision someone is waiting for takes time:
-
-* after both Dalmutis have chosen, a tax phase that has not ended yet tells the table that
-  somebody is still deciding on a revolution (the holder decides while the Dalmutis
-  choose, so this only shows when the holder is slower than both Dalmutis);
-* in a first round without taxes there is nothing to wait for unless the Greater Peon
-  holds both jesters, so a tax phase at all tells that the Greater Peon may call a Great
-  Revolution. (A table that minds can keep the first-round taxes.)
+One edge case remains, because a decision someone is waiting for takes time: after both
+Dalmutis have chosen, a tax phase that has not ended yet tells the table that somebody is
+still deciding on a revolution (the holder decides while the Dalmutis choose, so this only
+shows when the holder is slower than both Dalmutis). A first round without taxes has no
+such case: there the Greater Peon is asked every time, jesters or not, and everybody
+sees the table wait for them.
 
 Likewise a Dalmuti sees the tribute only once the exchange is made, after choosing what to
 give back, and in a ``chosen`` merchant trade neither Merchant sees the other's card first.
@@ -24,8 +22,9 @@ give back, and in a ``chosen`` merchant trade neither Merchant sees the other's 
 Readings of the rules where RULES.md leaves room:
 
 * The holder of both jesters decides during the tax phase, alongside the Dalmutis (a
-  Dalmuti holding both decides both). In a first round without taxes only a Greater Peon
-  holding both is asked: any other revolution would change nothing.
+  Dalmuti holding both decides both). In a first round without taxes only the Greater
+  Peon is asked (any other revolution would change nothing), and always: one without
+  both jesters can only say no.
 * With ``great_revolution="at_once"`` a Greater Peon dealt both jesters makes the Great
   Revolution as the round starts, before anybody acts (there is nothing to decide, so
   nothing to hide); a Lesser Peon or anybody else dealt both still chooses.
@@ -313,11 +312,12 @@ class Round:
             rec = _Records(taxes_status="none" if no_taxes else "cancelled")
             return _great_revolution(t, hands_t, rec, holder)
         if no_taxes:
+            # Only a Greater Peon dealt both jesters could change anything (a Great
+            # Revolution), so the Greater Peon is always asked before the first trick,
+            # jesters or not: a pause only when they hold both would tell everybody.
             rec = _Records(taxes_status="none")
-            if holder == n - 1:
-                decide = _Decide(holder, choices)
-                return _deciding(t, "taxes", hands_t, (holder,), decide, rec, ())
-            return _begin_play(t, hands_t, rec, ())
+            decide = _Decide(n - 1, choices)
+            return _deciding(t, "taxes", hands_t, (n - 1,), decide, rec, ())
         plan = []
         for peon, dalmuti, most in ((n - 1, 0, 2), (n - 2, 1, 1)):
             k = min(most, _non_jesters(hands_t[peon]), _non_jesters(hands_t[dalmuti]))
@@ -465,7 +465,9 @@ class Round:
                         if all(cards.count(r) <= h[r] for r in cards):
                             out.append(GiveBack(cards))
             if decide.jester_seat == seat:
-                out.extend((Revolution(True), Revolution(False)))
+                if h[JESTER] == 2:
+                    out.append(Revolution(True))
+                out.append(Revolution(False))
             return out
         rec = self._rec
         if rec.trade_status == "choosing_partner":
@@ -659,6 +661,8 @@ class Round:
             raise IllegalMove("no_revolution")
         if type(declare) is not bool:
             raise IllegalMove("unknown_action")
+        if declare and self._hands[seat][JESTER] != 2:
+            raise IllegalMove("no_revolution")
         t = self._t
         if not declare:
             decide = self._decide._replace(jester_seat=None)
@@ -762,6 +766,9 @@ class Round:
         hands = self._hands
         if phase == "taxes":
             dalmutis = [d for _, d, _ in rec.tax_plan if self._decide.choices[d] is None]
+            if rec.taxes_status == "none":
+                # A first round without taxes always asks the Greater Peon: public.
+                dalmutis = [self._t.n - 1]
             awaiting = [s for s in self._pending if s in dalmutis or s == seat]
         else:
             awaiting = list(self.awaiting)

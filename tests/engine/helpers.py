@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from games.engine import JESTER, PASS, Options, Play, Round
+from games.engine import JESTER, PASS, Options, Play, Revolution, Round
 
 NO_TAXES = Options(first_round_taxes=False)
 
 
 def open_round(hands, **options) -> Round:
-    """A round straight into play: a first round without taxes."""
-    return Round.start(hands, Options(first_round_taxes=False, **options), first_round=True)
+    """A round straight into play: a first round without taxes, the Greater Peon (asked
+    about a Great Revolution, jesters or not) having said no."""
+    r = Round.start(hands, Options(first_round_taxes=False, **options), first_round=True)
+    if r.phase == "taxes":
+        r = r.apply(len(hands) - 1, Revolution(False))
+    return r
 
 
 def run(r: Round, moves) -> Round:

@@ -183,12 +183,29 @@ def test_a_greater_peon_with_both_jesters_calls_a_great_revolution():
     assert r.to_act == 3  # play follows the new position order
 
 
-def test_without_first_round_taxes_the_first_round_goes_straight_to_play():
+def test_without_first_round_taxes_the_greater_peon_opens_the_first_round():
+    # Asked whether to call a Great Revolution even without the jesters: a question put
+    # only to a holder would tell everybody who holds them.
     r = Round.start(FIVE, Options(first_round_taxes=False), first_round=True)
+    assert r.phase == "taxes" and r.awaiting == (4,)
+    assert r.legal_actions(4) == [Revolution(False)]
+    assert r.view(0)["awaiting"] == [4] and r.view(0)["taxes"]["status"] == "none"
+    with pytest.raises(IllegalMove):
+        r.apply(4, Revolution(True))
+    r = r.apply(4, Revolution(False))
     assert r.phase == "play" and r.to_act == 0
-    assert r.view(0)["taxes"]["status"] == "none"
     later = Round.start(FIVE, Options(first_round_taxes=False), first_round=False)
-    assert later.phase == "taxes"
+    assert later.phase == "taxes" and later.view(4)["taxes"]["status"] == "pending"
+
+
+def test_without_first_round_taxes_others_see_the_same_whoever_holds_the_jesters():
+    with_jesters = [list(h) for h in FIVE]
+    with_jesters[4] = [1, 2, J, J, 12, 11]
+    plain = Round.start(FIVE, Options(first_round_taxes=False), first_round=True)
+    holder = Round.start(with_jesters, Options(first_round_taxes=False), first_round=True)
+    for seat in (0, 1, 2):
+        mine, theirs = plain.view(seat), holder.view(seat)
+        assert (mine["phase"], mine["awaiting"]) == (theirs["phase"], theirs["awaiting"])
 
 
 def test_without_first_round_taxes_a_greater_peon_with_both_jesters_may_still_rise():
@@ -197,7 +214,7 @@ def test_without_first_round_taxes_a_greater_peon_with_both_jesters_may_still_ri
     r = Round.start(hands, Options(first_round_taxes=False), first_round=True)
     assert r.phase == "taxes" and r.awaiting == (4,)
     assert r.legal_actions(4) == [Revolution(True), Revolution(False)]
-    assert r.view(0)["awaiting"] == []
+    assert r.view(0)["awaiting"] == [4]
     quiet = r.apply(4, Revolution(False))
     assert quiet.phase == "play" and quiet.order == (0, 1, 2, 3, 4)
     great = r.apply(4, Revolution(True))
@@ -208,7 +225,8 @@ def test_without_first_round_taxes_other_jester_holders_have_nothing_to_declare(
     hands = [list(h) for h in FIVE]
     hands[3] = [3, 6, J, J, 12]
     r = Round.start(hands, Options(first_round_taxes=False), first_round=True)
-    assert r.phase == "play"
+    assert r.legal_actions(3) == []
+    assert r.legal_actions(4) == [Revolution(False)]
 
 
 SIX = [

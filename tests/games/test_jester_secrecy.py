@@ -151,3 +151,33 @@ def test_an_undecided_holder_cannot_be_told_from_another(client, people):
     lesser_peon = _play_world(client, people, 3, "undecided")
     greater_peon = _play_world(client, people, 4, "undecided")
     assert lesser_peon == greater_peon
+
+
+def _first_round_world(client, people, gp_holds_both: bool) -> list:
+    """A first round without taxes, the Greater Peon (a human) not yet decided."""
+    with time_machine.travel(FROZEN, tick=False):
+        game = start_table(people["host"], [people["a"], people["b"]], bots=2,
+                           options={"rounds": 3, "first_round_taxes": False})
+        _seat_people(game, people)
+        hands = _base_hands()
+        if gp_holds_both:
+            hands = give_both_jesters(hands, 4)
+        state = game.engine_state()
+        rnd = engine.Round.start(hands, state.options, first_round=True, seed=3)
+        game.awaiting = {}
+        save_state(game, dataclasses.replace(state, round=rnd))
+        game.refresh_from_db()
+        observer = Observer(client, game, people["host"])
+        observer.look()
+        _bots_move(game, observer)
+        return observer.seen
+
+
+def test_a_first_round_without_taxes_does_not_tell_whether_the_greater_peon_may_rise(
+    client, people
+):
+    holds = _first_round_world(client, people, True)
+    does_not = _first_round_world(client, people, False)
+    assert holds == does_not
+    # The table is waiting for the Greater Peon in both, by name.
+    assert "Waiting for Js-B" in holds[-1][1][0]
