@@ -26,6 +26,8 @@ def replay(game: Game, actions=None):
                                     lineup=action.payload.get("lineup"))
         elif action.kind == "next_round":
             state = state.next_round()
+        elif action.kind == "ending":
+            state = state.end_after_this_round(action.payload["end"])
         else:
             state = state.apply(action.player, engine.action_from_json(action.payload))
         yield action, state

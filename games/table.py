@@ -121,10 +121,14 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         "round_number": g["round_number"],
         "rounds": g["rounds"],
         "target_score": g["target_score"],
+        "open_ended": g["rounds"] is None and g["target_score"] is None,
+        "ending": g.get("ending", False),
+        "scoring": g.get("scoring", True),
+        "is_host": me is not None and me.user_id == game.host_id,
         "game_over": g["is_over"],
         "standings": [
             {"rank": s["rank"], "name": name_of(s["player"]), "score": s["score"],
-             "is_me": s["player"] == my_player}
+             "great_dalmuti": s.get("great_dalmuti", 0), "is_me": s["player"] == my_player}
             for s in g["standings"]
         ],
         "winner_name": name_of(g["winner"]) if g["winner"] is not None else "",

@@ -12,6 +12,7 @@ urlpatterns = [
     path("t/<int:game_id>/orders/", table.standing_orders, name="standing_orders"),
     path("t/<int:game_id>/vacation/", table.vacation, name="vacation"),
     path("t/<int:game_id>/back/", table.take_back, name="take_back"),
+    path("t/<int:game_id>/end/", table.end_after_this_round, name="end_after_this_round"),
     path("t/<int:game_id>/invite/", invitations.invite, name="invite"),
     path("t/<int:game_id>/bots/", lobby.add_bot, name="add_bot"),
     path("t/<int:game_id>/seats/<int:seat_id>/remove/", lobby.remove_seat, name="remove_seat"),

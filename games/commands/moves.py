@@ -249,3 +249,24 @@ def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: boo
             if state.to_json() != game.state:
                 save_state(game, state)
         wake_bots(game)
+
+
+def end_after_this_round(game_id: int, user, end: bool = True) -> Game:
+    """The host marks the game to end once the round in play is over (how an open-ended
+    game ends; any game may end early this way), or takes the mark back."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.host_id != user.pk:
+            raise Rejected(_("Only the host can end the game."), 403)
+        if not game.is_playing:
+            raise Rejected(_("This game is not in play."), 409)
+        state = game.engine_state()
+        if state.ending == end:
+            return game
+        state = state.end_after_this_round(end)
+        host = game.seats.filter(user=user).first()
+        player = host.player if host is not None else None
+        event = {"type": "game_ending" if end else "game_continues", "player": player}
+        record(game, player, "ending", {"end": end}, [event], "player", user)
+        save_state(game, state)
+    return game

@@ -289,6 +289,21 @@ def take_back(request, game_id: int):
     return redirect(game)
 
 
+@require_POST
+@login_required
+def end_after_this_round(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    end = request.POST.get("end") != "no"
+    try:
+        commands.end_after_this_round(game.pk, request.user, end)
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    else:
+        messages.success(request, _("The game ends after this round.") if end
+                         else _("The game goes on after this round."))
+    return redirect(game)
+
+
 @never_cache
 @login_required
 def game_log(request, game_id: int):
