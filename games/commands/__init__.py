@@ -45,8 +45,9 @@ from .tables import (
 )
 
 __all__ = [
-    "BOT_NAMES", "Rejected", "act", "add_bot", "bots_awaited", "create_table", "end_after_this_round", "end_vacation",
-    "enforce_deadlines", "invite", "invite_users", "join", "open_rematch", "play_bot_move",
-    "rematch_lineup", "remove_seat", "seen", "seen_at", "set_standing_orders",
-    "standing_order_action", "start", "start_vacation", "take_seat_back", "trick_key", "wake_bots",
+    "BOT_NAMES", "Rejected", "act", "add_bot", "bots_awaited", "create_table",
+    "end_after_this_round", "end_vacation", "enforce_deadlines", "invite", "invite_users", "join",
+    "open_rematch", "play_bot_move", "rematch_lineup", "remove_seat", "seen", "seen_at",
+    "set_standing_orders", "standing_order_action", "start", "start_vacation", "take_seat_back",
+    "trick_key", "wake_bots",
 ]
