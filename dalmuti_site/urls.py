@@ -1,7 +1,17 @@
 from django.contrib import admin
+from django.http import HttpResponse
 from django.urls import include, path
+from django.views.decorators.cache import never_cache
+
+
+@never_cache
+def health(request):
+    """For load balancers and uptime checks: answers without a session or the database."""
+    return HttpResponse("ok", content_type="text/plain")
+
 
 urlpatterns = [
+    path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
