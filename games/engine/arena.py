@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .bots import BOTS, Bot
+from .bots_expert import expert_bot
 from .game import Game, derive_seed
 from .options import Options
 from .round import Round, deal
@@ -39,7 +40,6 @@ Z95 = 1.959964
 def make_bot(level: str, budget: float | None = None, samples: int | None = None) -> Bot:
     """The bot of a level; the expert's budget or sample count can be set."""
     if level == "expert":
-        from .bots_expert import expert_bot
 
         def bot(view, rng):
             return expert_bot(view, rng, budget=budget, samples=samples)

@@ -1,9 +1,9 @@
 """Bots: a bot is ``f(view, rng) -> action`` that sees only ``view(seat)`` (never the full
 state) and draws any randomness from ``rng``.
 
-``BOTS`` maps a level name to its function. A stronger bot lives in its own module and is
-added to ``BOTS`` here, e.g. ``from .bots_skilled import skilled_bot`` and
-``BOTS["skilled"] = skilled_bot``.
+This module is the registry: ``BOTS`` maps a level name to its function. The simple levels
+live here; a stronger bot lives in its own module, builds on ``bots_common`` (never on this
+registry) and is registered below.
 """
 
 from __future__ import annotations
@@ -21,14 +21,12 @@ from .actions import (
     TradeCard,
     action_from_json,
 )
+from .bots_common import legal_actions
+from .bots_expert import expert_bot
+from .bots_skilled import skilled_bot
 from .cards import JESTER
 
 Bot = Callable[[dict, random.Random], Action]
-
-
-def legal_actions(view: dict) -> list[Action]:
-    """The view's legal actions as action objects."""
-    return [action_from_json(a) for a in view["legal_actions"]]
 
 
 def random_bot(view: dict, rng: random.Random) -> Action:
@@ -125,9 +123,6 @@ def choose_action(level: str, view: dict, seed: int) -> Action:
         return action_from_json(legal[0])
     return bot(view, random.Random(seed))
 
-
-from .bots_expert import expert_bot  # noqa: E402
-from .bots_skilled import skilled_bot  # noqa: E402
 
 BOTS["skilled"] = skilled_bot
 BOTS["expert"] = expert_bot

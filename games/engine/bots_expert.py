@@ -22,7 +22,7 @@ import random
 import time
 
 from .actions import PASS, Action, GiveBack, Play
-from .bots import legal_actions
+from .bots_common import legal_actions
 from .bots_skilled import (
     Knowledge,
     best_move,

@@ -18,7 +18,7 @@ import random
 from math import comb
 
 from .actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
-from .bots import legal_actions
+from .bots_common import legal_actions
 from .cards import JESTER
 from .sim import Move, lead_moves, move_cards, move_of
 

@@ -12,7 +12,7 @@ or ``(JESTER, m, 0)`` for m jesters alone.
 
 from __future__ import annotations
 
-from .cards import JESTER
+from .cards import JESTER, counts_of
 
 Move = tuple[int, int, int] | None
 
@@ -86,8 +86,6 @@ class Sim:
     @classmethod
     def from_round(cls, r) -> Sim:
         """The simulator at the state of a ``Round`` in its play phase (public API only)."""
-        from .cards import counts_of
-
         hands = [counts_of(r.hand(s)) for s in range(r.n_players)]
         last = None
         if r.trick:
