@@ -23,6 +23,17 @@ def _keys(username: str, address: str) -> list[str]:
 
 
 def client_address(request) -> str:
+    """The client's own address. Behind TRUSTED_PROXIES proxies (an HTTPS front end)
+    every request comes from the last proxy, which appends the address it saw to
+    X-Forwarded-For: that entry, counted from the right, is the client. Entries further
+    left were written by the client itself and are ignored; without trusted proxies the
+    header is ignored altogether."""
+    proxies = getattr(settings, "TRUSTED_PROXIES", 0)
+    if proxies:
+        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        forwarded = [a for a in forwarded if a]
+        if len(forwarded) >= proxies:
+            return forwarded[-proxies]
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
@@ -48,3 +59,18 @@ def record_failure(username: str, address: str) -> None:
 
 def clear_username(username: str) -> None:
     cache.delete(_key("username", username.casefold()))
+
+
+def count_attempt(kind: str, value: str, limit: int, window: int) -> int:
+    """Count one attempt at something that can tell whether an account exists (signing
+    up, looking a player up by name); the seconds to wait once `limit` attempts were
+    made within `window` seconds, else 0."""
+    key = _key(kind, value)
+    now = time.time()
+    count, until = cache.get(key, (0, 0.0))
+    if until <= now:
+        count, until = 0, now + window
+    if count >= limit:
+        return math.ceil(until - now)
+    cache.set(key, (count + 1, until), timeout=math.ceil(until - now))
+    return 0

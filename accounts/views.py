@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
+from . import throttle
 from .forms import LoginForm, ProfileForm, SignupForm
 from .models import User
 
@@ -59,6 +60,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(next_url or settings.LOGIN_REDIRECT_URL)
 
     if request.method == "POST":
+        # Each attempt can tell whether a username or an address is taken: limit them.
+        wait = throttle.count_attempt("signup", throttle.client_address(request),
+                                      settings.SIGNUP_ATTEMPT_LIMIT, 3600)
+        if wait:
+            response = render(request, "accounts/signup.html", {
+                "form": SignupForm(), "next": next_url,
+                "error": _("Too many sign-up attempts from your address. Please try again "
+                           "later."),
+            }, status=429)
+            response.headers["Retry-After"] = str(wait)
+            return response
         form = SignupForm(request.POST)
         if form.is_valid():
             user = form.save()

@@ -40,8 +40,16 @@ def titles(game: Game, me: Seat) -> dict[int, str]:
     return {view["seats"][i]: title for i, title in enumerate(view["titles"])}
 
 
+# Marks that reorder text on screen (right-to-left overrides and isolates): a message could
+# read differently from what was written.
+BIDI_CONTROLS = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E,
+                                  0x200F, 0x061C)}
+
+
 def clean(text: str) -> str:
-    """One line of plain text: control characters (newlines, NUL…) become spaces."""
+    """One line of plain text: control characters (newlines, NUL…) become spaces, and
+    bidirectional controls are dropped."""
+    text = "".join(c for c in text if c not in BIDI_CONTROLS)
     text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
     return " ".join(text.split(" ")).strip()
 

@@ -1,3 +1,8 @@
+import codecs
+
+from django.http import HttpResponse
+from django.utils.translation import gettext as _
+
 # No inline scripts or styles anywhere: every script and stylesheet is a static file.
 CSP = "; ".join(
     [
@@ -24,3 +29,31 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", CSP)
         return response
+
+
+# Form encodings a browser sends and Django can read: ASCII-compatible ones.
+READABLE_CHARSETS = {"utf-8", "ascii", "latin-1", "iso8859-1", "cp1252", "iso8859-15"}
+
+
+class FormCharsetMiddleware:
+    """Refuse, with a clear 400, a form declared in a character set it cannot be read in
+    (UTF-16, or one that does not exist): reading it would fail deep inside Django."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        content_type = request.META.get("CONTENT_TYPE", "")
+        if request.method == "POST" and "charset=" in content_type.lower():
+            charset = content_type.lower().split("charset=", 1)[1].split(";")[0].strip(' "')
+            try:
+                name = codecs.lookup(charset).name
+            except LookupError:
+                name = ""
+            if name not in READABLE_CHARSETS:
+                return HttpResponse(
+                    _("This form was sent in a character set the site cannot read. "
+                      "Please send it as UTF-8."),
+                    status=400, content_type="text/plain; charset=utf-8",
+                )
+        return self.get_response(request)

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "dalmuti_site.middleware.FormCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -123,6 +124,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# How many proxies in front of the site append to X-Forwarded-For (an HTTPS front end: 1).
+# Only then is that header trusted to tell the client's address (login throttling).
+TRUSTED_PROXIES = envint("TRUSTED_PROXIES", "0")
+# Sign-up attempts per client address, and player look-ups by name per inviter, per hour:
+# each one can tell whether an account exists.
+SIGNUP_ATTEMPT_LIMIT = envint("SIGNUP_ATTEMPT_LIMIT", "10")
+LOOKUP_LIMIT = envint("LOOKUP_LIMIT", "20")
 # Failed logins allowed per username and per address within the window (seconds).
 LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")
 LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "900")
@@ -239,6 +247,9 @@ INVITATIONS_PER_DAY = envint("INVITATIONS_PER_DAY", "30")
 # while the player has been active on the table this recently (seconds).
 NOTIFY_GRACE_SECONDS = envint("NOTIFY_GRACE_SECONDS", "120")
 NOTIFY_WATCHING_SECONDS = envint("NOTIFY_WATCHING_SECONDS", "300")
+
+# The debug page (DEBUG=1, as with make run) hides a game's state, seed and hands.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "dalmuti_site.debug.GameSecretsFilter"
 
 LOGGING = {
     "version": 1,

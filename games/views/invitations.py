@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -5,6 +6,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from accounts import throttle
 
 from .. import commands
 from ..access import seat_for_user
@@ -19,6 +22,11 @@ def invite(request, game_id: int):
     if game.host_id != request.user.pk:
         raise Http404
     form = InviteForm(request.POST)
+    # Each look-up by name tells whether that player exists: limit them per inviter.
+    if throttle.count_attempt("lookup", str(request.user.pk), settings.LOOKUP_LIMIT, 3600):
+        messages.error(request, _("You have looked up too many players; try again in an "
+                                  "hour, or share the table's link."))
+        return redirect(game)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:

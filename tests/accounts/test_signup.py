@@ -108,3 +108,13 @@ def test_a_logged_in_user_is_sent_on_to_next(client, alice):
 def test_the_header_offers_sign_up_to_a_visitor(client):
     response = client.get("/")
     assert 'href="/accounts/signup/"' in response.content.decode()
+
+
+def test_sign_up_attempts_from_one_address_are_limited(client, settings):
+    settings.SIGNUP_ATTEMPT_LIMIT = 3
+    for i in range(3):
+        answer = client.post("/accounts/signup/", {"username": f"probe{i}", "email": "x@x"})
+        assert answer.status_code == 200
+    answer = client.post("/accounts/signup/", {"username": "probe9", "email": "x@x"})
+    assert answer.status_code == 429 and "Retry-After" in answer.headers
+    assert "Too many sign-up attempts" in answer.content.decode()

@@ -129,3 +129,12 @@ def test_racing_invitations_to_one_address_make_one(alice):
     assert Invitation.objects.filter(game=game).count() == 1
     commands.invite(game, alice, email="RACE@example.com")
     assert Invitation.objects.filter(game=game).count() == 1
+
+
+def test_looking_players_up_by_name_is_limited(client, table, alice, settings):
+    settings.LOOKUP_LIMIT = 3
+    client.force_login(alice)
+    for i in range(3):
+        assert "There is no player called" in _invite(client, table, f"ghost{i}").content.decode()
+    answer = _invite(client, table, "ghost9").content.decode()
+    assert "looked up too many players" in answer and "There is no player called" not in answer
