@@ -2,7 +2,12 @@ import math
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordResetForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
 from django.core.exceptions import ValidationError
 from django.utils.text import capfirst
 from django.utils.translation import get_language_info, ngettext
@@ -72,6 +77,14 @@ class LoginForm(AuthenticationForm):
             raise
         throttle.clear_username(username)
         return cleaned_data
+
+
+class ConfirmedAddressResetForm(PasswordResetForm):
+    """A password reset goes only to a confirmed address: an address typed into a profile
+    by someone else must not receive a way into that account."""
+
+    def get_users(self, email):
+        return (user for user in super().get_users(email) if user.email_verified)
 
 
 class ResetPasswordForm(SetPasswordForm):

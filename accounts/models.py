@@ -13,6 +13,9 @@ class User(AbstractUser):
         NEVER = "never", _("Never")
 
     email = models.EmailField(_("email address"), blank=True)
+    # Set when the owner followed the confirmation link sent to `email`: until then no
+    # game email, invitation or password reset goes to that address.
+    email_verified = models.BooleanField(_("email address confirmed"), default=False)
     display_name = models.CharField(
         _("display name"), max_length=40, blank=True,
         help_text=_("The name other players see at the table."),
@@ -25,6 +28,11 @@ class User(AbstractUser):
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True,
         help_text=_("Leave empty to follow your browser."),
     )
+
+    @property
+    def verified_email(self) -> str:
+        """The address emails may go to: the confirmed one, else none."""
+        return self.email if self.email and self.email_verified else ""
 
     @property
     def name(self) -> str:

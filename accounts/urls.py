@@ -3,13 +3,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
-from .forms import ResetPasswordForm
+from .forms import ConfirmedAddressResetForm, ResetPasswordForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("language/", views.set_language, name="set_language"),
     path(
         "password/change/",
@@ -24,6 +25,7 @@ urlpatterns = [
     path(
         "password/reset/",
         auth_views.PasswordResetView.as_view(
+            form_class=ConfirmedAddressResetForm,
             email_template_name="registration/password_reset_email.txt",
             html_email_template_name="registration/password_reset_email.html",
             extra_email_context={"site_url": settings.SITE_URL},

@@ -12,7 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from . import throttle
+from . import confirmation, throttle
 from .forms import LoginForm, ProfileForm, SignupForm
 from .models import User
 
@@ -74,6 +74,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignupForm(request.POST)
         if form.is_valid():
             user = form.save()
+            confirmation.send_link(user)
             auth.login(request, user)
             welcome = _("Welcome, %(name)s! Your account is ready.") % {"name": user.name}
             messages.success(request, welcome)
@@ -101,9 +102,19 @@ class LoginView(auth_views.LoginView):
 def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         # A fresh copy: an invalid form must not change request.user (the header shows it).
+        if request.POST.get("resend_confirmation"):
+            confirmation.send_link(request.user)
+            messages.success(request, _("We sent you a new confirmation link."))
+            return redirect("profile")
         form = ProfileForm(request.POST, instance=User.objects.get(pk=request.user.pk))
         if form.is_valid():
+            if "email" in form.changed_data:
+                form.instance.email_verified = False
             user = form.save()
+            if "email" in form.changed_data:
+                confirmation.send_link(user)
+                messages.info(request, _("We sent a confirmation link to %(email)s: follow it "
+                                         "to get emails there.") % {"email": user.email})
             if user.language:
                 translation.activate(user.language)
             messages.success(request, _("Your profile has been saved."))
@@ -113,6 +124,15 @@ def profile(request: HttpRequest) -> HttpResponse:
     else:
         form = ProfileForm(instance=request.user)
     return render(request, "accounts/profile.html", {"form": form})
+
+
+@never_cache
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in the confirmation email: a GET that only confirms an address its owner
+    received, so a mail scanner following it does no harm."""
+    user = confirmation.confirm(token)
+    return render(request, "accounts/confirm_email.html", {"confirmed": user},
+                  status=200 if user else 400)
 
 
 @require_POST

@@ -55,7 +55,7 @@ def send(name: str, user, context: dict) -> None:
         text = render_to_string(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
     message = EmailMultiAlternatives(
-        subject, text, to=[user.email],
+        subject, text, to=[user.verified_email],
         headers={"List-Unsubscribe": f"<{unsubscribe}>",
                  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
     )
@@ -143,7 +143,7 @@ def send_invitation(invitation_id: int) -> None:
     if invitation is None:
         return
     user, game = invitation.user, invitation.game
-    address = user.email if user is not None else invitation.email
+    address = user.verified_email if user is not None else invitation.email
     if not address:
         return
     link = settings.SITE_URL + reverse("join", args=[game.invite_token])

@@ -191,7 +191,9 @@ class InviteForm(forms.Form):
         User = get_user_model()
         if "@" in who:
             forms.EmailField().clean(who)
-            self.user = User.objects.filter(email__iexact=who, is_active=True).first()
+            self.user = User.objects.filter(
+                email__iexact=who, email_verified=True, is_active=True
+            ).first()
             self.email = who
         else:
             self.user = User.objects.filter(username__iexact=who, is_active=True).first()

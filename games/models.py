@@ -184,8 +184,8 @@ class InvitationQuerySet(models.QuerySet):
     def for_user(self, user):
         """Invitations by username, and by email address to whoever now has that address."""
         mine = models.Q(user=user)
-        if user.email:
-            mine |= models.Q(user=None, email__iexact=user.email)
+        if user.verified_email:
+            mine |= models.Q(user=None, email__iexact=user.verified_email)
         return self.filter(mine)
 
 

@@ -27,7 +27,7 @@ Status = Notification.Status
 
 
 def _wants(user, preference: str) -> bool:
-    return bool(user.email) and user.notify == preference
+    return bool(user.verified_email) and user.notify == preference
 
 
 def for_new_turns(game: Game, players: list[int]) -> None:
@@ -85,7 +85,7 @@ def _daily_users_waited_for():
     for seat in Seat.objects.filter(
         game__status=Game.Status.PLAYING, stand_in=False, user__notify="daily"
     ).exclude(user=None).select_related("user", "game"):
-        if str(seat.player) in seat.game.awaiting and seat.user.email:
+        if str(seat.player) in seat.game.awaiting and seat.user.verified_email:
             yield seat.user
 
 

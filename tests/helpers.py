@@ -11,7 +11,8 @@ PASSWORD = "correct-horse-battery"
 def make_user(username: str, **extra):
     return get_user_model().objects.create_user(
         username, f"{username}@example.com", PASSWORD,
-        display_name=extra.pop("display_name", username.title()), **extra,
+        display_name=extra.pop("display_name", username.title()),
+        email_verified=extra.pop("email_verified", True), **extra,
     )
 
 

@@ -484,7 +484,7 @@ def player(db, django_user_model, settings):
     def make(code: str):
         return django_user_model.objects.create_user(
             "alice", "alice@example.com", "correct-horse-battery", display_name="Alice",
-            language=code,
+            language=code, email_verified=True,
         )
 
     return make

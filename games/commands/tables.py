@@ -135,7 +135,7 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
             game=game, user=user, email="" if user else email, invited_by=invited_by,
             language=language,
         )
-    if email or (user is not None and user.email):
+    if email or (user is not None and user.verified_email):
         background.after_commit("invitation_email", invitation.pk)
     return invitation, True
 

@@ -14,10 +14,12 @@ def _fast_hashing_and_an_empty_cache(db, settings):
 @pytest.fixture
 def alice(django_user_model):
     return django_user_model.objects.create_user(
-        "alice", "alice@example.com", PASSWORD, display_name="Alice"
+        "alice", "alice@example.com", PASSWORD, display_name="Alice", email_verified=True
     )
 
 
 @pytest.fixture
 def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
+    return django_user_model.objects.create_user(
+        "bob", "bob@example.com", PASSWORD, email_verified=True
+    )

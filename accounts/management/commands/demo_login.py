@@ -18,7 +18,8 @@ class Command(BaseCommand):
                 )
             return
         User.objects.create_superuser(
-            DEMO_USERNAME, "demo@example.com", DEMO_PASSWORD, display_name="Demo"
+            DEMO_USERNAME, "demo@example.com", DEMO_PASSWORD, display_name="Demo",
+            email_verified=True,
         )
         self.stdout.write(
             self.style.SUCCESS(

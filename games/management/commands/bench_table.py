@@ -33,7 +33,8 @@ def _users(prefix: str, n: int):
     User = get_user_model()  # noqa: N806
     return [
         User.objects.create_user(
-            f"{prefix}{i}", f"{prefix}{i}@example.com", "x", display_name=f"P{i}"
+            f"{prefix}{i}", f"{prefix}{i}@example.com", "x", display_name=f"P{i}",
+            email_verified=True,
         )
         for i in range(n)
     ]

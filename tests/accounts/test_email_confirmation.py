@@ -1,0 +1,90 @@
+"""An address gets game emails, invitations and password resets only once its owner
+has confirmed it by following the link sent to it."""
+
+import re
+
+import pytest
+from django.core import mail
+
+from games import commands, notifications
+from games.models import Invitation
+from tests.helpers import make_user
+
+pytestmark = pytest.mark.django_db
+
+LINK = re.compile(r"https?://[^/\s]+(/accounts/confirm/[^\s]+/)")
+
+
+def _confirm_link(message) -> str:
+    return LINK.search(message.body).group(1)
+
+
+def test_signing_up_sends_a_confirmation_link_that_confirms(client):
+    client.post("/accounts/signup/", {
+        "username": "newbie", "email": "newbie@example.com",
+        "password1": "a-long-enough-pass", "password2": "a-long-enough-pass",
+    })
+    from accounts.models import User
+
+    user = User.objects.get(username="newbie")
+    assert not user.email_verified and user.verified_email == ""
+    (message,) = mail.outbox
+    assert message.to == ["newbie@example.com"]
+    answer = client.get(_confirm_link(message), follow=True)
+    assert "confirmed" in answer.content.decode()
+    user.refresh_from_db()
+    assert user.email_verified and user.verified_email == "newbie@example.com"
+
+
+def test_changing_the_address_needs_a_new_confirmation(client):
+    user = make_user("mover")
+    client.force_login(user)
+    client.post("/accounts/profile/", {"display_name": "Mover", "email": "new@example.com",
+                                       "notify": "every_turn", "language": ""})
+    user.refresh_from_db()
+    assert user.email == "new@example.com" and not user.email_verified
+    assert [m.to for m in mail.outbox] == [["new@example.com"]]
+    client.get(_confirm_link(mail.outbox[0]))
+    user.refresh_from_db()
+    assert user.email_verified
+
+
+def test_a_link_for_an_old_address_confirms_nothing(client):
+    user = make_user("fickle", email_verified=False)
+    client.force_login(user)
+    client.post("/accounts/profile/", {"display_name": "F", "email": "first@example.com",
+                                       "notify": "every_turn", "language": ""})
+    first = _confirm_link(mail.outbox[-1])
+    client.post("/accounts/profile/", {"display_name": "F", "email": "second@example.com",
+                                       "notify": "every_turn", "language": ""})
+    client.get(first)
+    user.refresh_from_db()
+    assert user.email == "second@example.com" and not user.email_verified
+
+
+def test_an_unconfirmed_address_gets_no_turn_email(alice):
+    unconfirmed = make_user("quiet", email_verified=False)
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
+    commands.join(game.pk, unconfirmed)
+    for level in ("basic", "basic"):
+        commands.add_bot(game.pk, level)
+    commands.start(game.pk)
+    assert not game.notifications.filter(user=unconfirmed).exists()
+    assert not notifications._wants(unconfirmed, unconfirmed.Notify.EVERY_TURN)
+
+
+def test_an_email_invitation_does_not_reach_an_unconfirmed_profile(client, alice):
+    claimant = make_user("claimant", email_verified=False)
+    claimant.email = "victim@example.com"
+    claimant.save()
+    game = commands.create_table(alice, "T", 4, {"rounds": 1})
+    commands.invite(game, alice, email="victim@example.com")
+    assert Invitation.objects.for_user(claimant).count() == 0
+    client.force_login(claimant)
+    assert "invites you" not in client.get("/").content.decode()
+
+
+def test_a_password_reset_is_not_sent_to_an_unconfirmed_address(client):
+    make_user("shady", email_verified=False)
+    client.post("/accounts/password/reset/", {"email": "shady@example.com"})
+    assert mail.outbox == []
