@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
     "template_partials",
     "accounts",
     "games",
@@ -60,6 +61,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "dalmuti_site.middleware.FormCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -70,7 +72,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "dalmuti_site.middleware.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "dalmuti_site.urls"
@@ -247,6 +248,22 @@ INVITATIONS_PER_DAY = envint("INVITATIONS_PER_DAY", "30")
 # while the player has been active on the table this recently (seconds).
 NOTIFY_GRACE_SECONDS = envint("NOTIFY_GRACE_SECONDS", "120")
 NOTIFY_WATCHING_SECONDS = envint("NOTIFY_WATCHING_SECONDS", "300")
+
+# Content-Security-Policy (django-csp) on every response: no inline scripts or styles
+# anywhere, every script and stylesheet is a static file of this site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    },
+}
 
 # The debug page (DEBUG=1, as with make run) hides a game's state, seed and hands.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "dalmuti_site.debug.GameSecretsFilter"
