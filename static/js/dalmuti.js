@@ -40,3 +40,30 @@ document.addEventListener("htmx:afterRequest", (event) => {
     }
   }
 });
+
+// At the table: the tab title and icon say when it is your turn, the move dock takes
+// the keyboard focus when your turn starts, and a refused move shows why.
+{
+  const game = document.getElementById("game");
+  if (game) {
+    const baseTitle = document.title;
+    const icon = document.querySelector("link[rel=icon]");
+    const baseIcon = icon ? icon.href : "";
+    let wasMyTurn = false;
+    const update = () => {
+      const dock = document.getElementById("actions");
+      const myTurn = Boolean(dock);
+      document.title = myTurn ? `${game.dataset.yourTurn} ${baseTitle}` : baseTitle;
+      if (icon) {
+        icon.href = myTurn ? baseIcon.replace("favicon.svg", "favicon-turn.svg") : baseIcon;
+      }
+      if (myTurn && (!wasMyTurn || dock.querySelector(".action-error"))) {
+        const first = dock.querySelector(".action-error") ? dock : dock.querySelector("button, summary, input");
+        (first || dock).focus({ preventScroll: true });
+      }
+      wasMyTurn = myTurn;
+    };
+    update();
+    document.addEventListener("htmx:afterSettle", update);
+  }
+}

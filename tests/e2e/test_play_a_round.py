@@ -140,7 +140,7 @@ def test_four_friends_play_a_round_in_their_browsers(browser, live_server, setti
         expect(status).to_contain_text("The game is over.")
         winners.add(re.search(r"over\. (\w+) wins!", status.inner_text()).group(1))
         expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
-        rows = page.locator("#results .standings li")
+        rows = page.locator("#final .standings li")
         expect(rows).to_have_count(4)
         standings.add(tuple(rows.all_inner_texts()))
         expect(page.locator("#results .scoreboard")).to_have_attribute("open", "")

@@ -1,0 +1,138 @@
+"""The game page in each phase, on a phone and on a laptop: the control a player must use
+is on screen without scrolling and not covered by anything, the page passes an automated
+accessibility check, and the tab title says when it is your turn. Screenshots of every
+phase and size are written to var/screenshots/ for a person to look at."""
+
+import dataclasses
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from games import engine
+from games.commands.base import save_state
+from games.models import Game
+from tests.engine.helpers import give_both_jesters
+from tests.helpers import PASSWORD, make_user, play_out, play_until, start_table
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
+# The control each phase is about.
+PRIMARY = {
+    "lead": "#actions .play-one, #actions .rank-choice > summary",
+    "follow": "#actions .pass, #actions .play-one, #actions .rank-choice > summary",
+    "taxes": ".give-back button[type=submit]",
+    "revolution": ".revolution-offer button",
+    "over": ".after-game button",
+}
+
+
+def _my_turn(game: Game, user, phase: str, trick: bool | None = None) -> bool:
+    seat = game.seats.get(user=user)
+    view = game.engine_state().view(seat.player)
+    if not view["legal_actions"] or view["phase"] != phase:
+        return False
+    return trick is None or bool(view["trick"]["plays"]) == trick
+
+
+@pytest.fixture
+def tables(live_server, settings):
+    """One table per phase, all made before the browser starts (the browser's thread
+    may not use the database)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    tess = make_user("tess", display_name="Tess")
+    found = {}
+    for seed in range(20260101, 20260140):
+        game = start_table(tess, bots=3, seed=seed, name="Kitchen table")
+        if "taxes" not in found and _my_turn(game, tess, "taxes"):
+            found["taxes"] = game.pk
+            continue
+        game = play_until(game, lambda g: _my_turn(g, tess, "play", trick=False))
+        if "lead" not in found and _my_turn(game, tess, "play", trick=False):
+            found["lead"] = game.pk
+            continue
+        game = play_until(game, lambda g: _my_turn(g, tess, "play", trick=True))
+        if "follow" not in found and _my_turn(game, tess, "play", trick=True):
+            found["follow"] = game.pk
+        if len(found) == 3:
+            break
+    assert set(found) == {"taxes", "lead", "follow"}
+    # Tess is dealt both jesters in a round with taxes.
+    game = start_table(tess, bots=3, seed=7, name="Kitchen table")
+    state = game.engine_state()
+    seat = state.seats.index(game.seats.get(user=tess).player)
+    hands = give_both_jesters(engine.deal(4, state.options, 5), seat)
+    rnd = engine.Round.start(hands, state.options, first_round=False, seed=1)
+    game.awaiting = {}
+    save_state(game, dataclasses.replace(state, round=rnd, round_number=2))
+    found["revolution"] = game.pk
+    found["over"] = play_out(start_table(tess, bots=3, seed=9, name="Kitchen table")).pk
+    return found
+
+
+def _log_in(page, base_url: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.get_by_label("Username").fill("tess")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+
+def _uncovered(page, selector: str) -> bool:
+    """The control's centre is inside the viewport, and it is what a tap there hits."""
+    return page.evaluate(
+        """(selector) => {
+            const el = document.querySelector(selector);
+            if (!el) return false;
+            const box = el.getBoundingClientRect();
+            const x = box.left + box.width / 2, y = box.top + box.height / 2;
+            if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+            const hit = document.elementFromPoint(x, y);
+            return hit === el || el.contains(hit);
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_phase_puts_its_control_on_screen(tables, browser, live_server, size,
+                                                 screenshot_dir):
+    folder = screenshot_dir / "screenshots"
+    folder.mkdir(exist_ok=True)
+    context = browser.new_context(viewport=SIZES[size], has_touch=size == "phone",
+                                  is_mobile=size == "phone")
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    _log_in(page, live_server.url)
+    axe = Axe()
+    for phase, game_id in tables.items():
+        page.goto(f"{live_server.url}/t/{game_id}/")
+        control = page.locator(PRIMARY[phase]).first
+        expect(control).to_be_visible()
+        page.screenshot(path=str(folder / f"{phase}-{size}.png"))
+        assert _uncovered(page, PRIMARY[phase]), f"{phase} at {size}: control off screen"
+        if phase != "over":
+            assert page.title().startswith("(Your turn)"), phase
+        serious = [v for v in axe.run(page).response["violations"]
+                   if v["impact"] in ("serious", "critical")]
+        assert serious == [], f"{phase} at {size}: " + "; ".join(
+            f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in serious)
+    assert problems == []
+    context.close()
+
+
+def test_a_refused_move_shows_why(tables, browser, live_server):
+    page = browser.new_context(viewport=SIZES["phone"]).new_page()
+    _log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/t/{tables['taxes']}/")
+    boxes = page.locator(".give-back input[type=checkbox]")
+    for i in range(boxes.count()):
+        boxes.nth(i).uncheck()  # giving back nothing: refused
+    with page.expect_response(lambda r: "/act/" in r.url) as answer:
+        page.locator(PRIMARY["taxes"]).click()
+    assert answer.value.status == 422, answer.value.status
+    error = page.locator("#actions .action-error")
+    expect(error).to_be_visible()
+    assert _uncovered(page, "#actions .action-error")
