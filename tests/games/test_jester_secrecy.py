@@ -52,6 +52,8 @@ def _seat_people(game: Game, people: dict) -> dict[int, Seat]:
         seat.user = who if kind == "user" else None
         seat.bot_level = "" if kind == "user" else "basic"
         seat.bot_name = "" if kind == "user" else who
+    # Two steps: a swap in one statement would meet itself in the one-seat-per-user rule.
+    Seat.objects.filter(game=game).update(user=None, bot_level="basic", bot_name="?")
     Seat.objects.bulk_update(seats.values(), ["user", "bot_level", "bot_name"])
     return {position: seats[state.seats[position]] for position in range(5)}
 
