@@ -40,3 +40,19 @@ document.addEventListener("htmx:afterRequest", (event) => {
     }
   }
 });
+
+// Replay: the arrow keys step back and forward (the links themselves swap the table in).
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
+    return;
+  }
+  if (event.target.closest("input, select, textarea, [contenteditable]")) {
+    return;
+  }
+  const which = { ArrowLeft: "[data-replay-prev]", ArrowRight: "[data-replay-next]" }[event.key];
+  const link = which && document.querySelector(which);
+  if (link) {
+    event.preventDefault();
+    link.click();
+  }
+});
