@@ -1,9 +1,9 @@
 from django.contrib import admin
-from django.templatetags.static import static
-from django.views.generic import RedirectView
 from django.http import HttpResponse
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.cache import never_cache
+from django.views.generic import RedirectView
 
 
 @never_cache

@@ -53,6 +53,11 @@ document.addEventListener("keydown", (event) => {
   const link = which && document.querySelector(which);
   if (link) {
     event.preventDefault();
+    // A key pressed while the last step is still settling must not find the new link
+    // unprocessed: that click would load the whole page.
+    if (window.htmx) {
+      window.htmx.process(link);
+    }
     link.click();
   }
 });
