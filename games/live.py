@@ -14,6 +14,7 @@ from functools import partial
 import redis
 from django.conf import settings
 from django.db import transaction
+from redis import asyncio as aredis
 
 # How long an entry may be trusted: bounds how stale it can be if a write was lost.
 TABLE_SECONDS = 60
@@ -49,6 +50,10 @@ def client() -> redis.Redis | None:
     return _client
 
 
+def enabled() -> bool:
+    return bool(settings.REDIS_URL)
+
+
 def _keys(game_id: int) -> tuple[str, str]:
     return f"live:table:{game_id}", f"live:chat:{game_id}"
 
@@ -58,22 +63,27 @@ def earliest_deadline(awaiting: dict) -> str:
     return min(deadlines) if deadlines else ""
 
 
-def _write_table(game_id: int, version: int, status: str, deadline: str) -> None:
+def _write_table(game_id: int, version: int, status: str, deadline: str,
+                 announce: bool = False) -> None:
     r = client()
     if r is None:
         return
     try:
         r.eval(_FORWARD, 1, _keys(game_id)[0], version, status, deadline, TABLE_SECONDS)
+        if announce:
+            r.publish(channel(game_id), f"v{version}")
     except redis.RedisError:
-        pass  # read as cold: the database answers
+        pass  # read as cold: the database answers; open pages poll
 
 
-def _write_chat(game_id: int, last_id: int) -> None:
+def _write_chat(game_id: int, last_id: int, announce: bool = False) -> None:
     r = client()
     if r is None:
         return
     try:
         r.eval(_MAX, 1, _keys(game_id)[1], last_id, TABLE_SECONDS)
+        if announce:
+            r.publish(channel(game_id), f"c{last_id}")
     except redis.RedisError:
         pass
 
@@ -82,7 +92,7 @@ def table_changed(game) -> None:
     """After the transaction commits, tell the polls the table's new version."""
     if settings.REDIS_URL:
         transaction.on_commit(partial(_write_table, game.pk, game.version, game.status,
-                                      earliest_deadline(game.awaiting)))
+                                      earliest_deadline(game.awaiting), announce=True))
 
 
 def table_forgotten(game_id: int) -> None:
@@ -102,7 +112,7 @@ def _forget(key: str) -> None:
 
 def chat_posted(game_id: int, message_id: int) -> None:
     if settings.REDIS_URL:
-        transaction.on_commit(partial(_write_chat, game_id, message_id))
+        transaction.on_commit(partial(_write_chat, game_id, message_id, announce=True))
 
 
 def remember(game_id: int, user_id, seat_pk: int, version: int, status: str, awaiting: dict,
@@ -150,3 +160,39 @@ def first_sighting(seat_pk: int, seconds: int) -> bool:
         return bool(r.set(f"live:seen:{seat_pk}", 1, ex=seconds, nx=True))
     except redis.RedisError:
         return True
+
+
+# -- the stream: open pages are told at once that something changed --
+
+HEARTBEAT_SECONDS = 15
+
+
+def channel(game_id: int) -> str:
+    """The Redis channel every web process listens on for this table's open streams. A
+    message says only which public version or chat message is new: pages fetch the rest
+    through the poll, which knows what each player may see."""
+    return f"live:events:{game_id}"
+
+
+async def events(game_id: int):
+    """Server-sent events for one open page: "table" whenever the table or its chat
+    changes, a comment line as a heartbeat (so proxies keep the connection open)."""
+    r = aredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1)
+    pubsub = r.pubsub()
+    try:
+        await pubsub.subscribe(channel(game_id))
+        yield "retry: 3000\n\n"
+        quiet = 0.0
+        while True:
+            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            if message is not None:
+                quiet = 0.0
+                yield f"event: table\ndata: {message['data'].decode()}\n\n"
+                continue
+            quiet += 1.0
+            if quiet >= HEARTBEAT_SECONDS:
+                quiet = 0.0
+                yield ": still here\n\n"
+    finally:
+        await pubsub.aclose()
+        await r.aclose()

@@ -9,6 +9,7 @@ urlpatterns = [
     path("t/<int:game_id>/", table.game_page, name="game"),
     path("t/<int:game_id>/act/", table.act, name="act"),
     path("t/<int:game_id>/poll/", table.poll, name="poll"),
+    path("t/<int:game_id>/stream/", table.stream, name="stream"),
     path("t/<int:game_id>/log/", table.game_log, name="game_log"),
     path("t/<int:game_id>/orders/", table.standing_orders, name="standing_orders"),
     path("t/<int:game_id>/vacation/", table.vacation, name="vacation"),

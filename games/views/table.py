@@ -1,11 +1,13 @@
 from datetime import datetime
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, connection
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -63,6 +65,8 @@ def _render_game(request, game, me, template, error="", status=200, me_seen=""):
         # half-made choice (ticked cards, an opened rank) survives other players' moves.
         "send_me": context["me_key"] != me_seen,
         "oob": template.endswith("#update"),
+        # Pages served by an ASGI server with Redis are told of changes at once.
+        "stream": live.enabled() and isinstance(request, ASGIRequest),
     })
     # The table talk panel, with the titles of this same view.
     titles = {p.player: p.title_key for p in context["players"]}
@@ -287,6 +291,31 @@ def take_back(request, game_id: int):
     else:
         messages.success(request, _("You have your seat back: the bot stands aside."))
     return redirect(game)
+
+
+def _may_watch(request, game_id: int) -> bool:
+    """Whether the user has a seat at the table. The database connection goes back at
+    once: a stream stays open for hours and must not hold one."""
+    try:
+        user = request.user
+        return user.is_authenticated and Seat.objects.filter(game_id=game_id, user=user).exists()
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+async def stream(request, game_id: int):
+    """Server-sent events telling an open game page, at once, that the table changed.
+    Only served by an ASGI server with Redis; otherwise 204, which tells the browser not
+    to reconnect (the page keeps polling)."""
+    if not await sync_to_async(_may_watch)(request, game_id):
+        raise Http404
+    if not live.enabled() or not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)
+    return StreamingHttpResponse(
+        live.events(game_id), content_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 @require_POST

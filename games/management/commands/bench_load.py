@@ -101,11 +101,14 @@ class Command(BaseCommand):
         parser.add_argument("--think", type=float, default=4.0,
                             help="mean seconds a player takes to act")
         parser.add_argument("--hammer-seconds", type=int, default=10)
+        parser.add_argument("--stream", action="store_true",
+                            help="serve with uvicorn workers (ASGI) and open a server-sent "
+                                 "event stream for every page (needs Redis)")
 
     def handle(self, *args, **options):
         self.stdout.write(f"database: {connection.vendor}; Redis: {settings.REDIS_URL or 'none'}")
         port = _free_port()
-        server = self._serve(port, options["web_workers"])
+        server = self._serve(port, options["web_workers"], options["stream"])
         try:
             tables = self._tables(max(1, options["pages"] // 4))
             self._side_by_side(port, tables, options["hammer_seconds"])
@@ -117,12 +120,14 @@ class Command(BaseCommand):
 
     # -- set-up --
 
-    def _serve(self, port: int, workers: int) -> subprocess.Popen:
+    def _serve(self, port: int, workers: int, asgi: bool) -> subprocess.Popen:
         # The same key as here: the sessions made here must be valid there.
         env = {**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1",
                "SECRET_KEY": settings.SECRET_KEY}
+        app = ["dalmuti_site.asgi", "-k", "uvicorn_worker.UvicornWorker"] if asgi else [
+            "dalmuti_site.wsgi"]
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "dalmuti_site.wsgi", "--workers", str(workers),
+            [sys.executable, "-m", "gunicorn", *app, "--workers", str(workers),
              "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
             env=env, start_new_session=True,
         )
@@ -132,7 +137,8 @@ class Command(BaseCommand):
                     break
             except OSError:
                 time.sleep(0.1)
-        self.stdout.write(f"gunicorn: {workers} sync workers on port {port}, DEBUG=0")
+        kind = "uvicorn (ASGI)" if asgi else "sync"
+        self.stdout.write(f"gunicorn: {workers} {kind} workers on port {port}, DEBUG=0")
         return server
 
     def _tables(self, n_tables: int) -> list[dict]:
@@ -213,7 +219,7 @@ class Command(BaseCommand):
         timings = defaultdict(list)
         errors = defaultdict(int)
         delays: list[float] = []
-        moved_at: dict[tuple[int, int], float] = {}  # (game, version) -> when the move landed
+        moved_at: dict[tuple[int, int], float] = {}  # (game, version) -> when the player clicked
         lock = threading.Lock()
         rng = random.Random(1)
         pages = [(table, page) for table in tables for page in table["pages"]]
@@ -242,9 +248,9 @@ class Command(BaseCommand):
                     found = VERSION.search(body)
                     new = int(found.group(1)) if found else page["v"]
                     for version in range(page["v"] + 1, new + 1):
-                        landed = moved_at.get((table["game"], version))
-                        if landed is not None:
-                            delays.append(time.monotonic() - landed)
+                        clicked = moved_at.get((table["game"], version))
+                        if clicked is not None:
+                            delays.append(time.monotonic() - clicked)
                             break
                     page["v"] = new
 
@@ -278,7 +284,7 @@ class Command(BaseCommand):
                 elif action["type"] == "trade_card":
                     body += f"&card={action['card']}"
                 index = next(i for i, (t, p) in enumerate(pages) if p is page)
-                start = time.monotonic()
+                start = time.monotonic()  # the click: delays to other pages count from it
                 status, answer = browser_for(index).request(
                     "POST", f"/t/{table['game']}/act/", body)
                 landed = time.monotonic()
@@ -288,7 +294,7 @@ class Command(BaseCommand):
                         errors[f"move {status}"] += 1
                     found = VERSION.search(answer)
                     if found:
-                        moved_at[(table["game"], int(found.group(1)))] = landed
+                        moved_at[(table["game"], int(found.group(1)))] = start
                         page["v"] = int(found.group(1))
                 return
 
@@ -327,6 +333,14 @@ class Command(BaseCommand):
                 with events_lock:
                     heapq.heappush(events, (later, kind, key))
 
+        streamed: list[float] = []
+        arrivals: list[tuple[int, int, float]] = []
+        reader = None
+        if options["stream"]:
+            reader = threading.Thread(target=self._read_streams, daemon=True, args=(
+                port, pages, arrivals, lock, stop))
+            reader.start()
+            time.sleep(2)  # let the streams connect
         started = time.monotonic()
         threads = [threading.Thread(target=worker) for _ in range(options["threads"])]
         for thread in threads:
@@ -352,4 +366,37 @@ class Command(BaseCommand):
         self.stdout.write(f"  move -> other pages  {_percentiles(delays)}"
                           + (f"  (mean {statistics.mean(delays) * 1000:.0f} ms)" if delays
                              else ""))
+        if options["stream"]:
+            reader.join()
+            streamed = [arrived - moved_at[(g, v)] for g, v, arrived in arrivals
+                        if (g, v) in moved_at]
+            self.stdout.write(f"  move -> streams  {_percentiles(streamed)}")
         self.stdout.write(f"  errors           {dict(errors) or 'none'}")
+
+    def _read_streams(self, port, pages, arrivals, lock, stop) -> None:
+        """One server-sent event stream per open page, all read by this one thread: when
+        an event announces a version, when it arrived."""
+        import selectors
+
+        selector = selectors.DefaultSelector()
+        for table, page in pages:
+            sock = socket.create_connection(("127.0.0.1", port))
+            cookie = (f"{settings.SESSION_COOKIE_NAME}={page['session']}")
+            sock.sendall((f"GET /t/{table['game']}/stream/ HTTP/1.1\r\n"
+                          f"Host: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
+                          "X-Forwarded-Proto: https\r\nAccept: text/event-stream\r\n\r\n"
+                          ).encode())
+            sock.setblocking(False)
+            selector.register(sock, selectors.EVENT_READ, table["game"])
+        while time.monotonic() < stop + 5:
+            for key, _ in selector.select(timeout=0.5):
+                try:
+                    data = key.fileobj.recv(65536)
+                except BlockingIOError:
+                    continue
+                arrived = time.monotonic()
+                for found in re.finditer(rb"data: v(\d+)", data):
+                    with lock:
+                        arrivals.append((key.data, int(found.group(1)), arrived))
+        for key in list(selector.get_map().values()):
+            key.fileobj.close()
