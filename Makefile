@@ -25,6 +25,9 @@ migrate: install
 	$(PY) manage.py createcachetable
 
 ## make run: set everything up and serve the site at http://$(HOST):$(PORT)
+## (HOST and PORT reach the settings too: SITE_URL follows them unless it is set)
+run: export HOST := $(HOST)
+run: export PORT := $(PORT)
 run: migrate
 	$(PY) manage.py demo_login
 	@if [ -n "$$CELERY_BROKER_URL" ]; then \

@@ -41,7 +41,15 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
-SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Links in emails: SITE_URL when set, else the address `make run` serves (HOST and PORT),
+# so that a server on another port sends links that work. A server bound to every
+# interface (0.0.0.0) is reached locally at 127.0.0.1.
+_SERVED_HOST = os.getenv("HOST", "127.0.0.1")
+if _SERVED_HOST in ("0.0.0.0", "::", ""):
+    _SERVED_HOST = "127.0.0.1"
+SITE_URL = (
+    os.getenv("SITE_URL") or f"http://{_SERVED_HOST}:{os.getenv('PORT', '8000')}"
+).rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -1,7 +1,9 @@
 from django.contrib import admin
 from django.http import HttpResponse
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.cache import never_cache
+from django.views.generic import RedirectView
 
 
 @never_cache
@@ -12,6 +14,8 @@ def health(request):
 
 urlpatterns = [
     path("health/", health, name="health"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin's among them).
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),

@@ -79,8 +79,34 @@ def all_log_lines(actions, names: dict[int, str]) -> list[dict]:
             text = record_sentence(event, names)
             if text:
                 lines.append({"time": action.created, "text": text, "seq": action.seq,
+                              "round": action.round_number,
                               "private": event.get("visible_to") is not None})
     return lines
+
+
+# The events after which a trick is over (or play begins, after the taxes).
+TRICK_ENDS = {"trick_won", "round_over", "play_starts"}
+
+
+def replay_neighbours(actions, step: int, by: str) -> tuple[int | None, int | None]:
+    """The steps one back and one forward from `step` (1-based), moving by one action, to
+    the end of the previous/next trick, or to the start of the previous/next round; None at
+    either end of the record."""
+    total = len(actions)
+    if by == "action":
+        marks = range(1, total + 1)
+    elif by == "trick":
+        marks = [
+            i + 1 for i, a in enumerate(actions)
+            if a.kind in ("start", "next_round")
+            or any(e.get("type") in TRICK_ENDS for e in a.events)
+        ]
+    else:
+        marks = [i + 1 for i, a in enumerate(actions) if a.kind in ("start", "next_round")]
+    marks = sorted({1, total, *marks})
+    back = max((m for m in marks if m < step), default=None)
+    forward = min((m for m in marks if m > step), default=None)
+    return back, forward
 
 
 def replay_context(state: engine.Game, names: dict[int, str]) -> dict:

@@ -344,7 +344,10 @@ def describe_turns(entries: list[dict]) -> None:
         game, seat = entry["game"], entry["seat"]
         view = game.engine_state().view(seat.player)
         entry["my_title"] = view["titles"][view["seat"]]
+        # Said to me as "you", never by my own name.
+        entry["waiting_for_me"] = view["seat"] in view["awaiting"]
         entry["waiting_for"] = [
-            names.get((game.pk, view["seats"][s]), "?") for s in view["awaiting"]
+            names.get((game.pk, view["seats"][s]), "?")
+            for s in view["awaiting"] if s != view["seat"]
         ]
         entry["since"] = since(game, view)

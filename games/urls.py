@@ -1,9 +1,10 @@
 from django.urls import path
 
-from .views import history, invitations, lobby, table, unsubscribe
+from .views import history, invitations, lobby, rules, table, unsubscribe
 
 urlpatterns = [
     path("", lobby.home, name="home"),
+    path("rules/", rules.rules, name="rules"),
     path("tables/new/", lobby.new_table, name="new_table"),
     path("t/<int:game_id>/", table.game_page, name="game"),
     path("t/<int:game_id>/act/", table.act, name="act"),

@@ -1,3 +1,5 @@
+import copy
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -10,8 +12,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games import engine
 from games.commands import Rejected
-from games.forms import MAX_SEATS, MIN_SEATS
+from games.forms import MAX_SEATS, MIN_SEATS, TableForm
 from games.models import BotLevel
 
 from . import services, standings
@@ -107,8 +110,82 @@ class LeagueTableForm(forms.Form):
         return data
 
 
+# The options of a table that do not depend on its seats or its players: the league's
+# defaults are chosen with the same widgets as a new table.
+OPTION_FIELDS = [
+    name for name in TableForm.base_fields if name not in ("name", "seats", "turn_limit")
+]
+
+
+class LeagueForm(forms.ModelForm):
+    """A league with its default table options as the new-table form's widgets. Stored are
+    only the options that differ from the standard rules, so the standard rules are {}."""
+
+    class Meta:
+        model = League
+        fields = ["name", "slug", "description", "active"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        try:
+            options = engine.Options.from_json(self.instance.default_options or {})
+        except (TypeError, ValueError):
+            options = engine.Options()
+        end = "rounds" if options.rounds else "score" if options.target_score else "open"
+        self.initial.update({
+            "end": end, "rounds": options.rounds or 10,
+            "target_score": options.target_score, "no_points": not options.scoring,
+            **{name: getattr(options, name) for name in (
+                "seating_ties", "reduced_deck", "first_round_taxes", "tribute_return",
+                "great_revolution", "merchant_trade", "merchant_trade_from", "master_rule",
+                "philanthropic",
+            )},
+        })
+
+    def clean(self):
+        data = super().clean()
+        for name in ("seating_ties", "great_revolution"):
+            data[name] = data.get(name) or TableForm.base_fields[name].initial
+        end = data.get("end")
+        if end == "rounds" and not data.get("rounds"):
+            self.add_error("rounds", _("Choose how many rounds to play."))
+        if end == "score" and not data.get("target_score"):
+            self.add_error("target_score", _("Choose the score that ends the game."))
+        if data.get("no_points"):
+            if end == "score":
+                self.add_error("no_points", _(
+                    "A game without points cannot end at a target score."
+                ))
+            if data.get("philanthropic") not in (None, "off"):
+                self.add_error("philanthropic", _(
+                    "Philanthropic scoring gives points: it needs a game with points."
+                ))
+        if self.errors:
+            return data
+        # The same mapping as a new table's; it reads nothing but cleaned_data.
+        chosen = TableForm.engine_options(self)
+        try:
+            engine.Options.from_json(chosen)
+        except (TypeError, ValueError) as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        standard = engine.Options().to_json()
+        self.instance.default_options = {
+            name: value for name, value in chosen.items() if standard[name] != value
+        }
+        return data
+
+
+# Declared after the class so that the admin, which builds its form from the fieldsets,
+# finds them as the form's own fields.
+for _name in OPTION_FIELDS:
+    LeagueForm.base_fields[_name] = LeagueForm.declared_fields[_name] = copy.deepcopy(
+        TableForm.base_fields[_name]
+    )
+
+
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
+    form = LeagueForm
     list_display = ("name", "slug", "active", "member_count", "season_count", "table_count",
                     "created")
     list_filter = ("active", RunningSeasonFilter, "created")
@@ -116,6 +193,16 @@ class LeagueAdmin(admin.ModelAdmin):
                      "memberships__user__display_name")
     prepopulated_fields = {"slug": ("name",)}
     inlines = [MembershipInline, SeasonInline]
+
+    def get_fieldsets(self, request, obj=None):
+        return [
+            (None, {"fields": ["name", "slug", "description", "active"]}),
+            (_("Default table options"), {
+                "fields": OPTION_FIELDS,
+                "description": _("The standard rules unless you change them here."),
+            }),
+        ]
+
     actions = ["create_table", "export_standings"]
 
     def get_queryset(self, request):

@@ -35,6 +35,7 @@ from ..replay import (
     record_sentence,
     replay,
     replay_context,
+    replay_neighbours,
 )
 
 GAMES_PER_PAGE = 25
@@ -138,13 +139,24 @@ def game_record(request, game_id: int):
             ],
         })
     actions = list(Action.objects.filter(game=game).order_by("seq"))
+    # The log folded by round, one round open at a time: a long game has over a thousand
+    # lines, far too many for one page.
+    log_rounds = []
+    for line in all_log_lines(actions, names):
+        if not log_rounds or log_rounds[-1]["number"] != line["round"]:
+            log_rounds.append({"number": line["round"], "lines": []})
+        log_rounds[-1]["lines"].append(line)
+    try:
+        open_round = int(request.GET.get("round", ""))
+    except ValueError:
+        open_round = log_rounds[0]["number"] if log_rounds else None
     return render(request, "games/history/game.html", {
         "game": game, "me": me,
         "standing": [{**row, "name": names.get(row["player"], "?"),
                       "is_me": row["player"] == me.player} for row in standing],
         "player_names": [names.get(p, "?") for p in players],
         "rounds": table,
-        "log": all_log_lines(actions, names),
+        "log_rounds": log_rounds, "open_round": open_round,
         "league_link": LeagueGame.objects.filter(game=game).select_related("league").first(),
         "rematch": Rematch.objects.filter(previous=game).select_related("game").first(),
         "can_replay": bool(actions),
@@ -159,6 +171,9 @@ def _step(request, total: int) -> int:
     return min(max(step, 1), total)
 
 
+STEP_SIZES = ("action", "trick", "round")
+
+
 @never_cache
 @login_required
 @vary_on_headers("HX-Request")
@@ -169,16 +184,24 @@ def replay_page(request, game_id: int):
         raise Http404(_("This game was never dealt: there is nothing to replay."))
     total = len(actions)
     step = _step(request, total)
+    by = request.GET.get("by")
+    if by not in STEP_SIZES:
+        by = "action"
+    playing = request.GET.get("play") == "1"
     action, state = next(islice(replay(game, actions), step - 1, None))
     names = player_names(game)
     round_starts = [
         {"number": a.round_number, "step": i + 1}
         for i, a in enumerate(actions) if a.kind in ("start", "next_round")
     ]
+    previous, following = replay_neighbours(actions, step, by)
     context = {
-        "game": game, "me": me, "step": step, "total": total,
-        "previous": step - 1 if step > 1 else None,
-        "next": step + 1 if step < total else None,
+        "game": game, "me": me, "step": step, "total": total, "by": by,
+        "step_sizes": [
+            ("action", _("by action")), ("trick", _("by trick")), ("round", _("by round")),
+        ],
+        "playing": playing and following is not None,
+        "previous": previous, "next": following,
         "happened": [
             text for text in (record_sentence(e, names) for e in action.events) if text
         ],

@@ -9,11 +9,13 @@ from django.views.decorators.http import require_POST
 
 from chat import services as chat
 from chat.panel import panel_context
+from leagues.standings import finished_rounds
 
 from .. import commands
 from ..access import seat_for_user
 from ..forms import BotForm, InviteForm, TableForm
 from ..models import Game, Invitation, Seat
+from ..replay import game_results
 from ..table import describe_turns
 from ..tasks import sweep_in_process
 
@@ -43,6 +45,14 @@ def my_games(request):
         else:
             (my_turn if str(seat.player) in game.awaiting else waiting).append(entry)
     describe_turns(my_turn + waiting)
+    if finished:
+        results = game_results(finished_rounds(game__in=[e["game"] for e in finished]))
+        for entry in finished:
+            standing = results.get(entry["game"].pk, [])
+            entry["place"] = next(
+                (row["rank"] for row in standing if row["player"] == entry["seat"].player), None
+            )
+            entry["players"] = len(standing)
     sweep_in_process()
     invitations = (
         Invitation.objects.for_user(user).filter(game__status=Game.Status.OPEN)
@@ -105,10 +115,15 @@ def add_bot(request, game_id: int):
     return redirect(game)
 
 
-@require_POST
 @login_required
 def remove_seat(request, game_id: int, seat_id: int):
+    """A bot goes with one tap; a friend only once the host confirms, on this page."""
     game = _host_only(request, game_id)
+    if request.method != "POST":
+        seat = game.seats.select_related("user").filter(pk=seat_id).first()
+        if seat is None or seat.user_id == game.host_id:
+            raise Http404
+        return render(request, "games/remove_seat.html", {"game": game, "seat": seat})
     try:
         commands.remove_seat(game.pk, seat_id)
     except commands.Rejected as rejected:

@@ -67,3 +67,24 @@ document.addEventListener("htmx:afterRequest", (event) => {
     document.addEventListener("htmx:afterSettle", update);
   }
 }
+
+// Replay: the arrow keys step back and forward (the links themselves swap the table in).
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
+    return;
+  }
+  if (event.target.closest("input, select, textarea, [contenteditable]")) {
+    return;
+  }
+  const which = { ArrowLeft: "[data-replay-prev]", ArrowRight: "[data-replay-next]" }[event.key];
+  const link = which && document.querySelector(which);
+  if (link) {
+    event.preventDefault();
+    // A key pressed while the last step is still settling must not find the new link
+    // unprocessed: that click would load the whole page.
+    if (window.htmx) {
+      window.htmx.process(link);
+    }
+    link.click();
+  }
+});

@@ -70,12 +70,27 @@ def test_the_record_shows_standings_rounds_and_the_full_log(client, alice, bob):
     names = {s.player: s.name for s in seats}
     actions = list(game.actions.order_by("seq"))
     mine = log_lines(actions, game.seats.get(user=alice), names)
-    full = response.context["log"]
+    full = [line for r in response.context["log_rounds"] for line in r["lines"]]
     hidden = [e for a in actions for e in a.events
               if "visible_to" in e and game.seats.get(user=alice).player not in e["visible_to"]]
     assert len(full) == len(mine) + len(hidden)
     assert b"The game is over" in response.content
     assert reverse("replay", args=[game.pk]).encode() in response.content
+
+
+def test_the_record_folds_the_log_by_round_with_one_round_open(client, alice, bob):
+    game = play_game(alice, [bob], bots=3, options={"rounds": 2})
+    client.force_login(alice)
+    url = reverse("game_record", args=[game.pk])
+    response = client.get(url)
+    assert [r["number"] for r in response.context["log_rounds"]] == [1, 2]
+    content = response.content.decode()
+    assert content.count('<details name="log-round"') == 2
+    assert content.count(" open>") == 1
+    assert '<details name="log-round" class="log-round" id="log-round-1" open>' in content
+    second = client.get(url, {"round": "2"}).content.decode()
+    assert '<details name="log-round" class="log-round" id="log-round-2" open>' in second
+    assert '<details name="log-round" class="log-round" id="log-round-1">' in second
 
 
 def test_the_record_opens_only_once_the_game_is_over(client, alice, bob):

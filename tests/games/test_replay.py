@@ -65,11 +65,12 @@ def test_it_steps_forward_and_back_through_every_action(client, alice, game):
     first = client.get(replay_url(game))
     assert (first.context["step"], first.context["total"]) == (1, total)
     assert first.context["previous"] is None and first.context["next"] == 2
-    assert b'href="?step=2"' in first.content
+    assert b'href="?step=2&amp;by=action"' in first.content
 
     middle = client.get(replay_url(game, 5))
     assert (middle.context["previous"], middle.context["next"]) == (4, 6)
-    assert b'href="?step=4"' in middle.content and b'href="?step=6"' in middle.content
+    assert b'href="?step=4&amp;by=action"' in middle.content
+    assert b'href="?step=6&amp;by=action"' in middle.content
 
     last = client.get(replay_url(game, total))
     assert last.context["next"] is None
@@ -112,7 +113,7 @@ def test_htmx_gets_only_the_replay_fragment(client, alice, game):
     assert response.status_code == 200
     assert b"<html" not in response.content
     assert response.content.lstrip().startswith(b'<div id="replay"')
-    assert b'hx-get="?step=4"' in response.content
+    assert b'hx-get="?step=4&amp;by=action"' in response.content
     assert "HX-Request" in response["Vary"]
 
 
@@ -125,3 +126,53 @@ def test_a_game_ended_early_can_be_replayed(client, alice, game):
     response = client.get(replay_url(game, 10))
     assert response.status_code == 200
     assert response.context["step"] == 10
+
+
+def test_it_steps_by_trick_and_by_round(client, alice, game):
+    game = finish(game)
+    client.force_login(alice)
+    actions = list(game.actions.order_by("seq"))
+    trick_ends = [
+        a.seq for a in actions
+        if any(e["type"] in ("trick_won", "round_over") for e in a.events)
+    ]
+    second_round = game.actions.get(kind="next_round").seq
+    first_trick = client.get(replay_url(game, 1) + "&by=trick").context
+    assert trick_ends[0] >= first_trick["next"] > 1
+    after = client.get(replay_url(game, trick_ends[0]) + "&by=trick").context
+    assert after["previous"] < trick_ends[0] < after["next"] <= trick_ends[1]
+    by_round = client.get(replay_url(game, 2) + "&by=round").context
+    assert (by_round["previous"], by_round["next"]) == (1, second_round)
+    assert client.get(replay_url(game, second_round) + "&by=round").context["next"] == len(
+        actions
+    )
+
+
+def test_the_controls_keep_their_place_at_either_end(client, alice, game):
+    game = finish(game)
+    client.force_login(alice)
+    total = game.actions.count()
+    for step in (1, 5, total):
+        content = client.get(replay_url(game, step)).content.decode()
+        controls = content[content.index('class="replay-steps"'):content.index("</nav>",
+                           content.index('class="replay-steps"'))]
+        for label in ("First", "Back", "Play", "Forward", "Last"):
+            assert f">{label}<" in controls, (step, label)
+    first = client.get(replay_url(game, 1)).content.decode()
+    assert '<span class="button secondary" aria-disabled="true">Back</span>' in first
+
+
+def test_autoplay_polls_the_next_step_until_paused_or_at_the_end(client, alice, game):
+    game = finish(game)
+    client.force_login(alice)
+    total = game.actions.count()
+    playing = client.get(replay_url(game, 3) + "&by=trick&play=1",
+                         headers={"HX-Request": "true"})
+    tick = f'hx-get="?step={playing.context["next"]}&amp;by=trick&amp;play=1" ' \
+        'hx-trigger="every 1s"'
+    assert tick in playing.content.decode()
+    assert b">Pause<" in playing.content
+    paused = client.get(replay_url(game, 3) + "&by=trick", headers={"HX-Request": "true"})
+    assert b'hx-trigger="every 1s"' not in paused.content
+    at_the_end = client.get(replay_url(game, total) + "&play=1")
+    assert b'hx-trigger="every 1s"' not in at_the_end.content

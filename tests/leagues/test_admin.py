@@ -30,6 +30,16 @@ def inline_management(prefix, total=0):
             f"{prefix}-MIN_NUM_FORMS": "0", f"{prefix}-MAX_NUM_FORMS": "1000"}
 
 
+def standard_options(**chosen):
+    """The league form's option widgets as the admin posts them, at the standard rules."""
+    data = {"end": "rounds", "rounds": "10", "target_score": "", "seating_ties": "tied_redraw",
+            "first_round_taxes": "on", "tribute_return": "choice",
+            "great_revolution": "declared", "merchant_trade": "off",
+            "merchant_trade_from": "6", "philanthropic": "off"}
+    data.update(chosen)
+    return {k: v for k, v in data.items() if v is not None}
+
+
 def test_the_changelist_searches_members_and_filters_by_activity(admin_client, league):
     make_league(name="Sleepy Club", slug="sleepy", active=False)
     response = admin_client.get(CHANGELIST, {"q": "cleo"})
@@ -42,7 +52,7 @@ def test_the_changelist_searches_members_and_filters_by_activity(admin_client, l
 def test_an_organiser_adds_a_league_with_members_and_a_season(admin_client, people):
     data = {
         "name": "Tuesday Club", "slug": "tuesday", "description": "", "active": "on",
-        "default_options": '{"rounds": 5}',
+        **standard_options(rounds="5", master_rule="on"),
         **inline_management("memberships", 2),
         "memberships-0-user": people[0].pk, "memberships-0-joined": "2025-01-01",
         "memberships-1-user": people[1].pk, "memberships-1-joined": "2025-01-01",
@@ -55,24 +65,42 @@ def test_an_organiser_adds_a_league_with_members_and_a_season(admin_client, peop
     league = League.objects.get(slug="tuesday")
     assert set(league.members.all()) == set(people[:2])
     assert league.seasons.get().name == "Winter"
-    assert league.default_options == {"rounds": 5}
+    assert league.default_options == {"rounds": 5, "master_rule": True}
+
+
+def test_the_default_options_are_the_new_table_widgets_and_standard_rules_store_as_empty(
+    admin_client, league
+):
+    response = admin_client.get(reverse("admin:leagues_league_change", args=[league.pk]))
+    assert b'name="merchant_trade"' in response.content
+    assert b'name="default_options"' not in response.content
+    form = response.context["adminform"].form
+    assert form.initial["rounds"] == 3 and form.initial["master_rule"] is True
+    data = {
+        "name": league.name, "slug": league.slug, "active": "on", **standard_options(),
+        **inline_management("memberships"), **inline_management("seasons"),
+    }
+    response = admin_client.post(reverse("admin:leagues_league_change", args=[league.pk]), data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    league.refresh_from_db()
+    assert league.default_options == {}
 
 
 def test_it_refuses_default_options_the_engine_does_not_accept(admin_client):
     data = {
-        "name": "Odd Club", "slug": "odd", "default_options": '{"rounds": 99}',
+        "name": "Odd Club", "slug": "odd", **standard_options(rounds="99"),
         **inline_management("memberships"), **inline_management("seasons"),
     }
     response = admin_client.post(reverse("admin:leagues_league_add"), data)
     assert response.status_code == 200
-    assert "default_options" in response.context["adminform"].form.errors
+    assert "rounds" in response.context["adminform"].form.errors
     assert not League.objects.filter(slug="odd").exists()
 
 
 def test_it_refuses_a_season_that_ends_before_it_starts(admin_client, league):
     data = {
         "name": league.name, "slug": league.slug, "active": "on",
-        "default_options": "{}",
+        **standard_options(),
         **inline_management("memberships"), **inline_management("seasons", 1),
         "seasons-0-name": "Backwards", "seasons-0-start": "2025-05-01",
         "seasons-0-end": "2025-04-01",
@@ -118,6 +146,32 @@ def test_the_create_table_action_opens_a_table_with_the_league_defaults_and_invi
     assert sorted(m.to[0] for m in mail.outbox) == ["bert@example.com", "cleo@example.com"]
     assert reverse("join", args=[game.invite_token]) in mail.outbox[0].body
     assert "Friday night" in mail.outbox[0].body
+
+
+def test_a_league_on_the_standard_rules_opens_a_table_that_renders_and_starts(
+    admin_client, client, people, django_capture_on_commit_callbacks, eager_tasks
+):
+    # {} is what the league admin stores for the standard rules.
+    league = make_league(name="Plain Club", slug="plain", members=people, options={})
+    anna = people[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(CHANGELIST, {
+            "action": "create_table", "_selected_action": [league.pk], "apply": "yes",
+            "name": "Plain table", "host": anna.pk, "bots": "3", "bot_level": "basic",
+        })
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.options == {}
+    client.force_login(anna)
+    assert client.get(game.get_absolute_url()).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("start", args=[game.pk]))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+    page = client.get(game.get_absolute_url())
+    assert page.status_code == 200
+    assert "Plain table" in page.content.decode()
 
 
 def test_a_table_needs_four_seats(admin_client, league, people):

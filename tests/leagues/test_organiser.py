@@ -48,7 +48,11 @@ def test_an_organiser_manages_leagues(client_for, people):
     assert client_for.get(reverse("admin:index")).status_code == 200
     assert client_for.get(reverse("admin:leagues_league_add")).status_code == 200
     response = client_for.post(reverse("admin:leagues_league_add"), {
-        "name": "Olga's league", "slug": "olga", "default_options": "{}", "active": "on",
+        "name": "Olga's league", "slug": "olga", "active": "on",
+        # The standard rules, as the default-options widgets show them.
+        "end": "rounds", "rounds": "10", "first_round_taxes": "on", "tribute_return": "choice",
+        "merchant_trade": "off", "merchant_trade_from": "6", "philanthropic": "off",
+        "seating_ties": "tied_redraw", "great_revolution": "declared",
         "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "0",
         "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
         "memberships-0-user": people[0].pk, "memberships-0-joined": "2025-01-01",
@@ -57,6 +61,7 @@ def test_an_organiser_manages_leagues(client_for, people):
     })
     assert response.status_code == 302
     league = League.objects.get(slug="olga")
+    assert league.default_options == {}
     assert list(league.members.all()) == [people[0]]
     # ...and finds people to add (the member picker searches users).
     response = client_for.get(reverse("admin:autocomplete"), {
