@@ -5,6 +5,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from chat import services as chat
@@ -18,6 +19,23 @@ from ..models import Game, Invitation, Seat
 from ..replay import game_results
 from ..table import describe_turns
 from ..tasks import sweep_in_process
+
+# Names a new table is offered, in turn, so that a host's tables are told apart.
+TABLE_NAMES = [
+    gettext_lazy("The Dalmuti's court"),
+    gettext_lazy("The Peons' tavern"),
+    gettext_lazy("The Merchants' guild"),
+    gettext_lazy("The Jesters' hall"),
+    gettext_lazy("The Archbishop's table"),
+    gettext_lazy("The Knights' mess"),
+    gettext_lazy("The Shepherdess's barn"),
+    gettext_lazy("The Stonecutters' yard"),
+]
+
+
+def default_table_name(user) -> str:
+    hosted = Game.objects.filter(host=user).count()
+    return str(TABLE_NAMES[hosted % len(TABLE_NAMES)])
 
 
 def home(request):
@@ -60,8 +78,7 @@ def my_games(request):
     )
     return render(request, "games/my_games.html", {
         "my_turn": my_turn, "waiting": waiting, "open_tables": open_tables,
-        "finished": finished, "invitations": invitations, "table_form": TableForm(
-            initial={"name": _("%(name)s's table") % {"name": user.name}}),
+        "finished": finished, "invitations": invitations,
     })
 
 
@@ -76,7 +93,10 @@ def new_table(request):
             )
             return redirect(game)
     else:
-        form = TableForm(initial={"name": _("%(name)s's table") % {"name": request.user.name}})
+        form = TableForm(initial={"name": default_table_name(request.user)})
+        if request.GET.get("standard"):
+            # "New table (standard rules)": one more tap to be sure, showing what it opens.
+            return render(request, "games/new_table_confirm.html", {"form": form})
     return render(request, "games/new_table.html", {"form": form})
 
 

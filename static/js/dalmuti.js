@@ -88,3 +88,36 @@ document.addEventListener("keydown", (event) => {
     link.click();
   }
 });
+
+// The new-table form: only the field for the chosen way of ending is shown, and options
+// that cannot apply to the number of seats are switched off with the reason (the server
+// refuses them anyway).
+{
+  const form = document.querySelector("[data-table-form]");
+  if (form) {
+    const field = (name) => form.querySelector(`[name=${name}]`);
+    const refresh = () => {
+      const seats = parseInt(field("seats").value, 10) || 0;
+      const end = (form.querySelector("[name=end]:checked") || {}).value;
+      form.querySelectorAll("[data-when-end]").forEach((div) => {
+        div.hidden = div.dataset.whenEnd !== end;
+      });
+      const deck = field("reduced_deck");
+      const noDeck = seats > 5;
+      deck.disabled = noDeck;
+      if (noDeck) deck.checked = false;
+      form.querySelector("[data-reason=reduced_deck]").hidden = !noDeck;
+      const trade = field("merchant_trade");
+      const from = parseInt((field("merchant_trade_from") || {}).value, 10) || 6;
+      const noTrade = seats < from;
+      for (const option of trade.options) {
+        option.disabled = noTrade && option.value !== "off";
+      }
+      if (noTrade) trade.value = "off";
+      form.querySelector("[data-reason=merchant_trade]").hidden = !noTrade;
+    };
+    form.addEventListener("input", refresh);
+    form.addEventListener("change", refresh);
+    refresh();
+  }
+}

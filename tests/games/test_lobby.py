@@ -203,3 +203,28 @@ def test_nobody_declines_someone_elses_invitation(client, alice, bob, mallory):
     invitation = Invitation.objects.get()
     assert client.post(f"/invitations/{invitation.pk}/decline/").status_code == 404
     assert Invitation.objects.filter(pk=invitation.pk).exists()
+
+
+def test_the_one_tap_table_asks_once_before_opening(client, alice):
+    client.force_login(alice)
+    home = client.get("/").content.decode()
+    assert 'href="/tables/new/?standard=1"' in home
+    page = client.get("/tables/new/?standard=1")
+    assert "Open a table with the standard rules?" in page.content.decode()
+    assert not Game.objects.exists()
+    form = page.context["form"]
+    data = {"name": form["name"].value(), "seats": "5", "end": "rounds", "rounds": "10",
+            "first_round_taxes": "on", "tribute_return": "choice", "merchant_trade": "off",
+            "philanthropic": "off"}
+    assert client.post("/tables/new/", data).status_code == 302
+    assert Game.objects.get().options["rounds"] == 10
+
+
+def test_new_tables_are_offered_names_that_tell_them_apart(client, alice):
+    client.force_login(alice)
+    names = []
+    for _ in range(3):
+        form = client.get("/tables/new/").context["form"]
+        names.append(form["name"].value())
+        commands.create_table(alice, names[-1], 4, {})
+    assert len(set(names)) == 3 and not any("Alice" in n for n in names)

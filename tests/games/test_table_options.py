@@ -11,7 +11,8 @@ from games.engine import Options
 from games.forms import TableForm
 from games.models import Game
 
-# What the one-tap "New table (standard rules)" button posts (templates/games/my_games.html).
+# What the one-tap "New table (standard rules)" confirmation posts
+# (templates/games/new_table_confirm.html).
 STANDARD = {
     "name": "Friday", "seats": "5", "end": "rounds", "rounds": "10",
     "first_round_taxes": "on", "tribute_return": "choice", "merchant_trade": "off",
@@ -244,3 +245,46 @@ def test_the_game_page_shows_a_started_game_under_the_options(
         assert words in page
     for words in not_shown:
         assert words not in page
+
+
+# Each value of each option, the others standard; a game page must render for every one.
+OPTION_VALUES = {
+    "reduced_deck": [True], "first_round_taxes": [False], "tribute_return": ["worst"],
+    "merchant_trade": ["chosen", "random"], "master_rule": [True],
+    "philanthropic": ["per_position", "flat"], "seating_ties": ["until_unique"],
+    "great_revolution": ["at_once"], "merchant_trade_from": [7], "scoring": [False],
+    "target_score": [20], "rounds": [None],
+}
+
+
+def _walk():
+    yield {}
+    for name, values in OPTION_VALUES.items():
+        for value in values:
+            yield {name: value}
+    # And some of everything together.
+    yield {"first_round_taxes": False, "tribute_return": "worst", "merchant_trade": "random",
+           "master_rule": True, "philanthropic": "per_position", "seating_ties": "until_unique",
+           "great_revolution": "at_once", "rounds": 3}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("options", list(_walk()), ids=str)
+def test_the_game_page_renders_under_every_option(client, make_user, options):
+    from tests.helpers import play_until, start_table
+
+    if options.get("rounds", 0) is None:
+        options = {**options, "target_score": None}
+    Options.from_json(options)  # each is a valid table
+    seats = 7 if options.get("merchant_trade", "off") != "off" else 5
+    if options.get("reduced_deck"):
+        seats = 5
+    host = make_user("walker")
+    game = start_table(host, bots=seats - 1, options=options)
+    client.force_login(host)
+    for _step in range(3):
+        assert client.get(f"/t/{game.pk}/").status_code == 200
+        game = play_until(game, lambda g, seq=game.seq: g.seq > seq + 10)
+        if game.is_over:
+            break
+    assert client.get(f"/t/{game.pk}/").status_code == 200
