@@ -9,6 +9,25 @@ from .models import BotLevel, TurnLimit
 MIN_SEATS, MAX_SEATS = 4, 10
 
 
+def check_rules(form: forms.Form, data: dict) -> None:
+    """The checks any form with the table options makes (a new table, a league's
+    defaults): how the game ends, and points that the rules need."""
+    for name in ("seating_ties", "great_revolution"):
+        data[name] = data.get(name) or form.fields[name].initial
+    end = data.get("end")
+    if end == "rounds" and not data.get("rounds"):
+        form.add_error("rounds", _("Choose how many rounds to play."))
+    if end == "score" and not data.get("target_score"):
+        form.add_error("target_score", _("Choose the score that ends the game."))
+    if data.get("no_points"):
+        if end == "score":
+            form.add_error("no_points", _("A game without points cannot end at a target score."))
+        if data.get("philanthropic") not in (None, "off"):
+            form.add_error("philanthropic", _(
+                "Philanthropic scoring gives points: it needs a game with points."
+            ))
+
+
 class TableForm(forms.Form):
     """A new table: its name, size and every option of the rules (RULES.md), each named
     after the rulebook it comes from. Options that cannot apply to the chosen number of
@@ -130,22 +149,8 @@ class TableForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        for name in ("seating_ties", "great_revolution"):
-            data[name] = data.get(name) or self.fields[name].initial
-        end, seats = data.get("end"), data.get("seats")
-        if end == "rounds" and not data.get("rounds"):
-            self.add_error("rounds", _("Choose how many rounds to play."))
-        if end == "score" and not data.get("target_score"):
-            self.add_error("target_score", _("Choose the score that ends the game."))
-        if data.get("no_points"):
-            if end == "score":
-                self.add_error("no_points", _(
-                    "A game without points cannot end at a target score."
-                ))
-            if data.get("philanthropic") not in (None, "off"):
-                self.add_error("philanthropic", _(
-                    "Philanthropic scoring gives points: it needs a game with points."
-                ))
+        check_rules(self, data)
+        seats = data.get("seats")
         if seats is None:
             return data
         if data.get("reduced_deck") and seats > 5:

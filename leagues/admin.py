@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine
 from games.commands import Rejected
-from games.forms import MAX_SEATS, MIN_SEATS, TableForm
+from games.forms import MAX_SEATS, MIN_SEATS, TableForm, check_rules
 from games.models import BotLevel
 
 from . import services, standings
@@ -144,22 +144,7 @@ class LeagueForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        for name in ("seating_ties", "great_revolution"):
-            data[name] = data.get(name) or TableForm.base_fields[name].initial
-        end = data.get("end")
-        if end == "rounds" and not data.get("rounds"):
-            self.add_error("rounds", _("Choose how many rounds to play."))
-        if end == "score" and not data.get("target_score"):
-            self.add_error("target_score", _("Choose the score that ends the game."))
-        if data.get("no_points"):
-            if end == "score":
-                self.add_error("no_points", _(
-                    "A game without points cannot end at a target score."
-                ))
-            if data.get("philanthropic") not in (None, "off"):
-                self.add_error("philanthropic", _(
-                    "Philanthropic scoring gives points: it needs a game with points."
-                ))
+        check_rules(self, data)
         if self.errors:
             return data
         # The same mapping as a new table's; it reads nothing but cleaned_data.
