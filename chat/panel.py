@@ -7,7 +7,7 @@ from games.labels import title_name
 from games.models import Game, Seat
 
 from . import flourishes
-from .models import Message
+from .models import Message, ReadMarker
 from .services import mark_read
 
 PANEL_SIZE = 30
@@ -60,6 +60,11 @@ def panel_context(request, game: Game, me: Seat, titles: dict[int, str], oob: bo
         seen = _int(request.GET.get("c"))
         send_log = not oob or (seen is not None and seen < last_id)
     shown = lines(messages, me, titles) if send_log else []
+    # What the player had read before this page: the page counts what came since as
+    # unread until they open the panel.
+    read_before = 0 if oob else (
+        ReadMarker.objects.filter(seat=me).values_list("last_read", flat=True).first() or 0
+    )
     if send_log:
         mark_read(me, last_id)
     my_title = titles.get(me.player) if me.player is not None else None
@@ -67,6 +72,7 @@ def panel_context(request, game: Game, me: Seat, titles: dict[int, str], oob: bo
         "lines": shown,
         "latest": shown[-1] if shown else None,
         "last_id": last_id,
+        "read_before": read_before,
         "send_log": send_log,
         "send_tools": send_tools,
         "flourishes": flourishes.for_title(my_title),

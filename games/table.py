@@ -6,10 +6,12 @@ nothing a player may not know can reach them.
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import engine
 from .clock import VACATION_DAYS, deadline
@@ -37,6 +39,10 @@ class PlayerRow:
     is_turn: bool = False
     stand_in: bool = False
     on_vacation: bool = False
+    # Where the seat sits around the drawn table (see seat_slots).
+    slot: str = ""
+    # When the turn of a seat the table waits on runs out (timed tables).
+    deadline: str | None = None
 
 
 @dataclass
@@ -52,7 +58,6 @@ class RankGroup:
     rank: int
     name: str
     count: int
-    plays: list[Choice] = field(default_factory=list)
 
 
 def view_for(game: Game, seat: Seat | None) -> dict:
@@ -97,10 +102,13 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
             stand_in=bool(seat and seat.stand_in),
             on_vacation=bool(seat and seat.vacation_until and seat.vacation_until > now),
         ))
+        if rows[-1].is_turn and game.turn_limit:
+            rows[-1].deadline = (game.awaiting.get(str(player)) or [None, None, None])[2]
 
+    seat_slots(rows, my_player)
     plays = [
         {"name": name_of(view["seats"][p["seat"]]), "cards": p["cards"],
-         "label": cards_phrase(p["cards"])}
+         "label": cards_phrase(p["cards"]), "is_me": view["seats"][p["seat"]] == my_player}
         for p in trick["plays"]
     ]
     my_turn = me is not None and bool(view["legal_actions"])
@@ -110,6 +118,12 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         "phase": view["phase"],
         "players": rows,
         "trick_plays": plays,
+        "to_beat_play": plays[-1] if plays else None,
+        "earlier_plays": plays[:-1],
+        "passed_names": [name_of(view["seats"][s]) for s in trick["passed"]],
+        "leader_is_me": view["to_act"] is not None and view["seats"][view["to_act"]] == my_player,
+        "me_row": next((r for r in rows if r.slot == "me"), None),
+        "ring": [r for r in rows if r.slot != "me"],
         "to_beat": trick["to_beat"],
         "to_act_name": name_of(view["seats"][view["to_act"]]) if view["to_act"] is not None else "",
         "waiting_names": [
@@ -117,7 +131,8 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         ],
         "my_turn": my_turn,
         "turn_token": turn_token,
-        "hand_groups": hand_groups(view["hand"]),
+        "hand_cards": hand_cards(view["hand"]),
+        "pick": "",
         "round_number": g["round_number"],
         "rounds": g["rounds"],
         "target_score": g["target_score"],
@@ -128,7 +143,8 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         "game_over": g["is_over"],
         "standings": [
             {"rank": s["rank"], "name": name_of(s["player"]), "score": s["score"],
-             "great_dalmuti": s.get("great_dalmuti", 0), "is_me": s["player"] == my_player}
+             "great_dalmuti": s.get("great_dalmuti", 0), "is_me": s["player"] == my_player,
+             "places": _places(g, s["player"])}
             for s in g["standings"]
         ],
         "winner_name": name_of(g["winner"]) if g["winner"] is not None else "",
@@ -186,25 +202,22 @@ def hand_groups(hand: list[int]) -> list[RankGroup]:
 
 
 def _my_actions(view: dict, name_of) -> dict:
-    """My legal actions, grouped so that each is at most two taps away: open a rank, pick
-    the play (or pass, one tap)."""
+    """My legal actions as the page offers them. Plays, the cards to give back and the
+    trade card are chosen by tapping cards of the hand (`pick` says which); the other
+    decisions are buttons."""
     legal = view["legal_actions"]
-    out: dict = {"can_pass": False, "play_groups": [], "give_back": None,
-                 "revolution_offer": False,
-                 "trade_partners": [], "trade_cards": []}
-    groups: dict[int, RankGroup] = {}
-    give_cards: set[int] = set()
+    out: dict = {"can_pass": False, "give_back": None, "revolution_offer": False,
+                 "trade_partners": [], "trade_cards": [], "legal_plays": {}}
+    give_backs = []
     for action in legal:
         kind = action["type"]
         if kind == "pass":
             out["can_pass"] = True
         elif kind == "play":
-            cards = action["cards"]
-            rank = min(cards)
-            group = groups.setdefault(rank, RankGroup(rank, card_name(rank), 0))
-            group.plays.append(Choice(",".join(map(str, cards)), cards_phrase(cards)))
+            cards = sorted(action["cards"])
+            out["legal_plays"][",".join(map(str, cards))] = cards_phrase(cards)
         elif kind == "give_back":
-            give_cards.update(action["cards"])
+            give_backs.append(action["cards"])
         elif kind == "revolution":
             if action["declare"]:
                 out["revolution_offer"] = True
@@ -223,18 +236,41 @@ def _my_actions(view: dict, name_of) -> dict:
     # Asked only so that nobody can tell whether they hold both jesters (a first round
     # without taxes asks the Greater Peon every time).
     out["open_the_round"] = out.pop("can_keep_quiet", False) and not out["revolution_offer"]
-    for group in groups.values():
-        group.count = view["hand"].count(group.rank)
-    out["play_groups"] = sorted(groups.values(), key=lambda g: g.rank)
-    if give_cards:
-        due = view["taxes"]["to_give_back"]
-        options = [c for c in view["hand"] if c in give_cards]
-        out["give_back"] = {
-            "count": due,
-            "cards": [{"rank": c, "name": card_name(c)} for c in options],
-            "forced": sum(1 for a in legal if a["type"] == "give_back") == 1,
-        }
+    out["can_play"] = bool(out["legal_plays"])
+    usable: set[int] = set()
+    checked: list[int] = []
+    if give_backs:
+        out["pick"] = "give_back"
+        usable = {c for cards in give_backs for c in cards}
+        out["give_back"] = {"count": view["taxes"]["to_give_back"]}
+        if len(give_backs) == 1:
+            checked = list(give_backs[0])
+    elif out["trade_cards"]:
+        out["pick"] = "trade_card"
+        usable = {int(c.value) for c in out["trade_cards"]}
+    elif out["can_play"] or out["can_pass"]:
+        out["pick"] = "play"
+        usable = {int(c) for key in out["legal_plays"] for c in key.split(",")}
+    out["hand_cards"] = hand_cards(view["hand"], usable, checked)
     return out
+
+
+def hand_cards(hand: list[int], usable: set[int] | None = None,
+               checked: list[int] | None = None) -> list[dict]:
+    """The hand card by card, best first, as the page draws it: which cards a tap may
+    choose (`ok`), which start chosen (a forced choice), where a new rank starts."""
+    to_check = list(checked or [])
+    cards = []
+    previous = None
+    for rank in sorted(hand):
+        tick = rank in to_check
+        if tick:
+            to_check.remove(rank)
+        cards.append({"rank": rank, "name": card_name(rank), "checked": tick,
+                      "ok": usable is None or rank in usable,
+                      "new_rank": previous is not None and rank != previous})
+        previous = rank
+    return cards
 
 
 def _taxes(view: dict, name_of) -> dict | None:
@@ -318,6 +354,7 @@ def log_lines(actions: list[Action], me: Seat | None, names: dict[int, str]) -> 
             text = event_sentence(event, lambda p: names.get(p, "?"))
             if text:
                 lines.append({"time": action.created, "text": text, "seq": action.seq,
+                              "round": action.round_number, "event": event,
                               "private": visible is not None,
                               "by": action.by if action.player is not None else ""})
     return lines
@@ -351,3 +388,155 @@ def describe_turns(entries: list[dict]) -> None:
             for s in view["awaiting"] if s != view["seat"]
         ]
         entry["since"] = since(game, view)
+
+
+# Where the other seats sit around the drawn table, by how many there are: clockwise from
+# the bottom (my seat), so up the left side, along the top, down the right side, which
+# is the order the turn goes round. The slots are grid areas in the stylesheet.
+SLOTS = {
+    0: [],
+    1: ["t3"],
+    2: ["l1", "r2"],
+    3: ["l1", "t3", "r2"],
+    4: ["l1", "t2", "t4", "r2"],
+    5: ["l1", "l2", "t3", "r1", "r2"],
+    6: ["l1", "l2", "t2", "t4", "r1", "r2"],
+    7: ["l1", "l2", "t1", "t3", "t5", "r1", "r2"],
+    8: ["l1", "l2", "t1", "t2", "t4", "t5", "r1", "r2"],
+    9: ["l1", "l2", "t1", "t2", "t3", "t4", "t5", "r1", "r2"],
+}
+
+
+def seat_slots(rows: list[PlayerRow], my_player: int | None) -> None:
+    """Give every row its place around the table: mine at the bottom (a spectator's
+    bottom seat is the first in order), the others after me in turn order."""
+    if not rows:
+        return
+    mine = next((i for i, r in enumerate(rows) if r.player == my_player), 0)
+    others = rows[mine + 1:] + rows[:mine]
+    rows[mine].slot = "me"
+    for row, slot in zip(others, SLOTS[len(others)], strict=True):
+        row.slot = slot
+
+
+def _places(g: dict, player: int) -> list[int | None]:
+    """A player's finishing place in each round so far (None: not at the table)."""
+    places = []
+    for result in g["results"]:
+        entry = next((p for p in result["players"] if p["player"] == player), None)
+        places.append(entry["place"] if entry else None)
+    return places
+
+
+def last_trick(lines: list[dict], names: dict[int, str]) -> dict | None:
+    """The most recent finished trick of the round, from its public events: who played
+    what, in order, and who won it. A page keeps showing it until the next lead."""
+    plays: list[dict] = []
+    finished = None
+    for line in lines:
+        event = line["event"]
+        if event.get("visible_to") is not None:
+            continue
+        kind = event["type"]
+        if kind == "play":
+            plays.append({"name": names.get(event["player"], "?"), "cards": event["cards"],
+                          "label": cards_phrase(event["cards"])})
+        elif kind == "trick_won":
+            finished = {"winner": names.get(event["player"], "?"), "plays": plays,
+                        "leader": names.get(event["leader"], "?")}
+            plays = []
+        elif kind == "round_starts":
+            plays, finished = [], None
+    return finished
+
+
+def _names_phrase(names: list[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+# How many moves the summary names before it says only how many came before them.
+SUMMARY_PARTS = 6
+
+
+def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, str]) -> str:
+    """One line for what the table did in `lines` (the log lines a page has not shown):
+    "Ada and Bram passed; Cato won the trick with 2 Masons"."""
+    parts: list[str] = []
+    passed: list[str] = []
+    last_play: tuple[int, str] | None = None
+
+    def who(player: int) -> str:
+        return names.get(player, "?")
+
+    def flush() -> None:
+        if passed:
+            if passed == [_("you")]:
+                parts.append(_("you passed"))
+            else:
+                parts.append(_("%(names)s passed") % {"names": _names_phrase(passed)})
+            passed.clear()
+
+    for line in lines:
+        event = line["event"]
+        kind = event["type"]
+        player = event.get("player")
+        if kind == "pass":
+            passed.append(_("you") if player == my_player else who(player))
+            continue
+        if kind not in ("play", "trick_won", "out", "round_over", "round_starts",
+                        "revolution", "taxes", "trade_done", "trade_declined"):
+            continue
+        flush()
+        if kind == "play":
+            cards = cards_phrase(event["cards"])
+            if player == my_player:
+                parts.append(_("you played %(cards)s") % {"cards": cards})
+            else:
+                parts.append(_("%(player)s played %(cards)s") % {"player": who(player),
+                                                                   "cards": cards})
+            last_play = (player, cards)
+        elif kind == "trick_won":
+            if last_play and last_play[0] == player and parts:
+                # "Cato played two 3s; Cato won the trick" says it twice.
+                parts.pop()
+                if player == my_player:
+                    parts.append(_("you won the trick with %(cards)s") % {"cards": last_play[1]})
+                else:
+                    parts.append(_("%(player)s won the trick with %(cards)s") % {
+                        "player": who(player), "cards": last_play[1]})
+            elif player == my_player:
+                parts.append(_("you won the trick"))
+            else:
+                parts.append(_("%(player)s won the trick") % {"player": who(player)})
+            last_play = None
+        elif kind == "out":
+            if player == my_player:
+                parts.append(_("you went out in place %(place)d") % {"place": event["place"]})
+            else:
+                parts.append(_("%(player)s went out in place %(place)d") % {
+                    "player": who(player), "place": event["place"]})
+        elif kind == "round_over":
+            parts.append(_("the round is over"))
+        elif kind == "round_starts":
+            parts.append(_("round %(number)d was dealt") % {"number": event["round"]})
+        elif kind == "revolution":
+            parts.append((_("%(player)s declared a Great Revolution") if event["great"]
+                          else _("%(player)s declared a revolution")) % {"player": who(player)})
+        elif kind == "taxes":
+            parts.append(_("the taxes are paid"))
+        elif kind == "trade_done":
+            parts.append(_("%(giver)s and %(taker)s traded a card") % {
+                "giver": who(event["from"]), "taker": who(event["to"])})
+        elif kind == "trade_declined":
+            parts.append(_("%(player)s chose not to trade") % {"player": who(player)})
+    flush()
+    if not parts:
+        return ""
+    if len(parts) > SUMMARY_PARTS:
+        earlier = len(parts) - SUMMARY_PARTS
+        parts = [ngettext("%(count)d earlier move", "%(count)d earlier moves", earlier)
+                 % {"count": earlier}] + parts[-SUMMARY_PARTS:]
+    sentence = "; ".join(parts)
+    return sentence[:1].upper() + sentence[1:]

@@ -1,4 +1,5 @@
-from datetime import timedelta
+import json
+from datetime import datetime, timedelta
 
 from django import template
 from django.utils import timezone
@@ -24,3 +25,30 @@ def ago(moment) -> str:
     if timezone.now() - moment < timedelta(minutes=1):
         return _("just now")
     return _("%(time)s ago") % {"time": timesince(moment)}
+
+
+@register.filter
+def time_left(moment) -> str:
+    """What is left until `moment`, short enough for a seat on a phone: "2 d 4 h",
+    "3 h 20 min", "5 min", "under a minute"."""
+    if not moment:
+        return ""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    seconds = int((moment - timezone.now()).total_seconds())
+    if seconds < 60:
+        return _("under a minute")
+    minutes = seconds // 60
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    if days:
+        return _("%(days)d d %(hours)d h") % {"days": days, "hours": hours}
+    if hours:
+        return _("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
+    return _("%(minutes)d min") % {"minutes": minutes}
+
+
+@register.filter
+def json_attr(value) -> str:
+    """A value as JSON for a data- attribute (the template escapes it for the attribute)."""
+    return json.dumps(value, sort_keys=True)

@@ -1,4 +1,4 @@
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -25,7 +25,7 @@ from ..access import seat_for_user
 from ..clock import VACATION_DAYS, deadlines_may_have_passed, some_deadline_passed
 from ..commands.absence import SEEN_SECONDS
 from ..models import Action, Game, Seat
-from ..table import log_lines, since, table_context
+from ..table import last_trick, log_lines, since, since_you_looked, table_context
 from ..tasks import sweep_in_process
 from .lobby import lobby_page
 
@@ -37,8 +37,9 @@ def game_page(request, game_id: int, error: str = "", status: int = 200):
     game, me = seat_for_user(request, game_id)
     if game.is_open:
         return lobby_page(request, game, me)
+    looked = me.last_seen
     game, me = _keep_up(game, me)
-    return _render_game(request, game, me, "games/game.html", error, status)
+    return _render_game(request, game, me, "games/game.html", error, status, looked=looked)
 
 
 def _keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
@@ -51,15 +52,21 @@ def _keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
     return game, me
 
 
-def _render_game(request, game, me, template, error="", status=200, me_seen=""):
+def _render_game(request, game, me, template, error="", status=200, me_seen="", looked=None):
     seats = list(game.seats.select_related("user"))
     context = table_context(game, me, seats)
     names = {s.player: s.name for s in seats}
     actions = list(
         Action.objects.filter(game=game, round_number=game.round_number).order_by("seq")
     )
+    log = log_lines(actions, me, names)
+    new_lines, away = _unseen_lines(request, game, me, names, log, looked)
+    _mark_arrivals(context, new_lines)
     context.update({
-        "game": game, "me": me, "error": error, "log": log_lines(actions, me, names),
+        "game": game, "me": me, "error": error, "log": log,
+        "last_trick": last_trick(log, names),
+        "summary": since_you_looked(new_lines, me.player if me else None, names),
+        "away": away,
         "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
         # A poll leaves my hand and actions alone when they did not change, so a
         # half-made choice (ticked cards, an opened rank) survives other players' moves.
@@ -74,14 +81,73 @@ def _render_game(request, game, me, template, error="", status=200, me_seen=""):
     return render(request, template, context, status=status)
 
 
+# A page left alone this long says "While you were away" over what happened meanwhile.
+AWAY = timedelta(minutes=10)
+# How many earlier rounds a page's summary reaches back (a page open for days).
+SUMMARY_ROUNDS = 2
+
+
+def _unseen_lines(request, game, me, names, log, looked) -> tuple[list[dict], bool]:
+    """The log lines this page has not shown yet, and whether its player was away.
+
+    An answer to a poll or an action knows what the page showed: the round and how many
+    of its log lines (`r`, `n`: counted in this player's own log, so they tell nothing
+    another player could not see). A full page goes by when its player was last here."""
+    data = request.POST if request.method == "POST" else request.GET
+    try:
+        seen_round, seen_lines = int(data.get("r", "")), int(data.get("n", ""))
+    except ValueError:
+        seen_round = seen_lines = None
+    if seen_round is not None and 0 < seen_round <= game.round_number:
+        if seen_round == game.round_number:
+            return log[seen_lines:], False
+        first = max(seen_round, game.round_number - SUMMARY_ROUNDS)
+        earlier = list(Action.objects.filter(
+            game=game, round_number__gte=first, round_number__lt=game.round_number,
+        ).order_by("seq"))
+        lines = log_lines(earlier, me, names)
+        if first == seen_round:
+            # The lines of the round the page was in, less those it showed.
+            shown = [line for line in lines if line["round"] == seen_round][:seen_lines]
+            lines = lines[len(shown):]
+        return lines + log, False
+    if looked is not None and timezone.now() - looked > AWAY:
+        return [line for line in log if line["time"] > looked], True
+    return [], False
+
+
+def _mark_arrivals(context: dict, new_lines: list[dict]) -> None:
+    """The plays of the current trick that arrived since the page last looked, numbered
+    in order, so that the stylesheet can let them land one after another."""
+    arrived = 0
+    for line in new_lines:
+        kind = line["event"]["type"]
+        if kind == "play":
+            arrived += 1
+        elif kind in ("trick_won", "round_starts"):
+            arrived = 0
+    plays = context["trick_plays"]
+    fresh = plays[len(plays) - min(arrived, len(plays), ARRIVALS):]
+    for number, play in enumerate(fresh, start=1):
+        play["arrive"] = number
+
+
+# The most plays that land one after another (the stylesheet has a delay for each).
+ARRIVALS = 9
+
+
 def parse_action(data) -> tuple[engine.Action, int]:
     """The engine action and turn token of a submitted form; Rejected if malformed."""
     kind = data.get("action", "")
     try:
         turn = int(data.get("turn", ""))
         if kind == "play":
-            cards = data.get("cards", "")
-            action = engine.Play(tuple(int(c) for c in cards.split(",") if c))
+            # Tapped cards come as one `card` each; a `cards` list ("7,7,13") also works.
+            if "cards" in data:
+                cards = [int(c) for c in data.get("cards", "").split(",") if c]
+            else:
+                cards = [int(c) for c in data.getlist("card")]
+            action = engine.Play(tuple(sorted(cards)))
         elif kind == "pass":
             action = engine.Pass()
         elif kind == "give_back":

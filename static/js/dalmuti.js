@@ -1,4 +1,5 @@
 // Small progressive enhancements; the site works without JavaScript.
+document.documentElement.classList.add("js");
 document.addEventListener("change", (event) => {
   const el = event.target;
   if (el.matches("[data-autosubmit]")) {
@@ -12,14 +13,6 @@ document.addEventListener("focusin", (event) => {
     event.target.select();
   }
 });
-
-// Table talk (chat): open the panel where the screen has room for it.
-{
-  const panel = document.querySelector("[data-chat-panel]");
-  if (panel && window.matchMedia("(min-width: 52rem)").matches) {
-    panel.open = true;
-  }
-}
 
 // A rejected message (400, too long; 429, too fast) still swaps in its error.
 document.addEventListener("htmx:beforeSwap", (event) => {
@@ -41,15 +34,98 @@ document.addEventListener("htmx:afterRequest", (event) => {
   }
 });
 
-// At the table: the tab title and icon say when it is your turn, the move dock takes
-// the keyboard focus when your turn starts, and a refused move shows why.
+// At the table. The page works without any of this; with it, the tab title and icon say
+// when it is your turn (and, if asked for, a short sound), tapping cards enables Play
+// only for a legal set, the hand comes into view and the focus goes to what to do next,
+// and table talk opens as a sheet on a phone with a count of unread messages.
 {
   const game = document.getElementById("game");
   if (game) {
+    const root = document.documentElement;
     const baseTitle = document.title;
     const icon = document.querySelector("link[rel=icon]");
     const baseIcon = icon ? icon.href : "";
+    const wide = window.matchMedia("(min-width: 60rem)");
     let wasMyTurn = false;
+
+    // Nothing may hide under the move dock: its height is kept for the stylesheet.
+    const measureDock = () => {
+      const dock = document.getElementById("actions");
+      root.style.setProperty("--dock-h", dock ? `${dock.offsetHeight}px` : "0px");
+    };
+    if (window.ResizeObserver) {
+      const observer = new ResizeObserver(measureDock);
+      const watch = () => {
+        observer.disconnect();
+        const dock = document.getElementById("actions");
+        if (dock) observer.observe(dock);
+      };
+      document.addEventListener("htmx:afterSettle", watch);
+      watch();
+    }
+
+    // The chosen cards: Play says what it plays, and only a legal set can be sent; the
+    // cards to give back are counted against the number due.
+    const refreshMove = () => {
+      const form = document.querySelector(".move-form");
+      if (!form) return;
+      const chosen = [...form.querySelectorAll("input[name=card]:checked")]
+        .map((input) => Number(input.value))
+        .sort((a, b) => a - b);
+      if (form.dataset.move === "play") {
+        const button = document.querySelector("[data-play-button]");
+        if (!button) return;
+        if (!button.dataset.empty) button.dataset.empty = button.textContent;
+        const legal = JSON.parse(form.dataset.legal || "{}");
+        const words = legal[chosen.join(",")];
+        button.disabled = !words;
+        button.textContent = words ? button.dataset.label.replace("%(cards)s", words) : button.dataset.empty;
+      } else if (form.dataset.move === "give_back") {
+        const due = Number(form.dataset.due);
+        const count = document.querySelector("[data-chosen]");
+        if (count) count.textContent = `${chosen.length} / ${due}`;
+        const button = document.querySelector("[data-give-button]");
+        if (button) button.disabled = chosen.length !== due;
+      }
+    };
+    document.addEventListener("change", (event) => {
+      if (event.target.closest(".move-form")) refreshMove();
+    });
+
+    // A short two-note chime, off unless the player switches it on (kept per browser).
+    const soundButton = game.querySelector("[data-sound-toggle]");
+    let audio = null;
+    const soundOn = () => localStorage.getItem("dalmuti-sound") === "on";
+    const showSound = () => {
+      soundButton.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+      soundButton.textContent = soundOn() ? soundButton.dataset.on : soundButton.dataset.off;
+    };
+    const chime = () => {
+      if (!soundOn()) return;
+      audio = audio || new AudioContext();
+      const start = audio.currentTime;
+      [660, 880].forEach((frequency, i) => {
+        const tone = audio.createOscillator();
+        const volume = audio.createGain();
+        tone.frequency.value = frequency;
+        volume.gain.setValueAtTime(0.0001, start + i * 0.16);
+        volume.gain.exponentialRampToValueAtTime(0.15, start + i * 0.16 + 0.02);
+        volume.gain.exponentialRampToValueAtTime(0.0001, start + i * 0.16 + 0.3);
+        tone.connect(volume).connect(audio.destination);
+        tone.start(start + i * 0.16);
+        tone.stop(start + i * 0.16 + 0.32);
+      });
+    };
+    if (soundButton && window.AudioContext && window.localStorage) {
+      soundButton.hidden = false;
+      showSound();
+      soundButton.addEventListener("click", () => {
+        localStorage.setItem("dalmuti-sound", soundOn() ? "off" : "on");
+        showSound();
+        chime();
+      });
+    }
+
     const update = () => {
       const dock = document.getElementById("actions");
       const myTurn = Boolean(dock);
@@ -57,14 +133,73 @@ document.addEventListener("htmx:afterRequest", (event) => {
       if (icon) {
         icon.href = myTurn ? baseIcon.replace("favicon.svg", "favicon-turn.svg") : baseIcon;
       }
-      if (myTurn && (!wasMyTurn || dock.querySelector(".action-error"))) {
-        const first = dock.querySelector(".action-error") ? dock : dock.querySelector("button, summary, input");
-        (first || dock).focus({ preventScroll: true });
+      measureDock();
+      refreshMove();
+      const error = dock && dock.querySelector(".action-error");
+      if (myTurn && (!wasMyTurn || error)) {
+        // Your turn starts (or a move was refused): the hand comes into view and the
+        // focus goes to the first thing to do.
+        const hand = document.querySelector(".hand");
+        if (hand) hand.scrollIntoView({ block: "nearest" });
+        const target = error ? dock
+          : document.querySelector(".move-form input[name=card]:not(:disabled)")
+            || dock.querySelector("button:not(:disabled)") || dock;
+        target.focus({ preventScroll: true });
+        if (!wasMyTurn) chime();
+      } else if (!myTurn && wasMyTurn) {
+        const status = document.getElementById("status");
+        if (status && (!document.activeElement || document.activeElement === document.body)) {
+          status.focus({ preventScroll: true });
+        }
       }
       wasMyTurn = myTurn;
     };
     update();
     document.addEventListener("htmx:afterSettle", update);
+    window.addEventListener("resize", measureDock);
+
+    // Table talk.
+    const panel = document.querySelector("[data-chat-panel]");
+    const badge = game.querySelector("[data-chat-badge]");
+    const toggle = game.querySelector("[data-chat-toggle]");
+    if (panel) {
+      const key = `dalmuti-chat-read-${location.pathname}`;
+      const stored = () => Number((window.localStorage && localStorage.getItem(key)) || 0);
+      let read = Math.max(stored(), Number(panel.dataset.readBefore || 0));
+      const visible = () => panel.open && panel.getClientRects().length > 0;
+      const countUnread = () => {
+        if (visible()) {
+          const seen = document.getElementById("chat-seen");
+          read = Math.max(read, Number(seen ? seen.value : 0));
+          if (window.localStorage) localStorage.setItem(key, String(read));
+        }
+        const unread = [...panel.querySelectorAll(".chat-msg[data-id]")]
+          .filter((m) => Number(m.dataset.id) > read && !m.classList.contains("mine")).length;
+        if (badge) {
+          badge.hidden = unread === 0;
+          badge.textContent = String(unread);
+        }
+        if (toggle) toggle.setAttribute("aria-expanded", visible() ? "true" : "false");
+      };
+      if (wide.matches) panel.open = true;
+      if (toggle) {
+        toggle.addEventListener("click", (event) => {
+          event.preventDefault();
+          panel.open = true;
+          const input = panel.querySelector("input[name=text]");
+          if (input) input.focus();
+        });
+      }
+      panel.addEventListener("toggle", countUnread);
+      document.addEventListener("keydown", (event) => {
+        if (event.key === "Escape" && panel.open && !wide.matches) {
+          panel.open = false;
+          if (toggle) toggle.focus();
+        }
+      });
+      document.addEventListener("htmx:afterSettle", countUnread);
+      countUnread();
+    }
   }
 }
 

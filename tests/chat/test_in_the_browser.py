@@ -56,10 +56,12 @@ def test_two_players_talk_in_character(table, browser, live_server):
     alice.goto(f"/t/{game_id}/")
     bob.goto(f"/t/{game_id}/")
 
-    # At a desk the panel is open; on a phone it is a closed bar at the foot of the screen.
+    # At a desk the panel is open beside the table; on a phone it is closed, and a button
+    # at the head of the table opens it.
     expect(alice.locator("details.chat-panel")).to_have_attribute("open", "")
     expect(bob.locator("details.chat-panel")).not_to_have_attribute("open", "")
-    expect(bob.locator("#chat")).to_be_in_viewport()
+    expect(bob.locator("[data-chat-toggle]")).to_be_in_viewport()
+    expect(bob.locator("[data-chat-badge]")).to_be_hidden()
 
     # Alice says something; her input empties, her log shows it at once.
     alice.get_by_label("Your message").fill("Hello <b>Bob</b>, fetch the coffee")
@@ -67,13 +69,15 @@ def test_two_players_talk_in_character(table, browser, live_server):
     expect(alice.locator("#chat-log")).to_contain_text("Hello <b>Bob</b>, fetch the coffee")
     expect(alice.get_by_label("Your message")).to_have_value("")
 
-    # Bob's page brings it with its next poll, into the closed bar, as plain text.
+    # Bob's page brings it with its next poll, as plain text, counted as unread.
     expect(bob.locator("#chat-latest")).to_contain_text("Hello <b>Bob</b>")
     assert bob.locator("#chat b").count() == 0
-    expect(bob.locator("#chat")).to_be_in_viewport()
+    expect(bob.locator("[data-chat-badge]")).to_have_text("1")
 
-    # Bob opens the bar and plays his part with a flourish of his own title.
-    bob.locator("details.chat-panel > summary").click()
+    # Bob opens the sheet (read now) and plays his part with a flourish of his own title.
+    bob.locator("[data-chat-toggle]").click()
+    expect(bob.locator("[data-chat-badge]")).to_be_hidden()
+    expect(bob.get_by_label("Your message")).to_be_in_viewport()
     flourish = bob.locator("#chat-flourishes button").first
     expect(flourish).to_be_visible()
     words = flourish.get_attribute("title")

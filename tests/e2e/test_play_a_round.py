@@ -4,6 +4,7 @@ Every page follows the game by polling; none is ever reloaded once the game has 
 The choices are random but seeded (E2E_SEED), the deal is whatever the table draws.
 """
 
+import json
 import os
 import random
 import re
@@ -84,7 +85,7 @@ def test_four_friends_play_a_round_in_their_browsers(browser, live_server, setti
     for name, page in pages.items():
         _wait_for_version(page, version)
         expect(page.get_by_text("The first seating draw")).to_be_visible()
-        expect(page.locator("#players .player.is-me")).to_contain_text(name)
+        expect(page.locator("#table .seat.is-me")).to_contain_text(name)
         # Any navigation or reload from here on would wipe this.
         page.evaluate(f"window.{MARKER} = true")
 
@@ -143,7 +144,7 @@ def test_four_friends_play_a_round_in_their_browsers(browser, live_server, setti
         rows = page.locator("#final .standings li")
         expect(rows).to_have_count(4)
         standings.add(tuple(rows.all_inner_texts()))
-        expect(page.locator("#results .scoreboard")).to_have_attribute("open", "")
+        expect(page.locator("#panels .scoreboard")).to_have_attribute("open", "")
         expect(page.locator("#poller[hx-get]")).to_have_count(0)  # polling stopped
         assert page.evaluate(f"window.{MARKER}") is True, (
             f"{name}'s page was reloaded or navigated during the game"
@@ -200,37 +201,46 @@ def _is_over(page: Page) -> bool:
 
 def _log(page: Page) -> list[str]:
     """This round's log, newest line first."""
-    return page.locator("#log li").all_inner_texts()
+    return page.locator("#log li").all_text_contents()
 
 
 def _choose(page: Page, rng: random.Random) -> tuple[str, Locator]:
-    """Get a move ready on a page whose player must act, as a real player would: tick the
-    cards to give back, or open a rank; return the move's kind and the button that makes
-    it."""
-    actions = page.locator("#me .actions")
-    give_back = actions.locator("form.give-back")
-    if give_back.count():
-        legend = give_back.locator("legend").inner_text()
-        due = int(m[1]) if (m := re.search(r"the (\d+) cards", legend)) else 1
-        boxes = give_back.get_by_role("checkbox")
-        if give_back.locator("input[type=checkbox]:checked").count() != due:
-            for index in rng.sample(range(boxes.count()), due):
-                boxes.nth(index).check()
-        return "give back", give_back.get_by_role("button", name="Give back")
-    revolution = actions.locator("form.revolution-offer")
-    if revolution.count():
+    """Get a move ready on a page whose player must act, as a real player would: tap the
+    cards to give back or to play; return the move's kind and the button that makes it."""
+    dock = page.locator("#actions")
+    form = page.locator("#move-form")
+    move = form.get_attribute("data-move") if form.count() else None
+    revolution = dock.locator("form.revolution-offer")
+    if revolution.count() and (move is None or rng.random() < 0.5):
         answer = rng.choice(["Declare a revolution", "Keep quiet"])
         return "revolution", revolution.get_by_role("button", name=answer)
-
-    pass_button = actions.locator("form.pass-form").get_by_role("button", name="Pass")
-    choices = actions.locator("form.play-form > button.play-one, form.play-form > details")
-    if choices.count() and (not pass_button.count() or rng.random() < 0.75):
-        choice = choices.nth(rng.randrange(choices.count()))
-        if choice.evaluate("el => el.tagName") == "DETAILS":
-            if choice.get_attribute("open") is None:
-                choice.locator("summary").click()
-            plays = choice.get_by_role("button")
-            return "play", plays.nth(rng.randrange(plays.count()))
-        return "play", choice
+    if move == "give_back":
+        due = int(form.get_attribute("data-due"))
+        for card in form.locator("label.hcard:has(input:checked)").all():
+            card.click()  # a forced choice comes ticked: start afresh
+        cards = form.locator("label.hcard:has(input:not([disabled]))")
+        for index in rng.sample(range(cards.count()), due):
+            cards.nth(index).click()
+        return "give back", dock.get_by_role("button", name="Give back")
+    if move == "trade_card":
+        cards = form.locator("label.hcard:has(input:not([disabled]))")
+        cards.nth(rng.randrange(cards.count())).click()
+        return "trade card", dock.get_by_role("button", name="Give this card")
+    trade = dock.locator("form.trade-form")
+    if trade.count():
+        buttons = trade.get_by_role("button")
+        return "trade", buttons.nth(rng.randrange(buttons.count()))
+    assert move == "play", f"a player who must act is offered nothing to do ({move})"
+    legal = json.loads(form.get_attribute("data-legal") or "{}")
+    pass_button = dock.locator("button.pass")
+    if legal and (not pass_button.count() or rng.random() < 0.75):
+        cards = rng.choice(sorted(legal)).split(",")
+        for rank in cards:
+            # A tap on a card of that rank not chosen yet.
+            form.locator(f"label.hcard:has(input[value='{rank}']:not(:checked))").first.click()
+        play = dock.locator("button.play")
+        expect(play).to_be_enabled()
+        expect(play).to_have_text(f"Play {legal[','.join(cards)]}")
+        return "play", play
     assert pass_button.count(), "a player who must act is offered neither a play nor a pass"
     return "pass", pass_button

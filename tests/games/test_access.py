@@ -50,4 +50,4 @@ def test_a_seated_player_sees_only_their_own_hand(client, game, alice, bob):
     page = client.get(f"/t/{game.pk}/").content.decode()
     alice_player = game.seats.get(user=alice).player
     state = game.engine_state()
-    assert page.count('class="group"') == len(set(state.round.hand(state.seat_of(alice_player))))
+    assert page.count('class="hcard') == len(state.round.hand(state.seat_of(alice_player)))

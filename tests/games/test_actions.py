@@ -1,5 +1,8 @@
 """Acting at the table: legal moves apply, everything else is refused and changes nothing."""
 
+import html
+import json
+
 import pytest
 
 from games import engine
@@ -53,7 +56,7 @@ def test_an_htmx_action_answers_with_the_fresh_fragments(client, game):
     )
     assert response.status_code == 200
     body = response.content.decode()
-    assert 'id="poller"' in body and 'id="players"' in body and 'hx-swap-oob="true"' in body
+    assert 'id="poller"' in body and 'id="table"' in body and 'hx-swap-oob="true"' in body
     assert "<html" not in body
 
 
@@ -74,7 +77,7 @@ def test_an_illegal_play_is_refused_with_the_reason_and_changes_nothing(client, 
         "turn": game.awaiting[str(seat.player)][0],
     })
     assert response.status_code == 422
-    assert b'class="error"' in response.content
+    assert b'class="error action-error"' in response.content
     assert _snapshot(game) == before
 
 
@@ -152,10 +155,10 @@ def test_the_page_offers_exactly_the_legal_plays(client, game):
     seat = _humans_turn_in_play(game)
     client.force_login(seat.user)
     page = client.get(f"/t/{game.pk}/").content.decode()
-    offered = set()
-    for chunk in page.split('name="cards" value="')[1:]:
-        offered.add(chunk.split('"', 1)[0])
-    expected = {",".join(map(str, a["cards"])) for a in legal(game, seat) if a["type"] == "play"}
+    legal_attr = page.split('data-legal="', 1)[1].split('"', 1)[0]
+    offered = set(json.loads(html.unescape(legal_attr)))
+    expected = {",".join(map(str, sorted(a["cards"]))) for a in legal(game, seat)
+                if a["type"] == "play"}
     assert offered == expected
     assert ('value="pass"' in page) == any(a["type"] == "pass" for a in legal(game, seat))
 
@@ -165,7 +168,7 @@ def test_the_page_offers_no_actions_when_it_is_not_my_turn(client, game):
     other = game.seats.exclude(pk=seat.pk).exclude(user=None).get()
     client.force_login(other.user)
     page = client.get(f"/t/{game.pk}/").content.decode()
-    assert 'name="cards"' not in page and 'value="pass"' not in page
+    assert "data-legal" not in page and 'value="pass"' not in page and 'value="play"' not in page
 
 
 def test_acting_at_a_table_still_in_its_lobby_is_refused_clearly(client, alice, bob):

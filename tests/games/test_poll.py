@@ -29,7 +29,7 @@ def test_a_changed_table_answers_with_the_fragments(client, alice, game):
     response = client.get(f"/t/{game.pk}/poll/?v={game.version - 1}&me=stale")
     assert response.status_code == 200
     body = response.content.decode()
-    for section in ("poller", "status", "players", "trick", "me", "log"):
+    for section in ("poller", "status", "table", "me", "panels"):
         assert f'id="{section}"' in body
     assert f"v={game.version}" in body
 

@@ -44,7 +44,7 @@ def test_the_two_merchants_each_choose_a_card_and_only_they_see_them(client, tab
     assert len(traders) == 2
     for seat in traders:
         client.force_login(seat.user)
-        assert "Choose the card you give in the trade" in client.get(
+        assert "Tap the card you give in the trade" in client.get(
             f"/t/{table.pk}/").content.decode()
         card = next(a for a in table.engine_state().view(seat.player)["legal_actions"])
         client.post(f"/t/{table.pk}/act/", form_for(card, table.awaiting[str(seat.player)][0]))
@@ -54,7 +54,7 @@ def test_the_two_merchants_each_choose_a_card_and_only_they_see_them(client, tab
     assert "traded a card" in page and "You gave" in page and "You received" in page
     bystander = table.seats.exclude(pk__in=[s.pk for s in traders]).first()
     client.force_login(bystander.user)
-    trade_box = client.get(f"/t/{table.pk}/").content.decode().split('<details class="trade"')[1]
-    trade_box = trade_box.split("</details>")[0]
+    trade_box = client.get(f"/t/{table.pk}/").content.decode().split('<div class="trade">')[1]
+    trade_box = trade_box.split("</div>")[0]
     assert "traded a card" in trade_box
     assert "You gave" not in trade_box and "You received" not in trade_box
