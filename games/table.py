@@ -465,7 +465,9 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
     "Ada and Bram passed; Cato won the trick with 2 Masons"."""
     parts: list[str] = []
     passed: list[str] = []
-    last_play: tuple[int, str] | None = None
+    # The latest play: who, in words, and where its part is (a trick it wins is told
+    # as "won the trick with", the passes that let it win left unsaid).
+    last_play: tuple[int, str, int] | None = None
 
     def who(player: int) -> str:
         return names.get(player, "?")
@@ -496,11 +498,10 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
             else:
                 parts.append(_("%(player)s played %(cards)s") % {"player": who(player),
                                                                    "cards": cards})
-            last_play = (player, cards)
+            last_play = (player, cards, len(parts) - 1)
         elif kind == "trick_won":
-            if last_play and last_play[0] == player and parts:
-                # "Cato played two 3s; Cato won the trick" says it twice.
-                parts.pop()
+            if last_play and last_play[0] == player:
+                del parts[last_play[2]:]
                 if player == my_player:
                     parts.append(_("you won the trick with %(cards)s") % {"cards": last_play[1]})
                 else:
@@ -512,12 +513,14 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
                 parts.append(_("%(player)s won the trick") % {"player": who(player)})
             last_play = None
         elif kind == "out":
+            last_play = None
             if player == my_player:
                 parts.append(_("you went out in place %(place)d") % {"place": event["place"]})
             else:
                 parts.append(_("%(player)s went out in place %(place)d") % {
                     "player": who(player), "place": event["place"]})
         elif kind == "round_over":
+            last_play = None
             parts.append(_("the round is over"))
         elif kind == "round_starts":
             parts.append(_("round %(number)d was dealt") % {"number": event["round"]})

@@ -76,7 +76,8 @@ def form_for(action: dict, turn: int) -> dict:
     """The POST data a page's form sends for an engine action (JSON form)."""
     data = {"turn": turn, "action": action["type"]}
     if action["type"] == "play":
-        data["cards"] = ",".join(map(str, action["cards"]))
+        # The tapped cards, one `card` each, as the hand form sends them.
+        data["card"] = [str(c) for c in action["cards"]]
     elif action["type"] == "give_back":
         data["card"] = [str(c) for c in action["cards"]]
     elif action["type"] == "revolution":

@@ -24,6 +24,8 @@ PRIMARY = {
     "follow": "#actions button.play, #actions button.pass",
     "taxes": "#actions button.give",
     "revolution": "#actions .revolution-offer button",
+    "trade": "#actions .trade-form button, #actions button.give",
+    "result": "#actions button",
     "over": ".after-game button",
 }
 
@@ -68,6 +70,22 @@ def tables(live_server, settings):
     save_state(game, dataclasses.replace(state, round=rnd, round_number=2))
     found["revolution"] = game.pk
     found["over"] = play_out(start_table(tess, bots=3, seed=9, name="Kitchen table")).pk
+    # The merchant trade at a table of six: Tess, the best placed Merchant, chooses.
+    for seed in range(20260201, 20260260):
+        game = start_table(tess, bots=5, seed=seed, name="Kitchen table",
+                           options={"merchant_trade": "chosen"})
+        game = play_until(game, lambda g: g.engine_state().round.phase != "taxes")
+        if _my_turn(game, tess, "trade"):
+            found["trade"] = game.pk
+            break
+    # A round's result, shown at the start of the next round while Tess must act.
+    for seed in range(20260301, 20260360):
+        game = start_table(tess, bots=3, seed=seed, name="Kitchen table")
+        game = play_until(game, lambda g: g.round_number == 2)
+        if _my_turn(game, tess, "taxes"):
+            found["result"] = game.pk
+            break
+    assert {"trade", "result"} <= set(found)
     return found
 
 
@@ -113,6 +131,8 @@ def test_every_phase_puts_its_control_on_screen(tables, browser, live_server, si
         expect(control).to_be_visible()
         page.screenshot(path=str(folder / f"{phase}-{size}.png"))
         assert _uncovered(page, PRIMARY[phase]), f"{phase} at {size}: control off screen"
+        if phase == "result":
+            expect(page.locator("#table .round-result")).to_contain_text("Result of round 1")
         if phase != "over":
             assert page.title().startswith("(Your turn)"), phase
         serious = [v for v in axe.run(page).response["violations"]

@@ -1,0 +1,193 @@
+"""The card table's reading of the game: where each seat sits around the table, the trick
+a page keeps showing after it is won, and the one-line summary of what happened since a
+page last looked (and that it tells a player nothing their own log does not)."""
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from games import commands
+from games.labels import cards_phrase
+from games.models import Game
+from games.table import SLOTS, PlayerRow, last_trick, seat_slots, since_you_looked
+from tests.helpers import (
+    form_for, legal, make_user, play_until, start_table,
+)
+
+NAMES = {0: "Ada", 1: "Bram", 2: "Cato", 3: "Tess"}
+
+
+def _rows(n: int) -> list[PlayerRow]:
+    return [PlayerRow(player=p, seat=p, name=f"P{p}", is_bot=False, is_me=False)
+            for p in range(n)]
+
+
+@pytest.mark.parametrize("n", range(2, 11))
+def test_every_seat_has_its_own_place_and_mine_is_at_the_bottom(n):
+    rows = _rows(n)
+    seat_slots(rows, my_player=2 % n)
+    assert rows[2 % n].slot == "me"
+    others = [r.slot for r in rows if r.slot != "me"]
+    assert len(set(others)) == n - 1 and "" not in others
+    # Clockwise from me, in turn order: the player after me sits first in the list.
+    after_me = rows[(2 % n) + 1:] + rows[:2 % n]
+    assert [r.slot for r in after_me] == SLOTS[n - 1]
+
+
+def test_a_spectator_sees_the_first_seat_at_the_bottom():
+    rows = _rows(5)
+    seat_slots(rows, my_player=None)
+    assert rows[0].slot == "me" and [r.slot for r in rows[1:]] == SLOTS[4]
+
+
+def _line(event: dict) -> dict:
+    return {"event": event}
+
+
+def test_the_summary_groups_passes_and_says_who_won_the_trick_with_what():
+    lines = [_line(e) for e in (
+        {"type": "pass", "player": 0},
+        {"type": "pass", "player": 1},
+        {"type": "play", "player": 2, "title": "merchant", "cards": [8, 8]},
+        {"type": "pass", "player": 3},
+        {"type": "pass", "player": 0},
+        {"type": "pass", "player": 1},
+        {"type": "trick_won", "player": 2, "leader": 2},
+    )]
+    summary = since_you_looked(lines, my_player=3, names=NAMES)
+    assert summary == "Ada and Bram passed; Cato won the trick with 2 Masons"
+    lines.insert(3, _line({"type": "out", "player": 2, "place": 1}))
+    assert since_you_looked(lines, my_player=3, names=NAMES) == (
+        "Ada and Bram passed; Cato played 2 Masons; Cato went out in place 1; "
+        "you, Ada and Bram passed; Cato won the trick")
+
+
+def test_the_summary_says_you_for_my_own_moves_and_counts_what_it_leaves_out():
+    events = [{"type": "play", "player": 3, "title": "merchant", "cards": [9]}]
+    events += [{"type": "play", "player": p % 3, "title": "merchant", "cards": [8 - p]}
+               for p in range(8)]
+    summary = since_you_looked([_line(e) for e in events], my_player=3, names=NAMES)
+    assert summary.startswith("3 earlier moves; ")
+    assert summary.count(";") == 6
+    assert "you played" not in summary  # the oldest part is among the three left out
+    assert since_you_looked([_line(events[0])], 3, NAMES) == "You played 1 Cook"
+
+
+def test_the_last_trick_is_the_one_won_most_recently_and_only_public_events_count():
+    lines = [_line(e) for e in (
+        {"type": "play", "player": 0, "title": "merchant", "cards": [12]},
+        {"type": "trick_won", "player": 0, "leader": 0},
+        {"type": "play", "player": 0, "title": "merchant", "cards": [7, 7]},
+        {"type": "revolution_declined", "player": 3, "visible_to": [3]},
+        {"type": "play", "player": 1, "title": "merchant", "cards": [5, 5]},
+        {"type": "trick_won", "player": 1, "leader": 1},
+        {"type": "play", "player": 1, "title": "merchant", "cards": [3]},
+    )]
+    trick = last_trick(lines, NAMES)
+    assert trick["winner"] == "Bram"
+    assert [(p["name"], p["cards"]) for p in trick["plays"]] == [("Ada", [7, 7]), ("Bram", [5, 5])]
+    assert last_trick(lines[:1], NAMES) is None
+
+
+@pytest.fixture
+def table(db):
+    tess = make_user("tess", display_name="Tess")
+    game = start_table(tess, bots=3, seed=20260104, name="Kitchen table")
+    return tess, game
+
+
+def _my_play_turn(game: Game, user) -> Game:
+    def mine(g):
+        seat = g.seats.get(user=user)
+        view = g.engine_state().view(seat.player)
+        return view["phase"] == "play" and bool(view["legal_actions"])
+    return play_until(game, mine)
+
+
+@pytest.mark.django_db
+def test_tapped_cards_make_a_play(client, table):
+    tess, game = table
+    game = _my_play_turn(game, tess)
+    seat = game.seats.get(user=tess)
+    play = next(a for a in legal(game, seat) if a["type"] == "play")
+    client.force_login(tess)
+    data = {"turn": game.awaiting[str(seat.player)][0], "action": "play",
+            # Tapped in any order: the page sends the cards as they sit in the hand.
+            "card": [str(c) for c in reversed(play["cards"])]}
+    assert client.post(f"/t/{game.pk}/act/", data).status_code == 302
+    last = game.actions.order_by("-seq").filter(player=seat.player).first()
+    assert last.payload["cards"] == sorted(play["cards"])
+
+
+@pytest.mark.django_db
+def test_an_answer_tells_what_happened_since_the_page_looked(client, table):
+    tess, game = table
+    game = _my_play_turn(game, tess)
+    client.force_login(tess)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    shown = int(page.split('name="n" value="', 1)[1].split('"', 1)[0])
+    seat = game.seats.get(user=tess)
+    action = next(a for a in legal(game, seat) if a["type"] == "play")
+    data = {**form_for(action, game.awaiting[str(seat.player)][0]),
+            "r": str(game.round_number), "n": str(shown)}
+    answer = client.post(f"/t/{game.pk}/act/", data, HTTP_HX_REQUEST="true").content.decode()
+    summary = answer.split('class="since"', 1)[1].split("</p>", 1)[0]
+    assert summary.endswith(f"Just now:</span> You played {cards_phrase(action['cards'])}")
+
+
+@pytest.mark.django_db
+def test_the_plays_that_arrived_since_land_in_order(client, table):
+    tess, game = table
+    game = _my_play_turn(game, tess)
+    client.force_login(tess)
+    seat = game.seats.get(user=tess)
+    # Tess leads or follows, then polls with what her page had shown before.
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    shown = int(page.split('name="n" value="', 1)[1].split('"', 1)[0])
+    version, seq = game.version, game.seq
+    action = next(a for a in legal(game, seat) if a["type"] == "play")
+    client.post(f"/t/{game.pk}/act/", form_for(action, game.awaiting[str(seat.player)][0]))
+    game.refresh_from_db()
+    # Two bots follow (or pass) before the page polls.
+    for _ in range(2):
+        commands.play_bot_move(game.pk)
+    game.refresh_from_db()
+    new_plays = sum(1 for a in game.actions.filter(seq__gt=seq) for e in a.events
+                    if e["type"] == "play")
+    trick = game.engine_state().round.view(None)["trick"]["plays"]
+    arrived = min(new_plays, len(trick))
+    assert arrived >= 1
+    body = client.get(
+        f"/t/{game.pk}/poll/?v={version}&me=&r={game.round_number}&n={shown}").content.decode()
+    for i in range(1, arrived + 1):
+        assert f"arrive d{i}" in body
+    assert f"arrive d{arrived + 1}" not in body
+    # Plays the page had shown already stay where they are.
+    assert body.count(" arrive d") == arrived
+
+
+@pytest.mark.django_db
+def test_a_player_back_after_a_while_reads_what_happened_meanwhile(client, table):
+    tess, game = table
+    client.force_login(tess)
+    client.get(f"/t/{game.pk}/")
+    with time_machine.travel(timezone.now() + timezone.timedelta(hours=3), tick=False):
+        before = game.actions.count()
+        game = play_until(game, lambda g: g.actions.count() >= before + 3)
+        page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "While you were away:" in page
+
+
+@pytest.mark.django_db
+def test_a_summary_never_tells_another_players_private_moves(client, table):
+    """The count a page sends is of its own log lines: a private line of someone else's
+    (their choice of cards to give back, a declined revolution) is neither counted nor
+    told, so two pages that saw the same public events get the same answer."""
+    tess, game = table
+    client.force_login(tess)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    shown = int(page.split('name="n" value="', 1)[1].split('"', 1)[0])
+    visible = [e for a in game.actions.all() for e in a.events
+               if e.get("visible_to") is None or tess.seats.get().player in e["visible_to"]]
+    from games.labels import event_sentence
+    assert shown == sum(1 for e in visible if event_sentence(e, lambda p: "?"))
