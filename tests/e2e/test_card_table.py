@@ -160,3 +160,24 @@ def test_a_refused_move_shows_why(tables, browser, live_server):
     error = page.locator("#actions .action-error")
     expect(error).to_be_visible()
     assert _uncovered(page, "#actions .action-error")
+
+
+@pytest.fixture
+def one_table(live_server, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return start_table(make_user("tess", display_name="Tess"), bots=3, seed=3).pk
+
+
+@pytest.mark.parametrize("code", ["en", "nl", "de", "fr"])
+def test_card_names_fit_their_tiles_in_every_language(one_table, browser, live_server, code):
+    page = browser.new_context(viewport=SIZES["phone"], is_mobile=True).new_page()
+    _log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/t/{one_table}/")
+    page.locator("#language-select").select_option(code)
+    expect(page.locator("html")).to_have_attribute("lang", code)
+    clipped = page.evaluate("""() => [...document.querySelectorAll('.hcard .cname')]
+        .filter((n) => n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1)
+        .map((n) => n.textContent)""")
+    assert clipped == []
+    names = set(page.locator(".hcard .cname").all_text_contents())
+    assert len(names) >= 9, names  # most of the deck's names were measured
