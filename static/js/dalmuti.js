@@ -97,7 +97,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
     let audio = null;
     const soundOn = () => localStorage.getItem("dalmuti-sound") === "on";
     const showSound = () => {
-      soundButton.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+      soundButton.classList.toggle("is-on", soundOn());
       soundButton.textContent = soundOn() ? soundButton.dataset.on : soundButton.dataset.off;
     };
     const chime = () => {
