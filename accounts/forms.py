@@ -1,4 +1,6 @@
 import math
+import zoneinfo
+from datetime import datetime, time, timedelta
 
 from django import forms
 from django.conf import settings
@@ -9,12 +11,20 @@ from django.contrib.auth.forms import (
     UserCreationForm,
 )
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import get_language_info, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from . import throttle
-from .models import User
+from .models import AWAY_DAYS, User, time_zone_choices
+
+
+def zoneinfo_for(name: str) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
 def _check_email_is_free(email: str, user: User | None = None) -> str:
@@ -36,9 +46,16 @@ class SignupForm(UserCreationForm):
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
+    # Filled by the browser (static/js/dalmuti.js): the new player's own time zone.
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput)
+
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "email")
+        fields = ("username", "email", "time_zone")
+
+    def clean_time_zone(self):
+        zone = self.cleaned_data.get("time_zone", "")
+        return zone if zone in dict(time_zone_choices()) else ""
 
     def clean_email(self):
         return _check_email_is_free(self.cleaned_data["email"])
@@ -116,9 +133,24 @@ class ProfileForm(forms.ModelForm):
         help_text=_("The language of the site whenever you are logged in."),
     )
 
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"), required=False,
+        choices=lambda: [("", _("The site's (%(zone)s)") % {"zone": settings.TIME_ZONE})]
+        + time_zone_choices(),
+        help_text=_("Times on the pages and in emails are shown in this zone."),
+    )
+    away_until = forms.DateField(
+        label=_("Away until"), required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_(
+            "Going away? Your clock waits at every timed table until the end of that day "
+            "(at most 14 days ahead). Leave empty when you are here."
+        ),
+    )
+
     class Meta:
         model = User
-        fields = ("display_name", "email", "notify", "language")
+        fields = ("display_name", "email", "notify", "language", "time_zone")
         labels = {"display_name": _("Display name"), "notify": _("Email me")}
         help_texts = {"notify": _("When to email you about your games.")}
         widgets = {
@@ -126,5 +158,29 @@ class ProfileForm(forms.ModelForm):
             "notify": forms.RadioSelect,
         }
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.is_away():
+            local = timezone.localtime(self.instance.away_until, self.instance.zone)
+            self.initial["away_until"] = (local - timedelta(seconds=1)).date()
+
     def clean_email(self):
         return _check_email_is_free(self.cleaned_data["email"], self.instance)
+
+    def clean_away_until(self):
+        """The last day away, in the player's own zone: away until that day's end."""
+        day = self.cleaned_data.get("away_until")
+        if day is None:
+            return None
+        zone = zoneinfo_for(self.data.get("time_zone") or self.instance.time_zone)
+        today = timezone.localdate(timezone.now(), zone)
+        if day < today:
+            raise forms.ValidationError(_("Choose today or a later day."))
+        if day > today + timedelta(days=AWAY_DAYS - 1):
+            raise forms.ValidationError(
+                _("You can be away for at most %(days)d days.") % {"days": AWAY_DAYS})
+        return datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone)
+
+    def save(self, commit=True):
+        self.instance.away_until = self.cleaned_data.get("away_until")
+        return super().save(commit)

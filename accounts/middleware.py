@@ -1,12 +1,15 @@
-from django.utils import translation
+from django.utils import timezone, translation
 
 
 def activate_user_language(request) -> None:
-    """Use the language chosen in the player's profile, if any."""
+    """Use the language and time zone chosen in the player's profile, if any."""
     user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated and user.language:
+    if user is None or not user.is_authenticated:
+        return
+    if user.language:
         translation.activate(user.language)
         request.LANGUAGE_CODE = user.language
+    timezone.activate(user.zone)
 
 
 class UserLanguageMiddleware:
@@ -22,6 +25,7 @@ class UserLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        timezone.deactivate()
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", translation.get_language())
         return response

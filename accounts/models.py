@@ -1,7 +1,19 @@
+import zoneinfo
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+# How far ahead an account-wide absence may be announced.
+AWAY_DAYS = 14
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(zone, zone.replace("_", " ")) for zone in sorted(zoneinfo.available_timezones())
+            if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "posix/", "right/"))]
 
 
 class User(AbstractUser):
@@ -28,6 +40,22 @@ class User(AbstractUser):
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True,
         help_text=_("Leave empty to follow your browser."),
     )
+
+    # Every time a player reads (pages and emails) is shown in this zone; empty: the
+    # site's. Filled from the browser at sign-up.
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    # Away from every timed table until then: their clocks wait, as on vacation.
+    away_until = models.DateTimeField(_("away until"), null=True, blank=True)
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone or settings.TIME_ZONE)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
+    def is_away(self, now: datetime | None = None) -> bool:
+        return bool(self.away_until and self.away_until > (now or timezone.now()))
 
     @property
     def verified_email(self) -> str:

@@ -12,6 +12,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
+from games.commands import set_away
+
 from . import confirmation, throttle
 from .forms import LoginForm, ProfileForm, SignupForm
 from .models import User
@@ -111,6 +113,9 @@ def profile(request: HttpRequest) -> HttpResponse:
             if "email" in form.changed_data:
                 form.instance.email_verified = False
             user = form.save()
+            if "away_until" in form.changed_data:
+                # The clocks at every timed table move with the absence.
+                set_away(user, user.away_until)
             if "email" in form.changed_data:
                 confirmation.send_link(user)
                 messages.info(request, _("We sent a confirmation link to %(email)s: follow it "

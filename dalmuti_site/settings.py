@@ -241,12 +241,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BROKER_CONNECTION_TIMEOUT = envfloat("BROKER_SOCKET_TIMEOUT", "1.5")
 CELERY_TASK_PUBLISH_RETRY = False
 SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
+# The daily summary goes out at this hour of each reader's own time zone: the task runs
+# every hour and finds whose hour it is.
+DAILY_SUMMARY_HOUR = envint("DAILY_SUMMARY_HOUR", "8")
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "games.tasks.sweep", "schedule": SWEEP_SECONDS},
-    "daily-summaries": {
-        "task": "games.tasks.daily_summaries",
-        "schedule": crontab(hour=envint("DAILY_SUMMARY_HOUR", "8"), minute=0),
-    },
+    "daily-summaries": {"task": "games.tasks.daily_summaries", "schedule": crontab(minute=0)},
 }
 # A host may invite at most this many people to one table, and send at most this many
 # invitations a day: enough for friends, too few to use the site to send spam.

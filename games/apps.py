@@ -1,4 +1,7 @@
+import os
+
 from django.apps import AppConfig
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -9,4 +12,9 @@ class GamesConfig(AppConfig):
     def ready(self):
         # The tasks register themselves with games.background, the write side's only way
         # to hand work to the workers.
-        from . import tasks  # noqa: F401
+        from . import tasks
+
+        # The development server (make run) without a broker has no beat: it sweeps on a
+        # timer of its own. RUN_MAIN marks the server process under the autoreloader.
+        if settings.CELERY_TASK_ALWAYS_EAGER and os.environ.get("RUN_MAIN") == "true":
+            tasks.start_sweeper()

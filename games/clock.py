@@ -20,12 +20,13 @@ TOKEN_STEPS = 16
 
 def deadline(game: Game, seat: Seat, since: datetime) -> datetime | None:
     """When the player's current turn times out: the table's limit after the wait began,
-    with the clock paused while they are on vacation."""
+    with the clock paused while they are on vacation or away."""
     if not game.turn_limit or seat.played_by_bot:
         return None
     start = since
-    if seat.vacation_until and seat.vacation_until > start:
-        start = seat.vacation_until
+    paused = seat.paused_until
+    if paused and paused > start:
+        start = paused
     return start + timedelta(seconds=game.turn_limit)
 
 

@@ -7,15 +7,15 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.mail import EmailMultiAlternatives, send_mail
+from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from . import notifications
 from .clock import deadline
 from .labels import TITLE_NAMES
-from .models import Invitation, Notification
+from .models import OPEN_TABLE_DAYS, Invitation, Notification
 
 UNSUBSCRIBE_SALT = "dalmuti.unsubscribe"
 # An unsubscribe link works without logging in, so it must not work for ever: an old
@@ -45,19 +45,25 @@ def user_for_unsubscribe_token(token: str):
     return get_user_model().objects.filter(pk=pk).first()
 
 
-def send(name: str, user, context: dict) -> None:
-    language = user.language or settings.LANGUAGE_CODE
-    unsubscribe = unsubscribe_url(user)
+def send(name: str, user, context: dict, address: str = "", language: str = "") -> None:
+    """Render and send one email to `user` (or, for someone without an account yet, to
+    `address` in `language`): in the reader's language and time zone, whoever's request
+    or task sends it, with the unsubscribe footer when there is an account to unsubscribe."""
+    unsubscribe = unsubscribe_url(user) if user is not None else ""
+    language = (user.language if user is not None else "") or language or settings.LANGUAGE_CODE
+    zone = user.zone if user is not None else timezone.get_default_timezone()
     context = {**context, "user": user, "site_url": settings.SITE_URL,
                "unsubscribe_url": unsubscribe}
-    with translation.override(language):
+    with translation.override(language), timezone.override(zone):
         subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
         text = render_to_string(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
+    headers = {}
+    if unsubscribe:
+        headers = {"List-Unsubscribe": f"<{unsubscribe}>",
+                   "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
     message = EmailMultiAlternatives(
-        subject, text, to=[user.verified_email],
-        headers={"List-Unsubscribe": f"<{unsubscribe}>",
-                 "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+        subject, text, to=[address or user.verified_email], headers=headers,
     )
     message.attach_alternative(html, "text/html")
     message.send()
@@ -125,7 +131,17 @@ def send_notification(notification: Notification) -> None:
         games = [_game_context(game, user) for game in notifications.games_waiting_for(user)]
         send("daily", user, {"games": games})
         return
+    if notification.kind == Notification.Kind.EXPIRING:
+        game = notification.game
+        send("expiring", user, {
+            "game": game, "game_url": settings.SITE_URL + game.get_absolute_url(),
+            "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
+        })
+        return
     context = _game_context(notification.game, user)
+    if notification.kind == Notification.Kind.NUDGE:
+        by = int(notification.key.rsplit(":", 1)[1])
+        context["by"] = notification.game.seats.select_related("user").get(player=by).name
     if notification.kind == Notification.Kind.REMINDER:
         seat = notification.game.seats.get(user=user)
         wait = notification.game.awaiting[str(seat.player)]
@@ -144,12 +160,9 @@ def send_invitation(invitation_id: int) -> None:
         return
     user, game = invitation.user, invitation.game
     address = user.verified_email if user is not None else invitation.email
-    if not address:
+    if not address or (user is not None and user.notify == user.Notify.NEVER):
         return
     link = settings.SITE_URL + reverse("join", args=[game.invite_token])
-    context = {"game": game, "user": user, "host": invitation.invited_by, "link": link}
-    language = (user.language if user is not None else "") or invitation.language
-    with translation.override(language or settings.LANGUAGE_CODE):
-        subject = render_to_string("emails/invitation-subject.txt", context)
-        body = render_to_string("emails/invitation-body.txt", context)
-    send_mail(" ".join(subject.split()), body, None, [address])
+    context = {"game": game, "host": invitation.invited_by, "link": link}
+    # The recipient's language when known, else the one the inviter wrote it in.
+    send("invitation", user, context, address=address, language=invitation.language)

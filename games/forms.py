@@ -72,7 +72,8 @@ class TableForm(forms.Form):
     )
     turn_limit = forms.TypedChoiceField(
         label=_("Time limit per turn"), choices=TurnLimit.choices, coerce=int,
-        initial=TurnLimit.NONE, required=False, empty_value=TurnLimit.NONE,
+        # A day by default: one quiet friend must not stall the table for ever.
+        initial=TurnLimit.DAY, required=False, empty_value=TurnLimit.NONE,
         help_text=_("When it runs out the table moves on: a pass, or the worst cards in taxes."),
     )
     seating_ties = forms.ChoiceField(

@@ -1,6 +1,10 @@
 """The game's words in the player's language: card names, titles, rule messages and the
 sentences of the game log."""
 
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -216,3 +220,17 @@ def event_sentence(event: dict, name_of) -> str | None:
     if kind == "game_over":
         return _("The game is over: %(player)s wins!") % {"player": name_of(event["winner"])}
     return None
+
+
+def moment(value) -> str:
+    """A moment as a player reads it, in the active (the reader's) time zone, with the
+    zone named: "November 23, 12:15 CET"."""
+    if not value:
+        return ""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    local = timezone.localtime(value)
+    return _("%(day)s, %(time)s %(zone)s") % {
+        "day": date_format(local, "MONTH_DAY_FORMAT"), "time": local.strftime("%H:%M"),
+        "zone": local.tzname(),
+    }

@@ -35,6 +35,10 @@ class BotLevel(models.TextChoices):
 STAND_IN_LEVEL = "skilled"
 
 
+# An open table that nobody starts, and an invitation nobody answers, close after this.
+OPEN_TABLE_DAYS = 14
+
+
 class TurnLimit(models.IntegerChoices):
     NONE = 0, _("No time limit")
     HOUR = 3600, _("1 hour")
@@ -165,6 +169,13 @@ class Seat(models.Model):
         return self.user_id is None
 
     @property
+    def paused_until(self):
+        """Until when the player's clock waits: a vacation at this table, or their
+        account-wide absence, whichever lasts longer."""
+        pauses = [self.vacation_until, self.user.away_until if self.user_id else None]
+        return max((p for p in pauses if p), default=None)
+
+    @property
     def played_by_bot(self) -> bool:
         """A bot makes this seat's moves: a bot seat, or a bot standing in."""
         return self.user_id is None or self.stand_in
@@ -293,6 +304,8 @@ class Notification(models.Model):
         STARTED = "started", _("The game started")
         OVER = "over", _("The game is over")
         DAILY = "daily", _("Daily summary")
+        NUDGE = "nudge", _("A nudge from another player")
+        EXPIRING = "expiring", _("An open table is about to close")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

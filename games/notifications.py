@@ -57,10 +57,15 @@ def remind_before(game: Game) -> int:
     return game.turn_limit // 4
 
 
-def for_everyone(game: Game, kind: str) -> None:
-    """The game started or ended: one email for every human at the table."""
+def for_everyone(game: Game, kind: str, except_user=None) -> None:
+    """The game started or ended: one email for every human at the table. Nobody is told
+    of a start they made or watched happen."""
     now = timezone.now()
+    watching = now - timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
     for seat in game.seats.select_related("user").exclude(user=None):
+        saw_it = seat.user == except_user or (seat.last_seen and seat.last_seen > watching)
+        if kind == Kind.STARTED and saw_it:
+            continue
         if _wants(seat.user, seat.user.Notify.EVERY_TURN):
             Notification.objects.get_or_create(
                 user=seat.user, key=f"{kind}:{game.pk}",
@@ -69,13 +74,17 @@ def for_everyone(game: Game, kind: str) -> None:
 
 
 def for_daily_summaries(now=None) -> int:
-    """A summary notification for every "daily" player some game is waiting for."""
+    """A summary notification for every "daily" player some game is waiting for and
+    whose local time is the summary hour (one per local day)."""
     now = now or timezone.now()
-    day = timezone.localdate(now).isoformat()
     created = 0
-    for user in {game_user for game_user in _daily_users_waited_for()}:
+    for user in set(_daily_users_waited_for()):
+        local = timezone.localtime(now, user.zone)
+        if local.hour != settings.DAILY_SUMMARY_HOUR:
+            continue
         _, new = Notification.objects.get_or_create(
-            user=user, key=f"daily:{day}", defaults={"kind": Kind.DAILY, "due": now},
+            user=user, key=f"daily:{local.date().isoformat()}",
+            defaults={"kind": Kind.DAILY, "due": now},
         )
         created += new
     return created
@@ -129,7 +138,9 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         return "preference", None
     if notification.kind in (Kind.STARTED, Kind.OVER):
         return "send", None
-    _kind, _game, token, player = notification.key.split(":")
+    if notification.kind == Kind.EXPIRING:
+        return ("send", None) if game.is_open else ("started or closed", None)
+    _kind, _game, token, player = notification.key.split(":")[:4]
     wait = game.awaiting.get(player)
     if not game.is_playing or wait is None or str(wait[0]) != token:
         return "acted", None
@@ -140,6 +151,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
     watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
     if seat.last_seen and seat.last_seen > now - watching:
         return "postpone", seat.last_seen + watching
+    if notification.kind == Kind.NUDGE:
+        return "send", None
     if notification.kind == Kind.REMINDER:
         limit = deadline(game, seat, datetime.fromisoformat(wait[1]))
         if limit is None:

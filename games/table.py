@@ -15,7 +15,8 @@ from django.utils.translation import ngettext
 
 from . import engine
 from .clock import VACATION_DAYS, deadline
-from .commands import trick_key
+from .commands import nudged, trick_key
+from .commands.absence import NUDGE_AFTER
 from .labels import card_name, cards_phrase, event_sentence, title_name
 from .models import Action, Game, Seat
 
@@ -43,6 +44,9 @@ class PlayerRow:
     slot: str = ""
     # When the turn of a seat the table waits on runs out (timed tables).
     deadline: str | None = None
+    # Whether I may nudge this player now, or have nudged them this turn.
+    can_nudge: bool = False
+    nudged: bool = False
 
 
 @dataclass
@@ -100,12 +104,14 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
             score=g["scores"][player],
             is_turn=seat_index in awaiting_seats and view["phase"] != "over",
             stand_in=bool(seat and seat.stand_in),
-            on_vacation=bool(seat and seat.vacation_until and seat.vacation_until > now),
+            on_vacation=bool(seat and seat.paused_until and seat.paused_until > now),
         ))
         if rows[-1].is_turn and game.turn_limit:
             rows[-1].deadline = (game.awaiting.get(str(player)) or [None, None, None])[2]
 
     seat_slots(rows, my_player)
+    if me is not None and not me.played_by_bot and game.is_playing:
+        _nudges(game, me, rows, by_player, now)
     plays = [
         {"name": name_of(view["seats"][p["seat"]]), "cards": p["cards"],
          "label": cards_phrase(p["cards"]), "is_me": view["seats"][p["seat"]] == my_player}
@@ -166,6 +172,22 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     context["me_key"] = _key(view["hand"], view["legal_actions"], turn_token, view["taxes"],
                              view["trade"], context.get("orders"))
     return context
+
+
+def _nudges(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict, now) -> None:
+    """Which of the players the table visibly waits on I may nudge, or did nudge."""
+    waiting = [r for r in rows if r.is_turn and not r.is_me and not r.is_bot]
+    if not waiting:
+        return
+    done = nudged(game, me)
+    for row in waiting:
+        seat = by_player.get(row.player)
+        wait = game.awaiting.get(str(row.player))
+        if seat is None or seat.played_by_bot or wait is None:
+            continue
+        row.nudged = row.player in done
+        row.can_nudge = (not row.nudged
+                         and now - datetime.fromisoformat(wait[1]) >= NUDGE_AFTER)
 
 
 def _my_seat(game: Game, me: Seat, view: dict, now: datetime) -> dict:

@@ -4,10 +4,12 @@ worker, the sweep) does no harm."""
 
 import logging
 import smtplib
+import threading
 import time
 from datetime import timedelta
 
 from celery import shared_task
+from django import db
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -68,6 +70,9 @@ def sweep() -> dict:
         if commands.bots_awaited(game):
             background.after_commit("play_bots", game.pk)
             done["bots"] += 1
+    done["closed"] = commands.expire_open_tables(now)
+    # Idempotent per local day; beat runs it hourly too, this covers set-ups without beat.
+    done["summaries"] = notifications.for_daily_summaries(now)
     for notification_id in notifications.due_ids(now):
         background.after_commit("send_notification", notification_id)
         done["emails"] += 1
@@ -76,7 +81,8 @@ def sweep() -> dict:
 
 @shared_task(acks_late=True)
 def daily_summaries() -> int:
-    """Once a day: a summary for every "daily" player that some game is waiting for."""
+    """Every hour: a summary for every "daily" player some game is waiting for and whose
+    local time is the summary hour."""
     created = notifications.for_daily_summaries()
     for notification_id in notifications.due_ids():
         background.after_commit("send_notification", notification_id)
@@ -107,3 +113,25 @@ def sweep_in_process() -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER and now - _last_sweep_in_process >= settings.SWEEP_SECONDS:
         _last_sweep_in_process = now
         transaction.on_commit(sweep.delay)
+
+
+def start_sweeper() -> threading.Thread:
+    """Without a broker, `manage.py runserver` (make run) sweeps on a timer of its own, so
+    that turn emails and timeouts are on time even when nobody has a page open; pages
+    and polls sweep too (sweep_in_process), which covers other servers without a broker."""
+
+    def loop():
+        global _last_sweep_in_process
+        while True:
+            time.sleep(settings.SWEEP_SECONDS)
+            _last_sweep_in_process = time.monotonic()
+            try:
+                sweep()
+            except Exception:  # the next round tries again; say why in the log
+                log.exception("The in-process sweep failed")
+            finally:
+                db.close_old_connections()
+
+    thread = threading.Thread(target=loop, name="dalmuti-sweeper", daemon=True)
+    thread.start()
+    return thread

@@ -20,6 +20,8 @@ urlpatterns = [
     path("t/<int:game_id>/seats/<int:seat_id>/remove/", lobby.remove_seat, name="remove_seat"),
     path("t/<int:game_id>/leave/", lobby.leave, name="leave"),
     path("t/<int:game_id>/start/", lobby.start, name="start"),
+    path("t/<int:game_id>/cancel/", lobby.cancel, name="cancel_table"),
+    path("t/<int:game_id>/nudge/", table.nudge, name="nudge"),
     path("join/<str:token>/", invitations.join, name="join"),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
     path("invitations/<int:invitation_id>/decline/", invitations.decline_invitation,

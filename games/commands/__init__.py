@@ -15,8 +15,11 @@ is handed to games.background and leaves only after the commit.
 from .absence import (
     end_vacation,
     enforce_deadlines,
+    nudge,
+    nudged,
     seen,
     seen_at,
+    set_away,
     start_vacation,
     take_seat_back,
 )
@@ -34,7 +37,9 @@ from .moves import (
 from .tables import (
     BOT_NAMES,
     add_bot,
+    cancel_table,
     create_table,
+    expire_open_tables,
     invite,
     invite_users,
     join,
@@ -45,9 +50,10 @@ from .tables import (
 )
 
 __all__ = [
-    "BOT_NAMES", "Rejected", "act", "add_bot", "bots_awaited", "create_table",
+    "BOT_NAMES", "Rejected", "act", "add_bot", "bots_awaited", "cancel_table", "create_table",
+    "expire_open_tables", "nudge", "nudged",
     "end_after_this_round", "end_vacation", "enforce_deadlines", "invite", "invite_users", "join",
     "open_rematch", "play_bot_move", "rematch_lineup", "remove_seat", "seen", "seen_at",
-    "set_standing_orders", "standing_order_action", "start", "start_vacation", "take_seat_back",
-    "trick_key", "wake_bots",
+    "set_away", "set_standing_orders", "standing_order_action", "start", "start_vacation",
+    "take_seat_back", "trick_key", "wake_bots",
 ]

@@ -7,9 +7,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import engine
+from .. import background, engine
 from ..clock import TIMEOUTS_BEFORE_STAND_IN, VACATION_DAYS, deadline, deadlines_may_have_passed
-from ..models import Game, Seat
+from ..models import Game, Notification, Seat
 from .base import Rejected, refresh_deadlines, save_state
 from .moves import apply_one, run_automatic, wake_bots
 
@@ -114,3 +114,67 @@ def end_vacation(game_id: int, user) -> Seat:
             refresh_deadlines(game)
             game.save(update_fields=["updated"])
     return seat
+
+
+def set_away(user, until) -> None:
+    """An account-wide absence (or its end, with None): every timed table the player
+    sits at gets its deadlines moved."""
+    with transaction.atomic():
+        type(user).objects.filter(pk=user.pk).update(away_until=until)
+        user.away_until = until
+        for game_id in Seat.objects.filter(
+            user=user, game__status=Game.Status.PLAYING,
+        ).exclude(game__turn_limit=0).values_list("game_id", flat=True):
+            game = Game.objects.select_for_update().get(pk=game_id)
+            refresh_deadlines(game)
+            game.save(update_fields=["updated"])
+
+
+# Another player may nudge whoever the table has waited on this long, once per turn.
+NUDGE_AFTER = timedelta(hours=1)
+
+
+def nudge(game_id: int, user, player: int) -> None:
+    """`user` nudges the player the table is waiting for: an email like a reminder, at
+    most one from each player per turn, and only once that turn has lasted an hour."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        me = game.seats.filter(user=user).first()
+        target = game.seats.select_related("user").filter(player=player).first()
+        if not game.is_playing or me is None or target is None or target.pk == me.pk:
+            raise Rejected(_("There is nobody to nudge there."), 409)
+        view = game.engine_state().view(me.player)
+        wait = game.awaiting.get(str(player))
+        # Only a wait every player can see: a private decision is nobody's business.
+        if wait is None or view["seats"].index(player) not in view["awaiting"]:
+            raise Rejected(_("%(name)s is not the one the table is waiting for.")
+                           % {"name": target.name}, 409)
+        if target.played_by_bot:
+            raise Rejected(_("A bot is playing for %(name)s.") % {"name": target.name}, 409)
+        since = datetime.fromisoformat(wait[1])
+        if timezone.now() - since < NUDGE_AFTER:
+            raise Rejected(_("You can nudge %(name)s once their turn has lasted an hour.")
+                           % {"name": target.name}, 409)
+        notification, created = Notification.objects.get_or_create(
+            user=target.user, key=f"nudge:{game.pk}:{wait[0]}:{player}:{me.player}",
+            defaults={"game": game, "kind": Notification.Kind.NUDGE, "due": timezone.now(),
+                      "note": ""},
+        )
+        if not created:
+            raise Rejected(_("You have already nudged %(name)s this turn.")
+                           % {"name": target.name}, 409)
+        background.after_commit("send_notification", notification.pk)
+
+
+def nudged(game: Game, me: Seat) -> set[int]:
+    """The players `me` has nudged in their current turn."""
+    keys = Notification.objects.filter(
+        game=game, kind=Notification.Kind.NUDGE, key__endswith=f":{me.player}",
+    ).values_list("key", flat=True)
+    done = set()
+    for key in keys:
+        _kind, _game, token, player, _by = key.split(":")
+        wait = game.awaiting.get(player)
+        if wait and str(wait[0]) == token:
+            done.add(int(player))
+    return done

@@ -97,7 +97,7 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
     if public_change:
         game.version += 1
     now = timezone.now()
-    seats = {s.player: s for s in game.seats.all()} if game.is_playing else {}
+    seats = {s.player: s for s in game.seats.select_related("user")} if game.is_playing else {}
     awaiting, new_waits = {}, []
     for player in state.awaiting_players if game.is_playing else ():
         key = str(player)
@@ -122,7 +122,7 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
 
 def refresh_deadlines(game: Game) -> None:
     """Recompute the stored deadlines of the running waits (a vacation began or ended)."""
-    seats = {str(s.player): s for s in game.seats.all()}
+    seats = {str(s.player): s for s in game.seats.select_related("user")}
     for key, wait in game.awaiting.items():
         since = datetime.fromisoformat(wait[1])
         wait[2:] = [stored_deadline(game, seats[key], since) if key in seats else None]

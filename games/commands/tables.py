@@ -7,11 +7,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from leagues.models import LeagueGame, Rematch
 
 from .. import background, engine, notifications
-from ..models import Game, Invitation, Seat
+from ..models import OPEN_TABLE_DAYS, Game, Invitation, Notification, Seat
 from .base import Rejected, begin_round, save_state
 from .moves import run_automatic, wake_bots
 
@@ -64,6 +65,51 @@ def add_bot(game_id: int, level: str) -> Seat:
     return seat
 
 
+def cancel_table(game_id: int, user) -> Game:
+    """The host closes a table that has not started."""
+    with transaction.atomic():
+        game = _lock_open(game_id)
+        if game.host_id != user.pk:
+            raise Rejected(_("Only the host can cancel the table."), 403)
+        _close(game, gettext_noop("The host cancelled the table before it started."))
+    return game
+
+
+def _close(game: Game, reason: str) -> None:
+    game.status = Game.Status.ABANDONED
+    # Kept untranslated: each reader sees it in their own language.
+    game.end_reason = reason
+    game.finished = timezone.now()
+    game.save(update_fields=["status", "end_reason", "finished", "updated"])
+
+
+def expire_open_tables(now=None) -> int:
+    """Open tables close OPEN_TABLE_DAYS after they were opened; their hosts are warned
+    the day before. Idempotent (the sweep runs it every minute)."""
+    now = now or timezone.now()
+    closing = now - timedelta(days=OPEN_TABLE_DAYS)
+    for game in Game.objects.filter(status=Game.Status.OPEN,
+                                    created__lte=closing + timedelta(days=1)):
+        if _wants_email(game.host):
+            Notification.objects.get_or_create(
+                user=game.host, key=f"expiring:{game.pk}",
+                defaults={"game": game, "kind": Notification.Kind.EXPIRING, "due": now},
+            )
+    closed = 0
+    for game_id in Game.objects.filter(status=Game.Status.OPEN, created__lte=closing) \
+            .values_list("pk", flat=True):
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            if game.is_open:
+                _close(game, gettext_noop("Nobody started the table within 14 days."))
+                closed += 1
+    return closed
+
+
+def _wants_email(user) -> bool:
+    return bool(user.verified_email) and user.notify == user.Notify.EVERY_TURN
+
+
 def remove_seat(game_id: int, seat_id: int) -> None:
     with transaction.atomic():
         game = _lock_open(game_id)
@@ -76,8 +122,9 @@ def remove_seat(game_id: int, seat_id: int) -> None:
         game.save(update_fields=["updated"])
 
 
-def start(game_id: int) -> Game:
-    """Draw for seats (RULES 3), deal round 1 and record the start."""
+def start(game_id: int, started_by=None) -> Game:
+    """Draw for seats (RULES 3), deal round 1 and record the start. Whoever pressed Start
+    is not emailed that the game started."""
     with transaction.atomic():
         game = _lock_open(game_id)
         seats = list(game.seats.order_by("joined", "pk"))
@@ -96,7 +143,7 @@ def start(game_id: int) -> Game:
         begin_round(game, state, "start", payload)
         state = run_automatic(game, state)
         save_state(game, state)
-        notifications.for_everyone(game, notifications.Kind.STARTED)
+        notifications.for_everyone(game, notifications.Kind.STARTED, started_by)
         wake_bots(game)
     return game
 

@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
+from ..labels import moment as _moment
 from ..labels import title_name as _title_name
 
 register = template.Library()
@@ -52,3 +53,9 @@ def time_left(moment) -> str:
 def json_attr(value) -> str:
     """A value as JSON for a data- attribute (the template escapes it for the attribute)."""
     return json.dumps(value, sort_keys=True)
+
+
+@register.filter
+def moment(value) -> str:
+    """A moment in the reader's zone, the zone named: "November 23, 12:15 CET"."""
+    return _moment(value)

@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,7 +17,7 @@ from leagues.standings import finished_rounds
 from .. import commands
 from ..access import seat_for_user
 from ..forms import BotForm, InviteForm, TableForm
-from ..models import Game, Invitation, Seat
+from ..models import OPEN_TABLE_DAYS, Game, Invitation, Seat
 from ..replay import game_results
 from ..table import describe_turns
 from ..tasks import sweep_in_process
@@ -110,6 +112,7 @@ def lobby_page(request, game: Game, me: Seat):
         "invitations": game.invitations.select_related("user"),
         "is_host": game.host_id == request.user.pk,
         "poll_seconds": settings.GAME_POLL_SECONDS,
+        "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
     })
 
 
@@ -172,7 +175,20 @@ def leave(request, game_id: int):
 def start(request, game_id: int):
     game = _host_only(request, game_id)
     try:
-        commands.start(game.pk)
+        commands.start(game.pk, request.user)
     except commands.Rejected as rejected:
         messages.error(request, rejected.message)
     return redirect(game)
+
+
+@require_POST
+@login_required
+def cancel(request, game_id: int):
+    game = _host_only(request, game_id)
+    try:
+        commands.cancel_table(game.pk, request.user)
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+        return redirect(game)
+    messages.success(request, _("The table “%(name)s” is cancelled.") % {"name": game.name})
+    return redirect("home")

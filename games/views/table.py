@@ -10,7 +10,6 @@ from django.db import DatabaseError, connection
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -24,6 +23,7 @@ from .. import commands, engine, live
 from ..access import seat_for_user
 from ..clock import VACATION_DAYS, deadlines_may_have_passed, some_deadline_passed
 from ..commands.absence import SEEN_SECONDS
+from ..labels import moment
 from ..models import Action, Game, Seat
 from ..table import last_trick, log_lines, since, since_you_looked, table_context
 from ..tasks import sweep_in_process
@@ -37,6 +37,9 @@ def game_page(request, game_id: int, error: str = "", status: int = 200):
     game, me = seat_for_user(request, game_id)
     if game.is_open:
         return lobby_page(request, game, me)
+    if game.state is None:
+        # Closed before it started (cancelled, or nobody started it): nothing to show.
+        return render(request, "games/closed.html", {"game": game}, status=410)
     looked = me.last_seen
     game, me = _keep_up(game, me)
     return _render_game(request, game, me, "games/game.html", error, status, looked=looked)
@@ -226,6 +229,9 @@ def _action_answer(request, game_id, me, error="", status=200):
 def poll(request, game_id: int):
     """Cheap when nothing changed: an empty 204 answer from Redis alone when it knows the
     table, else from one database query."""
+    # Without a broker the periodic sweep (due emails, timeouts) rides on requests: the
+    # open pages' polls keep it on time.
+    sweep_in_process()
     if not request.GET.get("lobby"):
         unchanged = _unchanged_by_redis(request, game_id)
         if unchanged is not None:
@@ -338,11 +344,28 @@ def vacation(request, game_id: int):
                 raise ValueError(days)
             seat = commands.start_vacation(game.pk, request.user, days)
             messages.success(request, _("Your clock is paused until %(when)s.") % {
-                "when": date_format(timezone.localtime(seat.vacation_until), "DATETIME_FORMAT")})
+                "when": moment(seat.vacation_until)})
     except ValueError:
         messages.error(request, _("Choose between 1 and 7 days."))
     except commands.Rejected as rejected:
         messages.error(request, rejected.message)
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def nudge(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    try:
+        player = int(request.POST.get("player", ""))
+        commands.nudge(game.pk, request.user, player)
+    except ValueError:
+        messages.error(request, _("That request was not understood. Reload the page and try "
+                                  "again."))
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    else:
+        messages.success(request, _("Nudged: they get an email saying the table waits for them."))
     return redirect(game)
 
 

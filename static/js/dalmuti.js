@@ -256,3 +256,11 @@ document.addEventListener("keydown", (event) => {
     refresh();
   }
 }
+
+// Sign-up: the new account gets the browser's time zone (editable later in the profile).
+{
+  const zone = document.querySelector("input[type=hidden][name=time_zone]");
+  if (zone && !zone.value && window.Intl) {
+    zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  }
+}

@@ -10,9 +10,7 @@ from games import commands
 from games.labels import cards_phrase
 from games.models import Game
 from games.table import SLOTS, PlayerRow, last_trick, seat_slots, since_you_looked
-from tests.helpers import (
-    form_for, legal, make_user, play_until, start_table,
-)
+from tests.helpers import form_for, legal, make_user, play_until, start_table
 
 NAMES = {0: "Ada", 1: "Bram", 2: "Cato", 3: "Tess"}
 

@@ -143,9 +143,14 @@ def test_daily_players_get_one_summary_instead_of_turn_emails(table):
     with time_machine.travel(timezone.now() + timedelta(minutes=3)):
         _deliver_due()
     assert not [m for m in mail.outbox if m.to == [seat.user.email]]
-    assert notifications.for_daily_summaries() == 1
-    assert notifications.for_daily_summaries() == 0  # one per day
-    _deliver_due()
+    # At eight in the morning of the player's (here: the site's) time zone.
+    eight = timezone.localtime().replace(hour=8, minute=5) + timedelta(days=1)
+    with time_machine.travel(eight - timedelta(hours=1)):
+        assert notifications.for_daily_summaries() == 0
+    with time_machine.travel(eight):
+        assert notifications.for_daily_summaries() == 1
+        assert notifications.for_daily_summaries() == 0  # one per day
+        _deliver_due()
     summaries = [m for m in mail.outbox if m.to == [seat.user.email]]
     assert len(summaries) == 1
     assert "waiting for you" in summaries[0].subject and "Test table" in summaries[0].body

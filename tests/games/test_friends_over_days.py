@@ -1,0 +1,301 @@
+"""Friends playing over days: nobody stalls the table (a day per turn by default, nudges,
+open tables and invitations that lapse, the host cancelling), every time in the reader's
+own zone, emails on time without a broker, and an account-wide absence."""
+
+import zoneinfo
+from datetime import datetime, timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+from django.utils import timezone
+
+from games import commands, emails, notifications, tasks
+from games.models import Game, Notification, TurnLimit
+from tests.helpers import make_user, start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+AMSTERDAM = zoneinfo.ZoneInfo("Europe/Amsterdam")
+NEW_YORK = zoneinfo.ZoneInfo("America/New_York")
+
+
+def _deliver_due():
+    return [emails.deliver(pk) for pk in notifications.due_ids()]
+
+
+@pytest.fixture
+def friends(db):
+    return [make_user(name) for name in ("ana", "ben", "cas", "dia")]
+
+
+@pytest.fixture
+def table(friends):
+    game = start_table(friends[0], friends[1:], turn_limit=TurnLimit.DAY)
+    _deliver_due()
+    mail.outbox.clear()
+    return game
+
+
+def test_a_new_table_gives_a_day_per_turn_unless_the_host_says_otherwise(client, friends):
+    client.force_login(friends[0])
+    page = client.get("/tables/new/").content.decode()
+    assert '<option value="86400" selected>' in page
+    confirm = client.get("/tables/new/?standard=1").content.decode()
+    assert 'name="turn_limit" value="86400"' in confirm
+    client.post("/tables/new/", {
+        "name": "Quick", "seats": "5", "end": "rounds", "rounds": "10",
+        "first_round_taxes": "on", "tribute_return": "choice", "merchant_trade": "off",
+        "philanthropic": "off", "turn_limit": "86400",
+    })
+    assert Game.objects.get(name="Quick").turn_limit == TurnLimit.DAY
+
+
+# -- nudges --
+
+def _waiting_and_other(game):
+    waiting = waiting_humans(game)[0]
+    other = game.seats.exclude(pk=waiting.pk).exclude(user=None).first()
+    return waiting, other
+
+
+def test_a_nudge_waits_an_hour_then_goes_out_once_per_player_per_turn(client, table):
+    waiting, other = _waiting_and_other(table)
+    client.force_login(other.user)
+    url = f"/t/{table.pk}/nudge/"
+    answer = client.post(url, {"player": waiting.player}, follow=True).content.decode()
+    assert "once their turn has lasted an hour" in answer
+    assert Notification.objects.filter(kind="nudge").count() == 0
+    page = client.get(f"/t/{table.pk}/").content.decode()
+    assert f"Nudge {waiting.name}" not in page
+
+    with time_machine.travel(timezone.now() + timedelta(hours=1, minutes=1)):
+        page = client.get(f"/t/{table.pk}/").content.decode()
+        assert f"Nudge {waiting.name}" in page
+        client.post(url, {"player": waiting.player})
+        _deliver_due()
+        to_target = [m for m in mail.outbox
+                     if m.to == [waiting.user.email] and "nudges you" in m.subject]
+        assert len(to_target) == 1
+        assert to_target[0].subject.startswith(f"{other.name} nudges you")
+        again = client.post(url, {"player": waiting.player}, follow=True).content.decode()
+        assert "already nudged" in again
+        assert f"You nudged {waiting.name} this turn." in again
+        # Another player may nudge too: one each.
+        third = table.seats.exclude(pk__in=[waiting.pk, other.pk]).exclude(user=None).first()
+        client.force_login(third.user)
+        client.post(url, {"player": waiting.player})
+        _deliver_due()
+        assert len([m for m in mail.outbox
+                    if m.to == [waiting.user.email] and "nudges you" in m.subject]) == 2
+
+
+def test_nobody_nudges_themselves_a_bot_or_a_player_the_table_does_not_wait_for(
+    client, friends
+):
+    game = start_table(friends[0], friends[1:2], bots=2, turn_limit=TurnLimit.DAY)
+    later = timezone.now() + timedelta(hours=2)
+    seats = {s.player: s for s in game.seats.select_related("user")}
+    human = next(s for s in seats.values() if s.user == friends[0])
+    client.force_login(friends[0])
+    with time_machine.travel(later):
+        for player in seats:
+            client.post(f"/t/{game.pk}/nudge/", {"player": player})
+        client.post(f"/t/{game.pk}/nudge/", {"player": "x"})
+    targets = set(Notification.objects.filter(kind="nudge").values_list("user", flat=True))
+    assert human.user_id not in targets
+    assert targets <= {friends[1].pk}
+
+
+# -- open tables that lapse, and the host cancelling --
+
+def test_the_host_cancels_an_open_table(client, friends):
+    game = commands.create_table(friends[0], "Maybe", 5, {"rounds": 3})
+    commands.join(game.pk, friends[1])
+    client.force_login(friends[1])
+    client.post(f"/t/{game.pk}/cancel/")
+    assert Game.objects.get(pk=game.pk).is_open
+    client.force_login(friends[0])
+    client.post(f"/t/{game.pk}/cancel/")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    client.force_login(friends[1])
+    answer = client.get(f"/t/{game.pk}/")
+    assert answer.status_code == 410
+    assert "closed before it started" in answer.content.decode()
+
+
+def test_an_open_table_warns_its_host_the_day_before_it_closes(client, friends):
+    game = commands.create_table(friends[0], "Slow", 5, {"rounds": 3})
+    opened = game.created
+    client.force_login(friends[0])
+    assert "this table closes on" in client.get(f"/t/{game.pk}/").content.decode()
+    with time_machine.travel(opened + timedelta(days=12, hours=23)):
+        tasks.sweep()
+        assert mail.outbox == []
+    with time_machine.travel(opened + timedelta(days=13, minutes=1)):
+        tasks.sweep()
+        tasks.sweep()  # idempotent: one warning
+        _deliver_due()
+    warnings = [m for m in mail.outbox if "closes tomorrow" in m.subject]
+    assert len(warnings) == 1 and warnings[0].to == [friends[0].email]
+    assert Game.objects.get(pk=game.pk).is_open
+    with time_machine.travel(opened + timedelta(days=14, minutes=1)):
+        assert commands.expire_open_tables() == 1
+        assert commands.expire_open_tables() == 0
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED and game.end_reason
+
+
+# -- time zones --
+
+def test_two_players_read_the_same_deadline_each_in_their_own_time(client, table):
+    waiting = waiting_humans(table)[0]
+    waiting.user.time_zone = "America/New_York"
+    waiting.user.save()
+    client.force_login(waiting.user)
+    deadline = datetime.fromisoformat(table.awaiting[str(waiting.player)][2])
+    page = client.get(f"/t/{table.pk}/").content.decode()
+    local = deadline.astimezone(NEW_YORK)
+    assert f"{local:%H:%M} {local.tzname()}" in page
+    assert "(in 23 h 59 min)" in page or "(in 1 d 0 h)" in page
+
+    # The reminder email, in the reader's zone too.
+    with time_machine.travel(deadline - timedelta(hours=5)):
+        _deliver_due()
+    reminder = next(m for m in mail.outbox if m.to == [waiting.user.email]
+                    and m.subject.startswith("Reminder"))
+    assert f"{local:%H:%M} {local.tzname()}" in reminder.body
+    html = reminder.alternatives[0][0]
+    assert f"{local:%H:%M} {local.tzname()}" in html and "p.m.." not in html
+
+    # Another player at the same table, in Amsterdam, reads it in Amsterdam time.
+    other = table.seats.exclude(pk=waiting.pk).exclude(user=None).first()
+    client.force_login(other.user)
+    page = client.get(f"/t/{table.pk}/").content.decode()
+    seen = deadline.astimezone(AMSTERDAM)
+    assert f'datetime="{deadline.isoformat()}"' in page  # the seat's clock
+    assert f"{local:%H:%M} {local.tzname()}" not in page or local.hour == seen.hour
+
+
+def test_the_daily_summary_goes_out_at_eight_in_each_readers_zone(table):
+    for seat in table.seats.select_related("user"):
+        seat.user.notify = "daily"
+        seat.user.time_zone = "America/New_York" if seat.player % 2 else "Europe/Amsterdam"
+        seat.user.save()
+    waiting = {s.user for s in waiting_humans(table)}
+    day = timezone.localdate() + timedelta(days=1)
+    amsterdam_eight = datetime(day.year, day.month, day.day, 8, 5, tzinfo=AMSTERDAM)
+    new_york_eight = datetime(day.year, day.month, day.day, 8, 5, tzinfo=NEW_YORK)
+    with time_machine.travel(amsterdam_eight):
+        notifications.for_daily_summaries()
+        got = set(Notification.objects.filter(kind="daily").values_list("user", flat=True))
+        assert got == {u.pk for u in waiting if u.time_zone == "Europe/Amsterdam"}
+    with time_machine.travel(new_york_eight):
+        notifications.for_daily_summaries()
+        got = set(Notification.objects.filter(kind="daily").values_list("user", flat=True))
+        assert got == {u.pk for u in waiting}
+
+
+# -- emails on time without a broker --
+
+def test_without_a_broker_a_turn_email_goes_out_while_the_others_only_poll(
+    client, friends, settings, eager_tasks, django_capture_on_commit_callbacks,
+):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    game = start_table(friends[0], friends[1:])
+    mail.outbox.clear()
+    waiting = waiting_humans(game)[0]
+    other = game.seats.exclude(pk=waiting.pk).exclude(user=None).first()
+    client.force_login(other.user)
+    tasks._last_sweep_in_process = float("-inf")
+    with time_machine.travel(timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS + 5)):
+        # Only a poll, as an open page makes every few seconds; nobody loads a page.
+        with django_capture_on_commit_callbacks(execute=True):
+            client.get(f"/t/{game.pk}/poll/?v={game.version}&me=x")
+    assert [m for m in mail.outbox if m.to == [waiting.user.email]]
+
+
+# -- invitations and the start --
+
+def test_an_invitation_speaks_the_recipients_language_with_html_and_unsubscribe(friends):
+    host, guest = friends[0], make_user("greta", language="de")
+    game = commands.create_table(host, "Tisch", 5, {"rounds": 3})
+    commands.invite(game, host, user=guest)
+    commands.invite(game, host, email="new@example.com", language="fr")
+    tasks.send_invitation(game.invitations.get(user=guest).pk)
+    tasks.send_invitation(game.invitations.get(email="new@example.com").pk)
+    german, french = mail.outbox[-2], mail.outbox[-1]
+    assert "Platz" in german.body and german.alternatives[0][1] == "text/html"
+    assert "/unsubscribe/" in german.body and "List-Unsubscribe" in german.extra_headers
+    assert "place" in french.body and french.alternatives
+
+
+def test_whoever_presses_start_is_not_emailed_that_the_game_started(client, friends):
+    game = commands.create_table(friends[0], "Now", 4, {"rounds": 2})
+    for friend in friends[1:]:
+        commands.join(game.pk, friend)
+    client.force_login(friends[0])
+    client.post(f"/t/{game.pk}/start/")
+    started = set(Notification.objects.filter(game=game, kind="started")
+                  .values_list("user", flat=True))
+    assert started == {f.pk for f in friends[1:]}
+
+
+# -- away --
+
+def test_away_moves_the_clock_at_every_timed_table_and_the_table_sees_it(client, friends):
+    first = start_table(friends[0], friends[1:], turn_limit=TurnLimit.DAY)
+    second = start_table(friends[1], [friends[0], *friends[2:]], turn_limit=TurnLimit.DAY,
+                         name="Second")
+    player = friends[0]
+    before = {g.pk: dict(g.awaiting) for g in (first, second)}
+    client.force_login(player)
+    day = timezone.localdate() + timedelta(days=3)
+    answer = client.post("/accounts/profile/", {
+        "display_name": player.display_name, "email": player.email, "notify": "every_turn",
+        "language": "", "time_zone": "Europe/Amsterdam", "away_until": day.isoformat(),
+    })
+    assert answer.status_code == 302
+    player.refresh_from_db()
+    assert player.away_until == datetime(day.year, day.month, day.day, tzinfo=AMSTERDAM) \
+        + timedelta(days=1)
+    for game in (first, second):
+        game.refresh_from_db()
+        seat = game.seats.get(user=player)
+        wait = game.awaiting.get(str(seat.player))
+        if wait is not None:
+            assert datetime.fromisoformat(wait[2]) == player.away_until + timedelta(days=1)
+            assert wait[2] != before[game.pk][str(seat.player)][2]
+    client.force_login(friends[2])
+    page = client.get(f"/t/{first.pk}/").content.decode()
+    mine = page.split('class="seat', )
+    assert any("on vacation" in chunk and player.name in chunk for chunk in mine)
+
+    # Too far ahead is refused, with the reason.
+    client.force_login(player)
+    answer = client.post("/accounts/profile/", {
+        "display_name": player.display_name, "email": player.email, "notify": "every_turn",
+        "language": "", "time_zone": "", "away_until": (day + timedelta(days=30)).isoformat(),
+    })
+    assert "at most 14 days" in answer.content.decode()
+
+
+def test_sign_up_keeps_the_browsers_time_zone(client):
+    client.post("/accounts/signup/", {
+        "username": "zed", "email": "zed@example.com", "password1": "correct-horse-battery",
+        "password2": "correct-horse-battery", "time_zone": "Asia/Tokyo",
+    })
+    from accounts.models import User
+    assert User.objects.get(username="zed").time_zone == "Asia/Tokyo"
+
+
+def test_a_made_up_time_zone_is_ignored(client):
+    client.post("/accounts/signup/", {
+        "username": "zoe", "email": "zoe@example.com", "password1": "correct-horse-battery",
+        "password2": "correct-horse-battery", "time_zone": "Mars/Olympus",
+    })
+    from accounts.models import User
+    zoe = User.objects.get(username="zoe")
+    assert zoe.time_zone == "" and str(zoe.zone) == "Europe/Amsterdam"
+
