@@ -31,3 +31,12 @@ def finished_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
     if not game.is_over:
         raise PermissionDenied(_("The record of a game opens once the game is over."))
     return game, seat
+
+
+def game_to_watch(token: str) -> Game:
+    """The game a watch link shows, while its host lets people watch; else 404."""
+    game = Game.objects.filter(watch_token=token).exclude(watch_token="") \
+        .exclude(status=Game.Status.OPEN).first()
+    if game is None or not token:
+        raise Http404(_("Nobody can watch this table."))
+    return game

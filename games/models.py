@@ -86,6 +86,8 @@ class Game(models.Model):
     turn_limit = models.PositiveIntegerField(
         _("time limit per turn"), choices=TurnLimit.choices, default=TurnLimit.NONE
     )
+    # Set while the host lets people without a seat watch by link (the public view only).
+    watch_token = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
 
     class Meta:
         verbose_name = _("table")

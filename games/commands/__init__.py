@@ -46,6 +46,7 @@ from .tables import (
     open_rematch,
     rematch_lineup,
     remove_seat,
+    set_watchable,
     start,
 )
 
@@ -54,6 +55,7 @@ __all__ = [
     "expire_open_tables", "nudge", "nudged",
     "end_after_this_round", "end_vacation", "enforce_deadlines", "invite", "invite_users", "join",
     "open_rematch", "play_bot_move", "rematch_lineup", "remove_seat", "seen", "seen_at",
+    "set_watchable",
     "set_away", "set_standing_orders", "standing_order_action", "start", "start_vacation",
     "take_seat_back", "trick_key", "wake_bots",
 ]

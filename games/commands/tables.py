@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 from leagues.models import LeagueGame, Rematch
 
 from .. import background, engine, notifications
-from ..models import OPEN_TABLE_DAYS, Game, Invitation, Notification, Seat
+from ..models import OPEN_TABLE_DAYS, Game, Invitation, Notification, Seat, new_token
 from .base import Rejected, begin_round, save_state
 from .moves import run_automatic, wake_bots
 
@@ -34,6 +34,8 @@ def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0
 def _lock_open(game_id: int) -> Game:
     game = Game.objects.select_for_update().get(pk=game_id)
     if not game.is_open:
+        if game.state is None:
+            raise Rejected(_("This table closed before it started."), 410)
         raise Rejected(_("The game has already started."), 409)
     return game
 
@@ -72,6 +74,18 @@ def cancel_table(game_id: int, user) -> Game:
         if game.host_id != user.pk:
             raise Rejected(_("Only the host can cancel the table."), 403)
         _close(game, gettext_noop("The host cancelled the table before it started."))
+    return game
+
+
+def set_watchable(game_id: int, user, watchable: bool) -> Game:
+    """The host lets people without a seat watch by link (a new link each time), or
+    stops it (the old link stops working)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.host_id != user.pk:
+            raise Rejected(_("Only the host can share the table with watchers."), 403)
+        game.watch_token = new_token() if watchable else ""
+        game.save(update_fields=["watch_token", "updated"])
     return game
 
 

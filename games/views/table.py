@@ -9,6 +9,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -20,7 +21,7 @@ from chat import services as chat
 from chat.panel import panel_context
 
 from .. import commands, engine, live
-from ..access import seat_for_user
+from ..access import game_to_watch, seat_for_user
 from ..clock import VACATION_DAYS, deadlines_may_have_passed, some_deadline_passed
 from ..commands.absence import SEEN_SECONDS
 from ..labels import moment
@@ -76,12 +77,61 @@ def _render_game(request, game, me, template, error="", status=200, me_seen="", 
         "send_me": context["me_key"] != me_seen,
         "oob": template.endswith("#update"),
         # Pages served by an ASGI server with Redis are told of changes at once.
-        "stream": live.enabled() and isinstance(request, ASGIRequest),
+        "stream": me is not None and live.enabled() and isinstance(request, ASGIRequest),
+        "poll_url": reverse("poll", args=[game.pk]) if me is not None
+        else reverse("watch_poll", args=[game.watch_token]),
+        "log_url": reverse("game_log", args=[game.pk]) if me is not None
+        else reverse("watch_log", args=[game.watch_token]),
     })
-    # The table talk panel, with the titles of this same view.
-    titles = {p.player: p.title_key for p in context["players"]}
-    context.update(panel_context(request, game, me, titles, context["oob"]))
+    if me is not None:
+        # The table talk panel, with the titles of this same view.
+        titles = {p.player: p.title_key for p in context["players"]}
+        context.update(panel_context(request, game, me, titles, context["oob"]))
     return render(request, template, context, status=status)
+
+
+# -- watching by link: the public view only, no seat, counted nowhere --
+
+@never_cache
+def watch(request, token: str):
+    game = game_to_watch(token)
+    if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
+        return redirect(game)
+    if deadlines_may_have_passed(game) and commands.enforce_deadlines(game.pk):
+        game = Game.objects.get(pk=game.pk)
+    return _render_game(request, game, None, "games/game.html")
+
+
+@never_cache
+@require_GET
+def watch_poll(request, token: str):
+    game = game_to_watch(token)
+    if _int_param(request, "v") == game.version:
+        return HttpResponse(status=204)
+    return _render_game(request, game, None, "games/game.html#update",
+                        status=286 if game.is_over else 200)
+
+
+@never_cache
+def watch_log(request, token: str):
+    game = game_to_watch(token)
+    names = {s.player: s.name for s in game.seats.select_related("user")}
+    actions = list(Action.objects.filter(game=game).order_by("seq"))
+    return render(request, "games/log.html", {
+        "game": game, "me": None, "log": log_lines(actions, None, names),
+        "back_url": reverse("watch", args=[token]),
+    })
+
+
+@require_POST
+@login_required
+def watchable(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    try:
+        commands.set_watchable(game.pk, request.user, request.POST.get("watch") == "yes")
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)
 
 
 # A page left alone this long says "While you were away" over what happened meanwhile.

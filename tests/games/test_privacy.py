@@ -149,3 +149,83 @@ def test_a_declined_revolution_stays_private(client, make_user):
         client.force_login(other.user)
         for page in _sent_to(client, game):
             assert "Jesters to yourself" not in page
+
+
+def _sent_to_a_watcher(client, game: Game) -> list[str]:
+    token = game.watch_token
+    pages = [
+        client.get(f"/watch/{token}/").content.decode(),
+        client.get(f"/watch/{token}/poll/?v=-1&me=").content.decode(),
+        client.get(f"/watch/{token}/log/").content.decode(),
+    ]
+    return [CSRF.sub(r"\1*", page) for page in pages]
+
+
+def _shuffle_every_hand(game: Game, rng: random.Random) -> bool:
+    """For a watcher every hand is hidden: shuffle the non-jester cards of all seats."""
+    rnd = game.state["round"]
+    seats = range(len(rnd["hands"]))
+    pool = [c for s in seats for c in rnd["hands"][s] if c != engine.JESTER]
+    if len(set(pool)) < 2:
+        return False
+    rng.shuffle(pool)
+    for s in seats:
+        jesters = [c for c in rnd["hands"][s] if c == engine.JESTER]
+        keep = len(rnd["hands"][s]) - len(jesters)
+        rnd["hands"][s] = sorted(pool[:keep] + jesters)
+        pool = pool[keep:]
+    game.save(update_fields=["state"])
+    return True
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_watcher_is_sent_nothing_that_depends_on_any_hand(client, make_user, seed):
+    rng = random.Random(seed)
+    humans = [make_user(f"w{seed}x{i}") for i in range(2)]
+    options = {"rounds": 3, "merchant_trade": rng.choice(["off", "chosen"])}
+    game = start_table(humans[0], humans[1:], bots=rng.choice((2, 4)), options=options)
+    commands.set_watchable(game.pk, humans[0], True)
+    watcher = make_user(f"watcher{seed}")
+    compared = 0
+    for _checkpoint in range(4):
+        _advance(game, rng, rng.randrange(1, 25))
+        game.refresh_from_db()
+        if not game.is_playing:
+            break
+        original = game.state
+        for login in (None, watcher):  # signed out, or signed in without a seat
+            client.logout()
+            if login is not None:
+                client.force_login(login)
+            before = _sent_to_a_watcher(client, game)
+            assert all("hcard" not in page for page in before)
+            if not _shuffle_every_hand(game, rng):
+                continue
+            after = _sent_to_a_watcher(client, game)
+            game.state = original
+            game.save(update_fields=["state"])
+            assert before == after, f"seed {seed}"
+            compared += 1
+    assert compared
+
+
+def test_a_watch_link_works_only_while_the_host_shares_it(client, make_user):
+    host, other = make_user("hosting"), make_user("other")
+    game = start_table(host, [other], bots=2)
+    client.force_login(other)
+    assert client.post(f"/t/{game.pk}/watchable/", {"watch": "yes"}).status_code == 302
+    game.refresh_from_db()
+    assert game.watch_token == ""  # only the host may share it
+    client.force_login(host)
+    client.post(f"/t/{game.pk}/watchable/", {"watch": "yes"})
+    game.refresh_from_db()
+    token = game.watch_token
+    client.logout()
+    page = client.get(f"/watch/{token}/")
+    assert page.status_code == 200 and "Watching" in page.content.decode()
+    assert game.seats.count() == 4  # a watcher takes no seat
+    client.force_login(host)
+    client.post(f"/t/{game.pk}/watchable/", {"watch": "no"})
+    client.logout()
+    assert client.get(f"/watch/{token}/").status_code == 404
+    assert client.get("/watch//").status_code == 404
