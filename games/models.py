@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import engine
@@ -294,6 +295,23 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.seq} {self.kind}"
+
+
+class StandInVote(models.Model):
+    """A player's vote to let the stand-in bot play for `target`, who missed turns in a
+    row. Votes count until the target acts again (Seat.last_acted)."""
+
+    target = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="votes_against")
+    voter = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["target", "voter"], name="one_vote_per_voter"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.voter} votes a stand-in for {self.target}"
 
 
 class Notification(models.Model):

@@ -15,10 +15,10 @@ from django.utils.translation import ngettext
 
 from . import engine
 from .clock import VACATION_DAYS, deadline
-from .commands import nudged, trick_key
-from .commands.absence import NUDGE_AFTER
+from .commands import nudged, stand_in_votes, trick_key
+from .commands.absence import NUDGE_AFTER, TIMEOUTS_BEFORE_VOTE
 from .labels import card_name, cards_phrase, event_sentence, title_name
-from .models import Action, Game, Seat
+from .models import Action, Game, Seat, StandInVote
 
 JESTER = engine.JESTER
 
@@ -47,6 +47,9 @@ class PlayerRow:
     # Whether I may nudge this player now, or have nudged them this turn.
     can_nudge: bool = False
     nudged: bool = False
+    # A vote on letting the stand-in bot play for this player (missed turns in a row):
+    # {"votes", "needed", "voted"}.
+    vote: dict | None = None
 
 
 @dataclass
@@ -112,6 +115,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     seat_slots(rows, my_player)
     if me is not None and not me.played_by_bot and game.is_playing:
         _nudges(game, me, rows, by_player, now)
+        _votes(game, me, rows, by_player)
     plays = [
         {"name": name_of(view["seats"][p["seat"]]), "cards": p["cards"],
          "label": cards_phrase(p["cards"]), "is_me": view["seats"][p["seat"]] == my_player}
@@ -188,6 +192,19 @@ def _nudges(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict, now) -
         row.nudged = row.player in done
         row.can_nudge = (not row.nudged
                          and now - datetime.fromisoformat(wait[1]) >= NUDGE_AFTER)
+
+
+def _votes(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict) -> None:
+    for row in rows:
+        seat = by_player.get(row.player)
+        if (row.is_me or seat is None or seat.user_id is None or seat.stand_in
+                or seat.timeouts_in_row < TIMEOUTS_BEFORE_VOTE):
+            continue
+        votes, needed = stand_in_votes(game, seat)
+        mine = StandInVote.objects.filter(target=seat, voter=me)
+        if seat.last_acted:
+            mine = mine.filter(created__gt=seat.last_acted)
+        row.vote = {"votes": votes, "needed": needed, "voted": mine.exists()}
 
 
 def _my_seat(game: Game, me: Seat, view: dict, now: datetime) -> dict:

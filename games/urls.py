@@ -22,6 +22,7 @@ urlpatterns = [
     path("t/<int:game_id>/start/", lobby.start, name="start"),
     path("t/<int:game_id>/cancel/", lobby.cancel, name="cancel_table"),
     path("t/<int:game_id>/nudge/", table.nudge, name="nudge"),
+    path("t/<int:game_id>/vote/", table.vote_stand_in, name="vote_stand_in"),
     path("t/<int:game_id>/watchable/", table.watchable, name="watchable"),
     path("watch/<str:token>/", table.watch, name="watch"),
     path("watch/<str:token>/poll/", table.watch_poll, name="watch_poll"),

@@ -20,8 +20,10 @@ from .absence import (
     seen,
     seen_at,
     set_away,
+    stand_in_votes,
     start_vacation,
     take_seat_back,
+    vote_stand_in,
 )
 from .base import Rejected
 from .moves import (
@@ -57,5 +59,5 @@ __all__ = [
     "open_rematch", "play_bot_move", "rematch_lineup", "remove_seat", "seen", "seen_at",
     "set_watchable",
     "set_away", "set_standing_orders", "standing_order_action", "start", "start_vacation",
-    "take_seat_back", "trick_key", "wake_bots",
+    "stand_in_votes", "take_seat_back", "trick_key", "vote_stand_in", "wake_bots",
 ]

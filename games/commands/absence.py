@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from .. import background, engine
 from ..clock import TIMEOUTS_BEFORE_STAND_IN, VACATION_DAYS, deadline, deadlines_may_have_passed
-from ..models import Game, Notification, Seat
+from ..models import Game, Notification, Seat, StandInVote
 from .base import Rejected, refresh_deadlines, save_state
 from .moves import apply_one, run_automatic, wake_bots
 
@@ -61,6 +61,7 @@ def take_seat_back(game_id: int, user) -> None:
         seat.timeouts_in_row = 0
         seat.last_seen = timezone.now()
         seat.save(update_fields=["stand_in", "timeouts_in_row", "last_seen"])
+        StandInVote.objects.filter(target=seat).delete()
         if game.is_playing:
             save_state(game, game.engine_state(), actor=seat.player)
 
@@ -178,3 +179,49 @@ def nudged(game: Game, me: Seat) -> set[int]:
         if wait and str(wait[0]) == token:
             done.add(int(player))
     return done
+
+
+# After this many timeouts in a row the other players may vote the stand-in bot in.
+TIMEOUTS_BEFORE_VOTE = 2
+
+
+def vote_stand_in(game_id: int, user, player: int) -> bool:
+    """`user` votes to let the stand-in bot play for `player`, who missed their last turns;
+    once most of the other human players agree, it does. True if it now plays."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        voter = game.seats.filter(user=user).first()
+        target = game.seats.select_related("user").filter(player=player).first()
+        if (not game.is_playing or voter is None or target is None or target.pk == voter.pk
+                or target.user_id is None):
+            raise Rejected(_("There is nobody to vote about there."), 409)
+        if target.stand_in:
+            raise Rejected(_("A bot is playing for %(name)s.") % {"name": target.name}, 409)
+        if target.timeouts_in_row < TIMEOUTS_BEFORE_VOTE:
+            raise Rejected(_("%(name)s has not missed two turns in a row.")
+                           % {"name": target.name}, 409)
+        vote, created = StandInVote.objects.get_or_create(target=target, voter=voter)
+        if not created:
+            if target.last_acted is None or vote.created > target.last_acted:
+                raise Rejected(_("You have already voted."), 409)
+            # A vote from an earlier absence: it counts again, from now.
+            vote.created = timezone.now()
+            vote.save(update_fields=["created"])
+        votes, needed = stand_in_votes(game, target)
+        if votes < needed:
+            return False
+        target.stand_in = True
+        target.save(update_fields=["stand_in"])
+        save_state(game, game.engine_state(), actor=target.player)
+        wake_bots(game)
+        return True
+
+
+def stand_in_votes(game: Game, target: Seat) -> tuple[int, int]:
+    """The votes for a stand-in for `target` since they last acted, and how many make a
+    majority of the other human players."""
+    others = [s for s in game.seats.all() if s.user_id and s.pk != target.pk and not s.stand_in]
+    votes = StandInVote.objects.filter(target=target, voter__in=others)
+    if target.last_acted:
+        votes = votes.filter(created__gt=target.last_acted)
+    return votes.count(), len(others) // 2 + 1

@@ -421,6 +421,25 @@ def nudge(request, game_id: int):
 
 @require_POST
 @login_required
+def vote_stand_in(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    try:
+        player = int(request.POST.get("player", ""))
+        decided = commands.vote_stand_in(game.pk, request.user, player)
+    except ValueError:
+        messages.error(request, _("That request was not understood. Reload the page and try "
+                                  "again."))
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    else:
+        messages.success(request, _("Most players agree: the stand-in bot plays for them until "
+                                    "they take their seat back.") if decided
+                         else _("Your vote is counted."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
 def take_back(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
     try:

@@ -299,3 +299,43 @@ def test_a_made_up_time_zone_is_ignored(client):
     zoe = User.objects.get(username="zoe")
     assert zoe.time_zone == "" and str(zoe.zone) == "Europe/Amsterdam"
 
+
+
+# -- the vote on a stand-in --
+
+def test_most_of_the_others_can_vote_the_stand_in_bot_in_after_two_missed_turns(client, table):
+    target = waiting_humans(table)[0]
+    others = list(table.seats.exclude(pk=target.pk).exclude(user=None))
+    url = f"/t/{table.pk}/vote/"
+    client.force_login(others[0].user)
+    answer = client.post(url, {"player": target.player}, follow=True).content.decode()
+    assert "has not missed two turns in a row" in answer
+    target.timeouts_in_row = 2
+    target.save()
+    page = client.get(f"/t/{table.pk}/").content.decode()
+    assert "0 of 2 votes" in page
+    client.post(url, {"player": target.player})
+    again = client.post(url, {"player": target.player}, follow=True).content.decode()
+    assert "already voted" in again and "1 of 2 votes" in again
+    target.refresh_from_db()
+    assert not target.stand_in
+    client.force_login(others[1].user)
+    answer = client.post(url, {"player": target.player}, follow=True).content.decode()
+    assert "stand-in bot plays for them" in answer
+    target.refresh_from_db()
+    assert target.stand_in
+
+
+def test_votes_lapse_when_the_missing_player_comes_back(client, table):
+    target = waiting_humans(table)[0]
+    target.timeouts_in_row = 2
+    target.save()
+    voter = table.seats.exclude(pk=target.pk).exclude(user=None).first()
+    assert not commands.vote_stand_in(table.pk, voter.user, target.player)
+    # The player acts again: the votes about their absence no longer count.
+    target.last_acted = timezone.now() + timedelta(seconds=1)
+    target.save()
+    assert commands.stand_in_votes(Game.objects.get(pk=table.pk), target)[0] == 0
+    with time_machine.travel(timezone.now() + timedelta(seconds=5)):
+        assert not commands.vote_stand_in(table.pk, voter.user, target.player)
+    assert commands.stand_in_votes(Game.objects.get(pk=table.pk), target)[0] == 1
