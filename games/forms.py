@@ -76,6 +76,12 @@ class TableForm(forms.Form):
         initial=TurnLimit.DAY, required=False, empty_value=TurnLimit.NONE,
         help_text=_("When it runs out the table moves on: a pass, or the worst cards in taxes."),
     )
+    leaver_bot = forms.BooleanField(
+        label=_("When a player leaves during the game, a bot takes their seat"),
+        required=False,
+        help_text=_("Otherwise the table closes up from the next round (below four players "
+                    "the game ends)."),
+    )
     seating_ties = forms.ChoiceField(
         label=_("Ties in the first seating draw"),
         choices=[

@@ -213,6 +213,13 @@ def event_sentence(event: dict, name_of) -> str | None:
         return _("Round %(number)d is dealt; %(player)s, the Greater Peon, dealt the cards") % {
             "number": event["round"], "player": name_of(event["dealer"]),
         }
+    if kind == "joined":
+        return _("%(player)s joins the table in place %(place)d") % {
+            "player": who, "place": event["place"],
+        }
+    if kind == "left":
+        return _("%(player)s leaves the table; their points stay on the scoreboard") % {
+            "player": who}
     if kind == "game_ending":
         return _("%(player)s will end the game after this round") % {"player": who}
     if kind == "game_continues":

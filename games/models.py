@@ -87,6 +87,10 @@ class Game(models.Model):
     turn_limit = models.PositiveIntegerField(
         _("time limit per turn"), choices=TurnLimit.choices, default=TurnLimit.NONE
     )
+    # A player who leaves a game in progress hands their seat to a bot for good, instead
+    # of the table closing up (the host's choice when opening the table).
+    leaver_bot = models.BooleanField(_("a bot takes the seat of a player who leaves"),
+                                     default=False)
     # Set while the host lets people without a seat watch by link (the public view only).
     watch_token = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
 
@@ -142,6 +146,13 @@ class Seat(models.Model):
     # Absent players: consecutive turns that timed out, and a bot standing in.
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     stand_in = models.BooleanField(_("a bot stands in"), default=False)
+    # Joining and leaving a game in progress (RULES 8): both take effect when the round
+    # in play ends. A newcomer has no player id until then; when there are two middle
+    # places the Great Dalmuti picks the "upper" or "lower" one (default: lower).
+    joining = models.BooleanField(default=False)
+    join_choice = models.CharField(max_length=8, blank=True)
+    leaving = models.BooleanField(default=False)
+    left = models.BooleanField(default=False)
     # Vacation: the clock is paused until then; at most VACATION_DAYS per game in all.
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_used = models.DurationField(default=timedelta)

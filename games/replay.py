@@ -28,6 +28,10 @@ def replay(game: Game, actions=None):
             state = state.next_round()
         elif action.kind == "ending":
             state = state.end_after_this_round(action.payload["end"])
+        elif action.kind == "join":
+            state = state.join(action.payload["place"])[0]
+        elif action.kind == "leave":
+            state = state.leave(action.payload["player"])
         else:
             state = state.apply(action.player, engine.action_from_json(action.payload))
         yield action, state

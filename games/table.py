@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from . import engine
 from .clock import VACATION_DAYS, deadline
-from .commands import nudged, stand_in_votes, trick_key
+from .commands import nudged, stand_in_votes, trick_key, two_middle_places
 from .commands.absence import NUDGE_AFTER, TIMEOUTS_BEFORE_VOTE
 from .labels import card_name, cards_phrase, event_sentence, title_name
 from .models import Action, Game, Seat, StandInVote
@@ -47,6 +47,9 @@ class PlayerRow:
     # Whether I may nudge this player now, or have nudged them this turn.
     can_nudge: bool = False
     nudged: bool = False
+    # Leaving when this round ends; left, a bot playing the seat for good.
+    leaving: bool = False
+    left: bool = False
     # A vote on letting the stand-in bot play for this player (missed turns in a row):
     # {"votes", "needed", "voted"}.
     vote: dict | None = None
@@ -108,6 +111,8 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
             is_turn=seat_index in awaiting_seats and view["phase"] != "over",
             stand_in=bool(seat and seat.stand_in),
             on_vacation=bool(seat and seat.paused_until and seat.paused_until > now),
+            leaving=bool(seat and seat.leaving),
+            left=bool(seat and seat.left),
         ))
         if rows[-1].is_turn and game.turn_limit:
             rows[-1].deadline = (game.awaiting.get(str(player)) or [None, None, None])[2]
@@ -171,6 +176,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     }
     if my_turn:
         context.update(_my_actions(view, name_of))
+    context.update(_seat_changes(game, me, seats, view))
     if me is not None:
         context["orders"] = _my_seat(game, me, view, now)
     context["me_key"] = _key(view["hand"], view["legal_actions"], turn_token, view["taxes"],
@@ -192,6 +198,27 @@ def _nudges(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict, now) -
         row.nudged = row.player in done
         row.can_nudge = (not row.nudged
                          and now - datetime.fromisoformat(wait[1]) >= NUDGE_AFTER)
+
+
+def _seat_changes(game: Game, me: Seat | None, seats: list[Seat], view: dict) -> dict:
+    """Who joins or leaves when this round ends (public), and, for the Great Dalmuti
+    only, the choice of a newcomer's place when two middle places are free."""
+    state = game.engine_state()
+    great_dalmuti = view["seats"][view["order"][0]] if view["order"] else None
+    places = two_middle_places(state) if game.is_playing else []
+    choose = me is not None and not me.joining and me.player == great_dalmuti and places
+    joining = [
+        {"name": s.name, "seat": s.pk, "choice": s.join_choice,
+         "places": places if choose else [],
+         "place": places and (places[0] if s.join_choice == "upper" else places[-1])}
+        for s in seats if s.joining
+    ]
+    return {
+        "joining": joining, "next_round": view["game"]["round_number"] + 1,
+        "me_joining": me is not None and me.joining,
+        "me_leaving": me is not None and (me.leaving or me.left),
+        "can_leave": me is not None and game.is_playing and not me.leaving and not me.left,
+    }
 
 
 def _votes(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict) -> None:
@@ -219,7 +246,7 @@ def _my_seat(game: Game, me: Seat, view: dict, now: datetime) -> dict:
         "can_pass_trick": view["phase"] == "play" and bool(view["trick"]["plays"]),
         "deadline": deadline(game, me, datetime.fromisoformat(wait[1])) if wait else None,
         "turn_limit": game.turn_limit,
-        "stand_in": me.stand_in,
+        "stand_in": me.stand_in and not (me.leaving or me.left),
         "on_vacation": on_vacation,
         "vacation_until": me.vacation_until if on_vacation else None,
         "vacation_days_left": max(0, left.days),
@@ -419,7 +446,8 @@ def describe_turns(entries: list[dict]) -> None:
     for entry in entries:
         game, seat = entry["game"], entry["seat"]
         view = game.engine_state().view(seat.player)
-        entry["my_title"] = view["titles"][view["seat"]]
+        # A newcomer or a leaver has no seat in the round in play.
+        entry["my_title"] = view["titles"][view["seat"]] if view["seat"] is not None else ""
         # Said to me as "you", never by my own name.
         entry["waiting_for_me"] = view["seat"] in view["awaiting"]
         entry["waiting_for"] = [

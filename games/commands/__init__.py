@@ -36,6 +36,7 @@ from .moves import (
     trick_key,
     wake_bots,
 )
+from .seats import choose_join_place, join_in_progress, leave_game, two_middle_places
 from .tables import (
     BOT_NAMES,
     add_bot,
@@ -53,11 +54,11 @@ from .tables import (
 )
 
 __all__ = [
-    "BOT_NAMES", "Rejected", "act", "add_bot", "bots_awaited", "cancel_table", "create_table",
-    "expire_open_tables", "nudge", "nudged",
-    "end_after_this_round", "end_vacation", "enforce_deadlines", "invite", "invite_users", "join",
-    "open_rematch", "play_bot_move", "rematch_lineup", "remove_seat", "seen", "seen_at",
-    "set_watchable",
-    "set_away", "set_standing_orders", "standing_order_action", "start", "start_vacation",
-    "stand_in_votes", "take_seat_back", "trick_key", "vote_stand_in", "wake_bots",
+    "BOT_NAMES", "act", "add_bot", "bots_awaited", "cancel_table", "choose_join_place",
+    "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
+    "expire_open_tables", "invite", "invite_users", "join", "join_in_progress", "leave_game",
+    "nudge", "nudged", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
+    "remove_seat", "seen", "seen_at", "set_away", "set_standing_orders", "set_watchable",
+    "stand_in_votes", "standing_order_action", "start", "start_vacation", "take_seat_back",
+    "trick_key", "two_middle_places", "vote_stand_in", "wake_bots",
 ]

@@ -55,6 +55,8 @@ def take_seat_back(game_id: int, user) -> None:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = game.seats.get(user=user)
+        if seat.leaving or seat.left:
+            raise Rejected(_("You left this game: the bot keeps the seat."), 409)
         if not seat.stand_in:
             raise Rejected(_("No bot is standing in for you: your seat is yours."), 409)
         seat.stand_in = False

@@ -128,3 +128,25 @@ def refresh_deadlines(game: Game) -> None:
         wait[2:] = [stored_deadline(game, seats[key], since) if key in seats else None]
     game.save(update_fields=["awaiting"])
     live.table_forgotten(game.pk)
+
+
+def apply_seat_changes(game: Game, state: engine.Game) -> engine.Game:
+    """Between a round's result and the next deal: the leavers go, then the newcomers
+    sit down, each recorded so that the game can be rebuilt from its record."""
+    for seat in game.seats.filter(leaving=True).order_by("pk"):
+        state = state.leave(seat.player)
+        record(game, seat.player, "leave", {"player": seat.player},
+               [{"type": "left", "player": seat.player}], "player", seat.user)
+        seat.leaving, seat.left = False, True
+        seat.save(update_fields=["leaving", "left"])
+    for seat in game.seats.filter(joining=True).order_by("joined", "pk"):
+        if len(state.lineup) >= engine.MAX_PLAYERS:
+            break
+        places = state.join_places()
+        place = places[0] if len(places) == 1 or seat.join_choice == "upper" else places[-1]
+        state, player = state.join(place)
+        seat.player, seat.joining = player, False
+        seat.save(update_fields=["player", "joining"])
+        record(game, player, "join", {"place": place},
+               [{"type": "joined", "player": player, "place": place}], "player", seat.user)
+    return state

@@ -10,6 +10,7 @@ from ..labels import illegal_move_message
 from ..models import Game, Seat
 from .base import (
     Rejected,
+    apply_seat_changes,
     begin_round,
     finish_game,
     finish_round,
@@ -162,12 +163,15 @@ def apply_one(game: Game, player: int, action, by: str, by_user, state: engine.G
     record(game, player, payload["type"], payload, events, by, by_user, turn)
     if state.round.phase == "over":
         finish_round(game, state)
+        if not state.is_over:
+            state = apply_seat_changes(game, state)
         if state.is_over:
             finish_game(game, state)
         else:
             state = state.next_round()
             begin_round(game, state, "next_round", {})
     return state
+
 
 
 # -- standing orders --

@@ -22,11 +22,12 @@ BOT_NAMES = [
 ]
 
 
-def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0) -> Game:
+def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0,
+                 leaver_bot: bool = False) -> Game:
     engine.Options.from_json(options)  # validate
     with transaction.atomic():
         game = Game.objects.create(name=name, host=host, seats_wanted=seats, options=options,
-                                   turn_limit=turn_limit)
+                                   turn_limit=turn_limit, leaver_bot=leaver_bot)
         Seat.objects.create(game=game, user=host)
     return game
 

@@ -17,7 +17,16 @@ from .actions import (
     action_to_json,
 )
 from .bots import BOTS, choose_action, timeout_action
-from .cards import JESTER, RANK_NAMES, TITLE_NAMES, TITLES, deck_for, full_deck, title
+from .cards import (
+    JESTER,
+    MAX_PLAYERS,
+    RANK_NAMES,
+    TITLE_NAMES,
+    TITLES,
+    deck_for,
+    full_deck,
+    title,
+)
 from .errors import MESSAGES, IllegalMove
 from .game import Game, derive_seed, seating_draw, seating_from_cards
 from .options import Options
@@ -25,6 +34,7 @@ from .round import PHASES, Round, deal
 
 __all__ = [
     "JESTER",
+    "MAX_PLAYERS",
     "MESSAGES",
     "PASS",
     "PHASES",

@@ -56,11 +56,18 @@ def join(request, token: str):
         return redirect(game)
     if request.method == "POST":
         try:
-            commands.join(game.pk, request.user)
+            if game.is_playing:
+                commands.join_in_progress(game.pk, request.user)
+            else:
+                commands.join(game.pk, request.user)
         except commands.Rejected as rejected:
             messages.error(request, rejected.message)
             return redirect("home")
-        messages.success(request, _("You took a seat at %(table)s.") % {"table": game.name})
+        if game.is_playing:
+            messages.success(request, _("You have a seat at %(table)s from the next round on.")
+                             % {"table": game.name})
+        else:
+            messages.success(request, _("You took a seat at %(table)s.") % {"table": game.name})
         return redirect(game)
     return render(request, "games/join.html", {
         "game": game, "token": token, "seats": list(game.seats.select_related("user")),

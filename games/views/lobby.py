@@ -75,7 +75,8 @@ def my_games(request):
             entry["players"] = len(standing)
     sweep_in_process()
     invitations = (
-        Invitation.objects.for_user(user).filter(game__status=Game.Status.OPEN)
+        Invitation.objects.for_user(user)
+        .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
         .select_related("game", "invited_by")
     )
     return render(request, "games/my_games.html", {
@@ -92,6 +93,7 @@ def new_table(request):
             game = commands.create_table(
                 request.user, form.cleaned_data["name"], form.cleaned_data["seats"],
                 form.engine_options(), form.cleaned_data["turn_limit"],
+                form.cleaned_data["leaver_bot"],
             )
             return redirect(game)
     else:

@@ -421,6 +421,35 @@ def nudge(request, game_id: int):
 
 @require_POST
 @login_required
+def leave_game(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    try:
+        commands.leave_game(game.pk, request.user)
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+        return redirect(game)
+    messages.success(request, _("You have left the game. Thank you for playing!"))
+    return redirect("home")
+
+
+@require_POST
+@login_required
+def join_place(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    try:
+        seat_id = int(request.POST.get("seat", ""))
+        commands.choose_join_place(game.pk, request.user, seat_id,
+                                   request.POST.get("place") == "upper")
+    except ValueError:
+        messages.error(request, _("That request was not understood. Reload the page and try "
+                                  "again."))
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    return redirect(game)
+
+
+@require_POST
+@login_required
 def vote_stand_in(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
     try:

@@ -339,3 +339,117 @@ def test_votes_lapse_when_the_missing_player_comes_back(client, table):
     with time_machine.travel(timezone.now() + timedelta(seconds=5)):
         assert not commands.vote_stand_in(table.pk, voter.user, target.player)
     assert commands.stand_in_votes(Game.objects.get(pk=table.pk), target)[0] == 1
+
+
+# -- joining and leaving between rounds --
+
+def _round_over_soon(game):
+    """Play on (humans taking their first legal action) until the round number changes."""
+    from tests.helpers import play_until
+    number = game.round_number
+    return play_until(game, lambda g: g.round_number != number)
+
+
+def test_a_late_friend_joins_in_the_middle_seat_at_the_next_round(client, friends):
+    from games.replay import rebuild_state
+    game = start_table(friends[0], friends[1:], options={"rounds": 3})  # 4 players: 5th
+    dana = make_user("dana", display_name="Dana")
+    client.force_login(dana)
+    page = client.get(f"/join/{game.invite_token}/").content.decode()
+    assert "Join from the next round" in page
+    client.post(f"/join/{game.invite_token}/")
+    seat = game.seats.get(user=dana)
+    assert seat.joining and seat.player is None
+    mine = client.get(f"/t/{game.pk}/").content.decode()
+    assert "You join the table at round 2" in mine and "hcard" not in mine
+    client.force_login(friends[1])
+    assert "Dana joins at round 2." in client.get(f"/t/{game.pk}/").content.decode()
+    game = _round_over_soon(game)
+    seat.refresh_from_db()
+    assert not seat.joining and seat.player == 4
+    state = game.engine_state()
+    assert state.seats.index(4) == 2  # place 3 of 5: the middle
+    assert rebuild_state(game).to_json() == state.to_json()
+    client.force_login(dana)
+    assert "Dana joins the table in place 3" in client.get(f"/t/{game.pk}/log/").content.decode()
+
+
+def test_with_two_middle_places_the_great_dalmuti_chooses(client, friends):
+    from games.replay import rebuild_state
+    eve = make_user("eve")
+    game = start_table(friends[0], [*friends[1:], eve], options={"rounds": 3})  # 5 players
+    dana = make_user("dana", display_name="Dana")
+    commands.join_in_progress(game.pk, dana)
+    state = game.engine_state()
+    assert commands.two_middle_places(state) == [3, 4]
+    great = game.seats.get(player=state.seats[state.round.order[0]])
+    other = game.seats.exclude(pk=great.pk).exclude(user=dana).first()
+    newcomer = game.seats.get(user=dana)
+    client.force_login(other.user)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "you choose where Dana sits" not in page  # private to the Great Dalmuti
+    client.post(f"/t/{game.pk}/join-place/", {"seat": newcomer.pk, "place": "upper"})
+    newcomer.refresh_from_db()
+    assert newcomer.join_choice == ""
+    client.force_login(great.user)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "you choose where Dana sits: place 3 or 4" in page
+    assert "without a choice it is place 4" in page  # the default, shown with its deadline
+    client.post(f"/t/{game.pk}/join-place/", {"seat": newcomer.pk, "place": "upper"})
+    game = _round_over_soon(game)
+    newcomer.refresh_from_db()
+    assert game.engine_state().seats.index(newcomer.player) == 2  # place 3 of 6: upper
+    assert rebuild_state(game).to_json() == game.engine_state().to_json()
+
+
+def test_without_a_choice_the_newcomer_takes_the_lower_middle_place(friends):
+    eve = make_user("eve")
+    game = start_table(friends[0], [*friends[1:], eve], options={"rounds": 3})
+    dana = make_user("dana")
+    seat = commands.join_in_progress(game.pk, dana)
+    game = _round_over_soon(game)
+    seat.refresh_from_db()
+    assert game.engine_state().seats.index(seat.player) == 3  # place 4 of 6
+
+
+def test_leaving_mid_round_hands_the_cards_to_a_bot_then_the_player_is_out(client, friends):
+    from games.replay import rebuild_state
+    eve = make_user("eve")
+    game = start_table(friends[0], [*friends[1:], eve], options={"rounds": 3})
+    leaver = game.seats.get(user=eve)
+    client.force_login(eve)
+    client.post(f"/t/{game.pk}/leave-game/")
+    leaver.refresh_from_db()
+    assert leaver.stand_in and leaver.leaving
+    client.force_login(friends[0])
+    assert "Eve leaves the table when this round ends." in client.get(
+        f"/t/{game.pk}/").content.decode()
+    game = _round_over_soon(game)
+    leaver.refresh_from_db()
+    state = game.engine_state()
+    assert leaver.left and leaver.player not in state.lineup and leaver.player in state.left
+    assert len(state.seats) == 4
+    assert rebuild_state(game).to_json() == state.to_json()
+    assert leaver.player not in [s["player"] for s in state.standings]
+
+
+def test_at_a_table_where_a_bot_takes_the_seat_it_plays_on(friends):
+    eve = make_user("eve")
+    game = commands.create_table(friends[0], "Bots stay", 5, {"rounds": 3}, leaver_bot=True)
+    for user in [*friends[1:], eve]:
+        commands.join(game.pk, user)
+    commands.start(game.pk)
+    commands.leave_game(game.pk, eve)
+    game = _round_over_soon(Game.objects.get(pk=game.pk))
+    seat = game.seats.get(user=eve)
+    assert seat.left and seat.stand_in and seat.player in game.engine_state().lineup
+    with pytest.raises(commands.Rejected):
+        commands.take_seat_back(game.pk, eve)
+
+
+def test_below_four_players_the_game_ends_when_the_round_does(friends):
+    game = start_table(friends[0], friends[1:], options={"rounds": 5})
+    commands.leave_game(game.pk, friends[3])
+    game = _round_over_soon(game)
+    game.refresh_from_db()
+    assert game.is_over

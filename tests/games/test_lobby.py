@@ -171,13 +171,20 @@ def test_starting_shows_the_seating_draw_and_deals_round_one(client, alice, bob)
     assert start.events[0]["type"] == "round_starts"
 
 
-def test_nobody_joins_a_game_that_has_started(client, alice, bob, carol):
-    from tests.helpers import start_table
+def test_a_game_in_progress_seats_a_newcomer_only_from_the_next_round(
+    client, alice, bob, carol, dave
+):
+    from tests.helpers import play_out, start_table
 
     game = start_table(alice, [bob], bots=2)
     client.force_login(carol)
     client.post(f"/join/{game.invite_token}/")
-    assert not game.seats.filter(user=carol).exists()
+    seat = game.seats.get(user=carol)
+    assert seat.joining and seat.player is None
+    over = play_out(start_table(alice, [bob], bots=2, name="Done"))
+    client.force_login(dave)
+    client.post(f"/join/{over.invite_token}/")
+    assert not over.seats.filter(user=dave).exists()
 
 
 def test_an_invitation_by_email_reaches_whoever_signs_up_with_that_address(

@@ -1,0 +1,79 @@
+"""Joining and leaving a game in progress (RULES 8). Both are asked for at any time and
+take effect when the round in play ends, between its result and the next deal: the
+newcomer sits in the middle (the Great Dalmuti picks when there are two middle places),
+the leaver is out from the next round on and keeps their points. A leaver's cards are
+played to the end of the round by the stand-in bot."""
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from .. import engine
+from ..models import Game, Seat
+from .base import Rejected, save_state
+from .moves import wake_bots
+
+
+def join_in_progress(game_id: int, user) -> Seat:
+    """Take a seat from the next round on."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if not game.is_playing:
+            raise Rejected(_("This game is over: there is no seat to take."), 409)
+        seat = game.seats.filter(user=user).first()
+        if seat is not None:
+            return seat
+        state = game.engine_state()
+        joining = game.seats.filter(joining=True).count()
+        if len(state.lineup) + joining >= engine.MAX_PLAYERS:
+            raise Rejected(_("The table is full: %(max)d players.")
+                           % {"max": engine.MAX_PLAYERS}, 409)
+        seat = Seat.objects.create(game=game, user=user, joining=True)
+        game.save(update_fields=["updated"])
+    return seat
+
+
+def two_middle_places(state: engine.Game) -> list[int]:
+    """The two 1-based places a newcomer may take, when the Great Dalmuti must choose."""
+    places = state.join_places()
+    return places if len(places) == 2 else []
+
+
+def choose_join_place(game_id: int, user, seat_id: int, upper: bool) -> None:
+    """The Great Dalmuti seats a newcomer in the upper or the lower middle place."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        newcomer = game.seats.filter(pk=seat_id, joining=True).first()
+        me = game.seats.filter(user=user).first()
+        state = game.engine_state()
+        if newcomer is None or me is None or not game.is_playing:
+            raise Rejected(_("Nobody is waiting for a place there."), 409)
+        if state.seats[state.round.order[0]] != me.player:
+            raise Rejected(_("Only the Great Dalmuti chooses where a newcomer sits."), 403)
+        newcomer.join_choice = "upper" if upper else "lower"
+        newcomer.save(update_fields=["join_choice"])
+
+
+def leave_game(game_id: int, user) -> Seat:
+    """Leave a game in progress: a bot plays the seat to the end of this round, then the
+    player is out (or, at a table where a bot takes the seat of whoever leaves, the bot
+    goes on playing it)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seats.filter(user=user).first()
+        if not game.is_playing or seat is None:
+            raise Rejected(_("There is no game in progress to leave here."), 409)
+        if seat.joining:
+            seat.delete()
+            game.save(update_fields=["updated"])
+            return seat
+        if seat.leaving or seat.left:
+            raise Rejected(_("You have already left this game."), 409)
+        seat.stand_in = True
+        if game.leaver_bot:
+            seat.left = True
+        else:
+            seat.leaving = True
+        seat.save(update_fields=["stand_in", "left", "leaving"])
+        save_state(game, game.engine_state(), actor=seat.player)
+        wake_bots(game)
+    return seat
