@@ -1,6 +1,7 @@
 """What the chat panel shows one player: the latest messages with each speaker's current
 title, and the flourishes their own title offers."""
 
+from django.urls import reverse
 from django.utils import timezone
 
 from games.labels import title_name
@@ -20,7 +21,7 @@ def _int(value) -> int | None:
         return None
 
 
-def lines(messages: list[Message], me: Seat, titles: dict[int, str]) -> list[dict]:
+def lines(messages: list[Message], me: Seat | None, titles: dict[int, str]) -> list[dict]:
     today = timezone.localdate()
     out = []
     for m in messages:
@@ -32,7 +33,7 @@ def lines(messages: list[Message], me: Seat, titles: dict[int, str]) -> list[dic
             "name": seat.name if seat is not None else m.name,
             "title_key": title or "",
             "title": title_name(title) if title else "",
-            "mine": m.seat_id == me.pk,
+            "mine": me is not None and m.seat_id == me.pk,
             "text": str(flourish.text) if flourish else m.text or "…",
             "icon": flourish.icon if flourish else "",
             "flourish": bool(m.flourish),
@@ -42,7 +43,7 @@ def lines(messages: list[Message], me: Seat, titles: dict[int, str]) -> list[dic
     return out
 
 
-def panel_context(request, game: Game, me: Seat, titles: dict[int, str], oob: bool = False,
+def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], oob: bool = False,
                   send_log: bool | None = None, send_tools: bool = True,
                   send_error: bool = False, error: str = "", text: str = "",
                   limit: int | None = PANEL_SIZE) -> dict:
@@ -62,12 +63,12 @@ def panel_context(request, game: Game, me: Seat, titles: dict[int, str], oob: bo
     shown = lines(messages, me, titles) if send_log else []
     # What the player had read before this page: the page counts what came since as
     # unread until they open the panel.
-    read_before = 0 if oob else (
+    read_before = 0 if oob or me is None else (
         ReadMarker.objects.filter(seat=me).values_list("last_read", flat=True).first() or 0
     )
-    if send_log:
+    if send_log and me is not None:
         mark_read(me, last_id)
-    my_title = titles.get(me.player) if me.player is not None else None
+    my_title = titles.get(me.player) if me is not None and me.player is not None else None
     return {"chat": {
         "lines": shown,
         "latest": shown[-1] if shown else None,
@@ -75,7 +76,11 @@ def panel_context(request, game: Game, me: Seat, titles: dict[int, str], oob: bo
         "read_before": read_before,
         "send_log": send_log,
         "send_tools": send_tools,
-        "flourishes": flourishes.for_title(my_title),
+        "flourishes": flourishes.for_title(my_title) if me is not None else [],
+        # Where the form posts: a seat's own, or the watch link's (a watcher who may talk).
+        "post_url": reverse("chat_post", args=[game.pk]) if me is not None
+        else reverse("watch_chat", args=[game.watch_token]),
+        "can_post": me is not None or (game.watchers_talk and request.user.is_authenticated),
         "my_title": title_name(my_title) if my_title else "",
         "error": error,
         "send_error": send_error,

@@ -6,6 +6,7 @@ import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
@@ -118,3 +119,32 @@ def unread_count():
         0,
     )
 
+
+
+def post_as_watcher(game: Game, user, text: str) -> Message:
+    """A watcher speaks at a table whose host lets watchers talk: plain text only (the
+    flourishes belong to the titles at the table), under the same rate limit."""
+    if not game.watchers_talk or not game.watch_token:
+        raise Rejected(_("Only the players can talk at this table."), 403)
+    text = clean(text)
+    if not text:
+        raise Rejected(_("Write something first."))
+    if len(text) > MAX_LENGTH:
+        raise Rejected(
+            _("A message has at most %(max)d characters; yours has %(count)d.")
+            % {"max": MAX_LENGTH, "count": len(text)}
+        )
+    name = _("%(name)s (watching)") % {"name": user.name}
+    limit = getattr(settings, "CHAT_RATE_LIMIT", RATE_LIMIT)
+    window = getattr(settings, "CHAT_RATE_WINDOW", RATE_WINDOW)
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        recent = Message.objects.filter(
+            game=game, seat=None, name=name,
+            created__gte=timezone.now() - timedelta(seconds=window),
+        ).count()
+        if recent >= limit:
+            raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
+        message = Message.objects.create(game=game, seat=None, name=name, text=text)
+        live.chat_posted(game.pk, message.pk)
+        return message

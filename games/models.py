@@ -93,6 +93,8 @@ class Game(models.Model):
                                      default=False)
     # Set while the host lets people without a seat watch by link (the public view only).
     watch_token = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
+    # Whether those watching may read and join the table talk (the host's choice).
+    watchers_talk = models.BooleanField(_("watchers may talk at the table"), default=False)
 
     class Meta:
         verbose_name = _("table")

@@ -29,6 +29,7 @@ urlpatterns = [
     path("watch/<str:token>/", table.watch, name="watch"),
     path("watch/<str:token>/poll/", table.watch_poll, name="watch_poll"),
     path("watch/<str:token>/log/", table.watch_log, name="watch_log"),
+    path("watch/<str:token>/chat/", table.watch_chat, name="watch_chat"),
     path("join/<str:token>/", invitations.join, name="join"),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
     path("invitations/<int:invitation_id>/decline/", invitations.decline_invitation,

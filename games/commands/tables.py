@@ -78,15 +78,17 @@ def cancel_table(game_id: int, user) -> Game:
     return game
 
 
-def set_watchable(game_id: int, user, watchable: bool) -> Game:
-    """The host lets people without a seat watch by link (a new link each time), or
-    stops it (the old link stops working)."""
+def set_watchable(game_id: int, user, watchable: bool, talk: bool = False) -> Game:
+    """The host lets people without a seat watch by link (a new link each time), and
+    perhaps join the table talk, or stops it (the old link stops working)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.host_id != user.pk:
             raise Rejected(_("Only the host can share the table with watchers."), 403)
-        game.watch_token = new_token() if watchable else ""
-        game.save(update_fields=["watch_token", "updated"])
+        if watchable != bool(game.watch_token):
+            game.watch_token = new_token() if watchable else ""
+        game.watchers_talk = watchable and talk
+        game.save(update_fields=["watch_token", "watchers_talk", "updated"])
     return game
 
 

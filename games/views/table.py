@@ -18,6 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from accounts.middleware import activate_user_language
 from chat import services as chat
+from chat.models import Message as ChatMessage
 from chat.panel import panel_context
 
 from .. import commands, engine, live
@@ -83,7 +84,7 @@ def _render_game(request, game, me, template, error="", status=200, me_seen="", 
         "log_url": reverse("game_log", args=[game.pk]) if me is not None
         else reverse("watch_log", args=[game.watch_token]),
     })
-    if me is not None:
+    if me is not None or game.watchers_talk:
         # The table talk panel, with the titles of this same view.
         titles = {p.player: p.title_key for p in context["players"]}
         context.update(panel_context(request, game, me, titles, context["oob"]))
@@ -106,7 +107,11 @@ def watch(request, token: str):
 @require_GET
 def watch_poll(request, token: str):
     game = game_to_watch(token)
-    if _int_param(request, "v") == game.version:
+    chat_seen = _int_param(request, "c")
+    new_talk = game.watchers_talk and chat_seen is not None and chat_seen < (
+        ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", flat=True)
+        .first() or 0)
+    if _int_param(request, "v") == game.version and not new_talk:
         return HttpResponse(status=204)
     return _render_game(request, game, None, "games/game.html#update",
                         status=286 if game.is_over else 200)
@@ -125,10 +130,34 @@ def watch_log(request, token: str):
 
 @require_POST
 @login_required
+def watch_chat(request, token: str):
+    """A watcher says something, where the host lets watchers talk."""
+    game = game_to_watch(token)
+    error, status = "", 200
+    try:
+        chat.post_as_watcher(game, request.user, request.POST.get("text", ""))
+    except chat.Rejected as rejected:
+        error, status = rejected.message, rejected.status
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("watch", token)
+    seats = list(game.seats.select_related("user"))
+    titles = {p.player: p.title_key for p in table_context(game, None, seats)["players"]}
+    return render(request, "chat/_chat.html", {
+        "game": game, "oob": True, **panel_context(
+            request, game, None, titles, oob=True, send_log=True, send_tools=False,
+            send_error=True, error=error),
+    }, status=status)
+
+
+@require_POST
+@login_required
 def watchable(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
     try:
-        commands.set_watchable(game.pk, request.user, request.POST.get("watch") == "yes")
+        commands.set_watchable(game.pk, request.user, request.POST.get("watch") == "yes",
+                               talk=request.POST.get("talk") == "on")
     except commands.Rejected as rejected:
         messages.error(request, rejected.message)
     return redirect(game)

@@ -229,3 +229,27 @@ def test_a_watch_link_works_only_while_the_host_shares_it(client, make_user):
     client.logout()
     assert client.get(f"/watch/{token}/").status_code == 404
     assert client.get("/watch//").status_code == 404
+
+
+def test_watchers_talk_only_where_the_host_lets_them(client, make_user):
+    host, other, watcher = make_user("hostess"), make_user("player"), make_user("friend")
+    game = start_table(host, [other], bots=2)
+    commands.set_watchable(game.pk, host, True)
+    game.refresh_from_db()
+    token = game.watch_token
+    client.force_login(watcher)
+    page = client.get(f"/watch/{token}/").content.decode()
+    assert 'id="chat"' not in page  # no table talk for watchers by default
+    answer = client.post(f"/watch/{token}/chat/", {"text": "Go Bram!"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 403
+    client.force_login(host)
+    client.post(f"/t/{game.pk}/watchable/", {"watch": "yes", "talk": "on"})
+    game.refresh_from_db()
+    assert game.watch_token == token and game.watchers_talk  # the link stays the same
+    client.force_login(watcher)
+    assert 'id="chat"' in client.get(f"/watch/{token}/").content.decode()
+    client.post(f"/watch/{token}/chat/", {"text": "Go Bram!"})
+    client.force_login(other)
+    assert "Friend (watching)" in client.get(f"/t/{game.pk}/chat/").content.decode()
+    client.logout()
+    assert "Log in to talk at the table." in client.get(f"/watch/{token}/").content.decode()
