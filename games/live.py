@@ -88,11 +88,13 @@ def _write_chat(game_id: int, last_id: int, announce: bool = False) -> None:
         pass
 
 
-def table_changed(game) -> None:
-    """After the transaction commits, tell the polls the table's new version."""
+def table_changed(game, announce: bool = True) -> None:
+    """After the transaction commits, tell the polls the table's new version, and the open
+    streams that it changed. A change nobody else may see (a private decision) is not
+    announced: an event at that moment would give it away."""
     if settings.REDIS_URL:
         transaction.on_commit(partial(_write_table, game.pk, game.version, game.status,
-                                      earliest_deadline(game.awaiting), announce=True))
+                                      earliest_deadline(game.awaiting), announce=announce))
 
 
 def table_forgotten(game_id: int) -> None:

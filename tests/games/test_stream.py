@@ -60,3 +60,48 @@ def test_without_an_asgi_server_the_stream_says_no_content(client, alice, game):
 def test_strangers_get_no_stream(client, mallory, game):
     client.force_login(mallory)
     assert client.get(f"/t/{game.pk}/stream/").status_code == 404
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_private_decision_sends_no_event(make_user):
+    """A Merchant who holds both jesters and keeps quiet changes nothing anybody else may
+    see: no event may go out at that moment (its timing would tell). The next event any
+    stream gets is the next public change."""
+    from games import engine
+    from games.models import Game
+    from tests.games.test_privacy import _deal_both_jesters_to
+
+    users = [make_user(f"s{i}") for i in range(5)]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    _deal_both_jesters_to(game, 2)
+    game.refresh_from_db()
+    state = game.engine_state()
+    seats = {s.player: s for s in game.seats.select_related("user")}
+    holder = seats[state.seats[2]]
+    observer = seats[state.seats[4]].user
+    dalmuti = seats[state.seats[0]]
+
+    def private_then_public():
+        commands.act(game.pk, holder.user, engine.Revolution(False),
+                     game.awaiting[str(holder.player)][0])
+        fresh = Game.objects.get(pk=game.pk)
+        quiet = fresh.version
+        give_back = next(a for a in legal(fresh, dalmuti) if a["type"] == "give_back")
+        act_as(fresh, dalmuti, give_back)
+        return quiet, Game.objects.get(pk=game.pk).version
+
+    async def watch():
+        client = AsyncClient()
+        await client.aforce_login(observer)
+        response = await client.get(f"/t/{game.pk}/stream/")
+        events = response.streaming_content.__aiter__()
+        assert "retry:" in (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
+        versions = await sync_to_async(private_then_public)()
+        event = (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
+        await events.aclose()
+        return versions, event
+
+    (quiet, public), event = async_to_sync(watch)()
+    assert quiet == game.version and public == quiet + 1
+    assert event == f"event: table\ndata: v{public}\n\n"
