@@ -178,7 +178,8 @@ def channel(game_id: int) -> str:
 
 async def events(game_id: int):
     """Server-sent events for one open page: "table" whenever the table or its chat
-    changes, a comment line as a heartbeat (so proxies keep the connection open)."""
+    changes, and a "ping" as a heartbeat: it keeps proxies from closing the connection and
+    tells the page its stream is alive, so it need not poll often."""
     r = aredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1)
     pubsub = r.pubsub()
     try:
@@ -194,7 +195,7 @@ async def events(game_id: int):
             quiet += 1.0
             if quiet >= HEARTBEAT_SECONDS:
                 quiet = 0.0
-                yield ": still here\n\n"
+                yield "event: ping\ndata: \n\n"
     finally:
         await pubsub.aclose()
         await r.aclose()

@@ -203,6 +203,34 @@ document.addEventListener("htmx:afterRequest", (event) => {
   }
 }
 
+// A live stream tells the page of every change at once: while it proves alive (its
+// events and its heartbeat), the regular poll runs only as a safety net, every
+// STREAM_SAFETY_MS. Without a stream (no Redis, a proxy that buffers) nothing changes.
+{
+  const STREAM_SAFETY_MS = 30000;
+  const STREAM_SILENCE_MS = 40000;
+  let streamAlive = 0;
+  let lastPoll = 0;
+  document.addEventListener("htmx:sseOpen", (event) => {
+    streamAlive = Date.now();
+    for (const type of ["ping", "table"]) {
+      event.detail.source.addEventListener(type, () => { streamAlive = Date.now(); });
+    }
+  });
+  document.addEventListener("htmx:sseError", () => { streamAlive = 0; });
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt.id !== "poller") return;
+    const config = event.detail.requestConfig || {};
+    const told = config.triggeringEvent && config.triggeringEvent.type === "sse:table";
+    const now = Date.now();
+    if (!told && now - streamAlive < STREAM_SILENCE_MS && now - lastPoll < STREAM_SAFETY_MS) {
+      event.preventDefault();
+      return;
+    }
+    lastPoll = now;
+  });
+}
+
 // Replay: the arrow keys step back and forward (the links themselves swap the table in).
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {

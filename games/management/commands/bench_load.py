@@ -40,6 +40,8 @@ from games import commands, engine
 from games.models import Game
 
 PREFIX = "bench-load-"
+# With a live stream, the page's regular poll runs this often (static/js/dalmuti.js).
+STREAM_SAFETY_SECONDS = 30
 VERSION = re.compile(rb"[?&]v=(\d+)")
 
 
@@ -215,7 +217,9 @@ class Command(BaseCommand):
 
     def _open_pages(self, port: int, tables: list[dict], options) -> None:
         seconds, think = options["seconds"], options["think"]
-        every = settings.GAME_POLL_SECONDS
+        # As the page does: with a live stream the regular poll is only a safety net, and
+        # each event makes the page fetch the change at once.
+        every = STREAM_SAFETY_SECONDS if options["stream"] else settings.GAME_POLL_SECONDS
         timings = defaultdict(list)
         errors = defaultdict(int)
         delays: list[float] = []
@@ -321,13 +325,15 @@ class Command(BaseCommand):
                     time.sleep(pause)
                     continue
                 try:
-                    if kind == "poll":
+                    if kind in ("poll", "fetch"):
                         poll(key)
                     else:
                         move(by_game[key])
                 except Exception as exc:  # counted, the run goes on
                     with lock:
                         errors[type(exc).__name__] += 1
+                if kind == "fetch":
+                    continue  # a one-off: the page's regular poll goes on as before
                 later = when + every if kind == "poll" else time.monotonic() + rng.expovariate(
                     1 / think)
                 with events_lock:
@@ -336,9 +342,15 @@ class Command(BaseCommand):
         streamed: list[float] = []
         arrivals: list[tuple[int, int, float]] = []
         reader = None
+
+        def told(index: int) -> None:
+            """An event reached page `index`: it fetches the change now, as sse:table does."""
+            with events_lock:
+                heapq.heappush(events, (time.monotonic(), "fetch", index))
+
         if options["stream"]:
             reader = threading.Thread(target=self._read_streams, daemon=True, args=(
-                port, pages, arrivals, lock, stop))
+                port, pages, arrivals, lock, stop, told))
             reader.start()
             time.sleep(2)  # let the streams connect
         started = time.monotonic()
@@ -373,13 +385,13 @@ class Command(BaseCommand):
             self.stdout.write(f"  move -> streams  {_percentiles(streamed)}")
         self.stdout.write(f"  errors           {dict(errors) or 'none'}")
 
-    def _read_streams(self, port, pages, arrivals, lock, stop) -> None:
+    def _read_streams(self, port, pages, arrivals, lock, stop, told) -> None:
         """One server-sent event stream per open page, all read by this one thread: when
-        an event announces a version, when it arrived."""
+        an event announces a version, when it arrived; each event makes its page fetch."""
         import selectors
 
         selector = selectors.DefaultSelector()
-        for table, page in pages:
+        for index, (table, page) in enumerate(pages):
             sock = socket.create_connection(("127.0.0.1", port))
             cookie = (f"{settings.SESSION_COOKIE_NAME}={page['session']}")
             sock.sendall((f"GET /t/{table['game']}/stream/ HTTP/1.1\r\n"
@@ -387,7 +399,7 @@ class Command(BaseCommand):
                           "X-Forwarded-Proto: https\r\nAccept: text/event-stream\r\n\r\n"
                           ).encode())
             sock.setblocking(False)
-            selector.register(sock, selectors.EVENT_READ, table["game"])
+            selector.register(sock, selectors.EVENT_READ, (table["game"], index))
         while time.monotonic() < stop + 5:
             for key, _ in selector.select(timeout=0.5):
                 try:
@@ -395,8 +407,12 @@ class Command(BaseCommand):
                 except BlockingIOError:
                     continue
                 arrived = time.monotonic()
-                for found in re.finditer(rb"data: v(\d+)", data):
+                game_id, index = key.data
+                found = list(re.finditer(rb"data: v(\d+)", data))
+                for event in found:
                     with lock:
-                        arrivals.append((key.data, int(found.group(1)), arrived))
+                        arrivals.append((game_id, int(event.group(1)), arrived))
+                if found and arrived < stop:
+                    told(index)
         for key in list(selector.get_map().values()):
             key.fileobj.close()
