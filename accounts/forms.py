@@ -150,12 +150,18 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "notify", "language", "time_zone")
-        labels = {"display_name": _("Display name"), "notify": _("Email me")}
-        help_texts = {"notify": _("When to email you about your games.")}
+        fields = ("display_name", "email", "notify", "notify_by", "language", "time_zone")
+        labels = {"display_name": _("Display name"), "notify": _("Tell me"),
+                  "notify_by": _("How")}
+        help_texts = {
+            "notify": _("When to tell you about your games."),
+            "notify_by": _("Notifications on a device come once you switch them on there "
+                           "(below)."),
+        }
         widgets = {
             "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
             "notify": forms.RadioSelect,
+            "notify_by": forms.RadioSelect,
         }
 
     def __init__(self, *args, **kwargs):

@@ -24,6 +24,11 @@ class User(AbstractUser):
         DAILY = "daily", _("One daily summary")
         NEVER = "never", _("Never")
 
+    class Channel(models.TextChoices):
+        BOTH = "both", _("By email and on my devices")
+        EMAIL = "email", _("By email only")
+        PUSH = "push", _("On my devices only")
+
     email = models.EmailField(_("email address"), blank=True)
     # Set when the owner followed the confirmation link sent to `email`: until then no
     # game email, invitation or password reset goes to that address.
@@ -35,6 +40,11 @@ class User(AbstractUser):
     notify = models.CharField(
         _("email notifications"), max_length=16, choices=Notify.choices,
         default=Notify.EVERY_TURN,
+    )
+    # How notifications reach the player: email, push to the devices they switched on, or
+    # both (push only goes where a device is subscribed).
+    notify_by = models.CharField(
+        _("notifications by"), max_length=8, choices=Channel.choices, default=Channel.BOTH,
     )
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True,

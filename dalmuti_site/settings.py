@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games",
     "leagues",
     "chat",
+    "push",
 ]
 
 MIDDLEWARE = [
@@ -272,6 +273,13 @@ CONTENT_SECURITY_POLICY = {
         "object-src": ["'none'"],
     },
 }
+
+# Web push (VAPID): the key pair that identifies the site to the browsers' push services,
+# base64url (see push/keys.py; without them a pair is made once in var/vapid.json), and a
+# contact address the push services may write to.
+VAPID_PRIVATE_KEY = os.getenv("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.getenv("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.getenv("VAPID_SUBJECT", "mailto:dalmuti@localhost")
 
 # The debug page (DEBUG=1, as with make run) hides a game's state, seed and hands.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "dalmuti_site.debug.GameSecretsFilter"

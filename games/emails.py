@@ -12,10 +12,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from push import sender as push_sender
+
 from . import notifications
 from .clock import deadline
-from .labels import TITLE_NAMES
 from .models import OPEN_TABLE_DAYS, Invitation, Notification
+from .notice import game_context
 
 UNSUBSCRIBE_SALT = "dalmuti.unsubscribe"
 # An unsubscribe link works without logging in, so it must not work for ever: an old
@@ -83,7 +85,10 @@ def deliver(notification_id: int) -> str:
         if verdict != "send":
             notifications.finish(notification, Status.SKIPPED, verdict)
             return verdict
-        send_notification(notification)
+        if notification.channel == Notification.Channel.PUSH:
+            push_sender.send_notification(notification)
+        else:
+            send_notification(notification)
     except Exception:
         # Back to pending: the task retries with backoff, then the sweep picks it up.
         notifications.finish(notification, Status.PENDING, "failed")
@@ -92,43 +97,10 @@ def deliver(notification_id: int) -> str:
     return "sent"
 
 
-def _game_context(game, user) -> dict:
-    """What the email may say about the game: only what the player's own view shows."""
-    seat = game.seats.get(user=user)
-    context = {"game": game, "game_url": settings.SITE_URL + game.get_absolute_url()}
-    if game.state is not None:
-        view = game.engine_state().view(seat.player)
-        kinds = {a["type"] for a in view["legal_actions"]}
-        context.update({
-            "round_number": view["game"]["round_number"],
-            "my_title": TITLE_NAMES[view["titles"][view["seat"]]] if view["seat"] is not None
-            else "",
-            "decision": _decision(view["phase"], kinds),
-            "standings": _standings(game, view),
-        })
-    return context
-
-
-def _decision(phase: str, kinds: set[str]) -> str:
-    if "revolution" in kinds:
-        return "revolution"
-    if "give_back" in kinds:
-        return "give_back"
-    if "trade" in kinds or "trade_card" in kinds:
-        return "trade"
-    return "play"
-
-
-def _standings(game, view) -> list[dict]:
-    names = {s.player: s.name for s in game.seats.select_related("user")}
-    return [{"rank": s["rank"], "name": names.get(s["player"], "?"), "score": s["score"]}
-            for s in view["game"]["standings"]]
-
-
 def send_notification(notification: Notification) -> None:
     user = notification.user
     if notification.kind == Notification.Kind.DAILY:
-        games = [_game_context(game, user) for game in notifications.games_waiting_for(user)]
+        games = [game_context(game, user) for game in notifications.games_waiting_for(user)]
         send("daily", user, {"games": games})
         return
     if notification.kind == Notification.Kind.EXPIRING:
@@ -138,7 +110,7 @@ def send_notification(notification: Notification) -> None:
             "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
         })
         return
-    context = _game_context(notification.game, user)
+    context = game_context(notification.game, user)
     if notification.kind == Notification.Kind.NUDGE:
         by = int(notification.key.rsplit(":", 1)[1])
         context["by"] = notification.game.seats.select_related("user").get(player=by).name

@@ -328,8 +328,12 @@ class StandInVote(models.Model):
 
 
 class Notification(models.Model):
-    """An email a player is due, derived from the table's state: one row per player, game
-    and state they must act in (`key`), so it can never be sent twice."""
+    """A notification a player is due, derived from the table's state: one row per player,
+    game, state they must act in (`key`) and channel, so it can never be sent twice."""
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", _("email")
+        PUSH = "push", _("push")
 
     class Kind(models.TextChoices):
         TURN = "turn", _("Your turn")
@@ -353,6 +357,9 @@ class Notification(models.Model):
                              null=True, blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)
     key = models.CharField(max_length=80)
+    # Each channel is claimed, sent and recorded on its own: an email that fails and is
+    # retried never pushes twice, and the other way round.
+    channel = models.CharField(max_length=8, choices=Channel.choices, default=Channel.EMAIL)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING,
                               db_index=True)
     due = models.DateTimeField(db_index=True)
@@ -365,7 +372,8 @@ class Notification(models.Model):
     class Meta:
         ordering = ["due"]
         constraints = [
-            models.UniqueConstraint(fields=["user", "key"], name="one_notification_per_state"),
+            models.UniqueConstraint(fields=["user", "key", "channel"],
+                                    name="one_notification_per_state_and_channel"),
         ]
 
     def __str__(self) -> str:

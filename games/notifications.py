@@ -24,10 +24,35 @@ from .models import Game, Notification, Seat
 
 Kind = Notification.Kind
 Status = Notification.Status
+Channel = Notification.Channel
+
+
+def channels_for(user) -> list[str]:
+    """Where the player's notifications go: email to a confirmed address, push to the
+    devices they switched on, as their profile says."""
+    out = []
+    if user.notify_by in (user.Channel.EMAIL, user.Channel.BOTH) and user.verified_email:
+        out.append(Channel.EMAIL)
+    if (user.notify_by in (user.Channel.PUSH, user.Channel.BOTH)
+            and user.push_subscriptions.exists()):
+        out.append(Channel.PUSH)
+    return out
 
 
 def _wants(user, preference: str) -> bool:
-    return bool(user.verified_email) and user.notify == preference
+    return user.notify == preference and bool(channels_for(user))
+
+
+def notify(user, key: str, kind: str, due, game: Game | None = None) -> list[Notification]:
+    """One notification per channel the player wants, each sent on its own, once."""
+    made = []
+    for channel in channels_for(user):
+        notification, _new = Notification.objects.get_or_create(
+            user=user, key=key, channel=channel,
+            defaults={"game": game, "kind": kind, "due": due},
+        )
+        made.append(notification)
+    return made
 
 
 def for_new_turns(game: Game, players: list[int]) -> None:
@@ -40,16 +65,11 @@ def for_new_turns(game: Game, players: list[int]) -> None:
         if seat.played_by_bot or not _wants(seat.user, seat.user.Notify.EVERY_TURN):
             continue
         token = game.awaiting[str(seat.player)][0]
-        Notification.objects.get_or_create(
-            user=seat.user, key=f"turn:{game.pk}:{token}:{seat.player}",
-            defaults={"game": game, "kind": Kind.TURN, "due": now + grace},
-        )
+        notify(seat.user, f"turn:{game.pk}:{token}:{seat.player}", Kind.TURN, now + grace,
+               game)
         if game.turn_limit:
-            Notification.objects.get_or_create(
-                user=seat.user, key=f"reminder:{game.pk}:{token}:{seat.player}",
-                defaults={"game": game, "kind": Kind.REMINDER,
-                          "due": now + timedelta(seconds=game.turn_limit - remind_before(game))},
-            )
+            notify(seat.user, f"reminder:{game.pk}:{token}:{seat.player}", Kind.REMINDER,
+                   now + timedelta(seconds=game.turn_limit - remind_before(game)), game)
 
 
 def remind_before(game: Game) -> int:
@@ -67,10 +87,7 @@ def for_everyone(game: Game, kind: str, except_user=None) -> None:
         if kind == Kind.STARTED and saw_it:
             continue
         if _wants(seat.user, seat.user.Notify.EVERY_TURN):
-            Notification.objects.get_or_create(
-                user=seat.user, key=f"{kind}:{game.pk}",
-                defaults={"game": game, "kind": kind, "due": now},
-            )
+            notify(seat.user, f"{kind}:{game.pk}", kind, now, game)
 
 
 def for_daily_summaries(now=None) -> int:
@@ -82,11 +99,9 @@ def for_daily_summaries(now=None) -> int:
         local = timezone.localtime(now, user.zone)
         if local.hour != settings.DAILY_SUMMARY_HOUR:
             continue
-        _, new = Notification.objects.get_or_create(
-            user=user, key=f"daily:{local.date().isoformat()}",
-            defaults={"kind": Kind.DAILY, "due": now},
-        )
-        created += new
+        key = f"daily:{local.date().isoformat()}"
+        if not Notification.objects.filter(user=user, key=key).exists():
+            created += bool(notify(user, key, Kind.DAILY, now))
     return created
 
 
@@ -94,7 +109,7 @@ def _daily_users_waited_for():
     for seat in Seat.objects.filter(
         game__status=Game.Status.PLAYING, stand_in=False, user__notify="daily"
     ).exclude(user=None).select_related("user", "game"):
-        if str(seat.player) in seat.game.awaiting and seat.user.verified_email:
+        if str(seat.player) in seat.game.awaiting and channels_for(seat.user):
             yield seat.user
 
 
@@ -130,6 +145,8 @@ def finish(notification: Notification, status: str, note: str = "", due=None) ->
 
 def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
     user, game = notification.user, notification.game
+    if notification.channel not in channels_for(user):
+        return "preference", None
     if notification.kind == Kind.DAILY:
         if not _wants(user, user.Notify.DAILY):
             return "preference", None
@@ -161,7 +178,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         if remind_at > now:  # a vacation moved the deadline
             return "postpone", remind_at
         return "send", None
-    told = Notification.objects.filter(user=user, game=game, kind=Kind.TURN, status=Status.SENT)
+    told = Notification.objects.filter(user=user, game=game, kind=Kind.TURN, status=Status.SENT,
+                                       channel=notification.channel)
     if seat.last_acted:
         told = told.filter(sent__gt=seat.last_acted)
     if told.exists():

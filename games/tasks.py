@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from push.sender import PushFailed
+
 from . import background, commands, emails, notifications
 from .clock import deadlines_may_have_passed
 from .models import Game
@@ -39,8 +41,8 @@ def play_bots(game_id: int) -> int:
 
 
 @shared_task(
-    acks_late=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=30,
-    retry_backoff_max=1800, max_retries=8,
+    acks_late=True, autoretry_for=(smtplib.SMTPException, OSError, PushFailed),
+    retry_backoff=30, retry_backoff_max=1800, max_retries=8,
 )
 def send_notification(notification_id: int) -> str:
     """Send one notification email if it is (still) wanted; running it twice sends one."""

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import background, engine
+from .. import background, engine, notifications
 from ..clock import TIMEOUTS_BEFORE_STAND_IN, VACATION_DAYS, deadline, deadlines_may_have_passed
 from ..models import Game, Notification, Seat, StandInVote
 from .base import Rejected, refresh_deadlines, save_state
@@ -158,15 +158,20 @@ def nudge(game_id: int, user, player: int) -> None:
         if timezone.now() - since < NUDGE_AFTER:
             raise Rejected(_("You can nudge %(name)s once their turn has lasted an hour.")
                            % {"name": target.name}, 409)
-        notification, created = Notification.objects.get_or_create(
-            user=target.user, key=f"nudge:{game.pk}:{wait[0]}:{player}:{me.player}",
-            defaults={"game": game, "kind": Notification.Kind.NUDGE, "due": timezone.now(),
-                      "note": ""},
-        )
-        if not created:
+        key = f"nudge:{game.pk}:{wait[0]}:{player}:{me.player}"
+        if Notification.objects.filter(user=target.user, key=key).exists():
             raise Rejected(_("You have already nudged %(name)s this turn.")
                            % {"name": target.name}, 409)
-        background.after_commit("send_notification", notification.pk)
+        made = notifications.notify(target.user, key, Notification.Kind.NUDGE, timezone.now(),
+                                    game)
+        if not made:
+            # Nothing reaches them (no confirmed address, no device): still counted, so
+            # the button does not invite a second try.
+            Notification.objects.create(user=target.user, key=key, game=game,
+                                        kind=Notification.Kind.NUDGE, due=timezone.now(),
+                                        status=Notification.Status.SKIPPED, note="no channel")
+        for notification in made:
+            background.after_commit("send_notification", notification.pk)
 
 
 def nudged(game: Game, me: Seat) -> set[int]:

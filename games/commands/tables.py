@@ -107,11 +107,10 @@ def expire_open_tables(now=None) -> int:
     closing = now - timedelta(days=OPEN_TABLE_DAYS)
     for game in Game.objects.filter(status=Game.Status.OPEN,
                                     created__lte=closing + timedelta(days=1)):
-        if _wants_email(game.host):
-            Notification.objects.get_or_create(
-                user=game.host, key=f"expiring:{game.pk}",
-                defaults={"game": game, "kind": Notification.Kind.EXPIRING, "due": now},
-            )
+        if _wants_notice(game.host) and not Notification.objects.filter(
+                user=game.host, key=f"expiring:{game.pk}").exists():
+            notifications.notify(game.host, f"expiring:{game.pk}",
+                                 Notification.Kind.EXPIRING, now, game)
     closed = 0
     for game_id in Game.objects.filter(status=Game.Status.OPEN, created__lte=closing) \
             .values_list("pk", flat=True):
@@ -123,8 +122,8 @@ def expire_open_tables(now=None) -> int:
     return closed
 
 
-def _wants_email(user) -> bool:
-    return bool(user.verified_email) and user.notify == user.Notify.EVERY_TURN
+def _wants_notice(user) -> bool:
+    return user.notify == user.Notify.EVERY_TURN
 
 
 def remove_seat(game_id: int, seat_id: int) -> None:

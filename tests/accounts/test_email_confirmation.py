@@ -40,7 +40,7 @@ def test_changing_the_address_needs_a_new_confirmation(client):
     user = make_user("mover")
     client.force_login(user)
     client.post("/accounts/profile/", {"display_name": "Mover", "email": "new@example.com",
-                                       "notify": "every_turn", "language": ""})
+                                       "notify": "every_turn", "notify_by": "both", "language": ""})
     user.refresh_from_db()
     assert user.email == "new@example.com" and not user.email_verified
     assert [m.to for m in mail.outbox] == [["new@example.com"]]
@@ -53,10 +53,10 @@ def test_a_link_for_an_old_address_confirms_nothing(client):
     user = make_user("fickle", email_verified=False)
     client.force_login(user)
     client.post("/accounts/profile/", {"display_name": "F", "email": "first@example.com",
-                                       "notify": "every_turn", "language": ""})
+                                       "notify": "every_turn", "notify_by": "both", "language": ""})
     first = _confirm_link(mail.outbox[-1])
     client.post("/accounts/profile/", {"display_name": "F", "email": "second@example.com",
-                                       "notify": "every_turn", "language": ""})
+                                       "notify": "every_turn", "notify_by": "both", "language": ""})
     client.get(first)
     user.refresh_from_db()
     assert user.email == "second@example.com" and not user.email_verified

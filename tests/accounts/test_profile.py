@@ -6,6 +6,7 @@ def _form(**overrides):
         "display_name": "Ana",
         "email": "ana@example.com",
         "notify": "daily",
+        "notify_by": "email",
         "language": "nl",
     }
     data.update(overrides)

@@ -254,6 +254,7 @@ def test_away_moves_the_clock_at_every_timed_table_and_the_table_sees_it(client,
     day = timezone.localdate() + timedelta(days=3)
     answer = client.post("/accounts/profile/", {
         "display_name": player.display_name, "email": player.email, "notify": "every_turn",
+        "notify_by": "both",
         "language": "", "time_zone": "Europe/Amsterdam", "away_until": day.isoformat(),
     })
     assert answer.status_code == 302
@@ -276,6 +277,7 @@ def test_away_moves_the_clock_at_every_timed_table_and_the_table_sees_it(client,
     client.force_login(player)
     answer = client.post("/accounts/profile/", {
         "display_name": player.display_name, "email": player.email, "notify": "every_turn",
+        "notify_by": "both",
         "language": "", "time_zone": "", "away_until": (day + timedelta(days=30)).isoformat(),
     })
     assert "at most 14 days" in answer.content.decode()

@@ -1,0 +1,91 @@
+"""Sending a notification to the devices a player switched on, with web push (VAPID,
+pywebpush): the same notifications, rules and records as the emails, one short message
+in the player's language and time zone. Clicking it opens (or focuses) the table."""
+
+import json
+import logging
+from datetime import timedelta
+
+import requests
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from pywebpush import WebPushException, webpush
+
+from games import notifications
+from games.models import OPEN_TABLE_DAYS, Notification
+from games.notice import game_context
+
+from . import keys
+
+log = logging.getLogger(__name__)
+Kind = Notification.Kind
+# A push service keeps an undelivered message this long (a phone switched off overnight).
+TTL_SECONDS = 12 * 3600
+
+
+class PushFailed(Exception):
+    """No device took the message for a reason other than being gone: try again later."""
+
+
+def message(notification: Notification) -> dict:
+    """What the notification says: title, body, the page it opens, and a tag per game (a
+    newer notification about the same table replaces the older one)."""
+    user, game, kind = notification.user, notification.game, notification.kind
+    language = user.language or settings.LANGUAGE_CODE
+    with translation.override(language), timezone.override(user.zone):
+        if kind == Kind.DAILY:
+            games = notifications.games_waiting_for(user)
+            title = render_to_string("emails/daily-subject.txt", {"games": games})
+            body = ", ".join(g.name for g in games)
+            return {"title": _squash(title), "body": body, "url": reverse("home"),
+                    "tag": "daily"}
+        if kind == Kind.EXPIRING:
+            context = {"game": game, "closes": game.created + timedelta(days=OPEN_TABLE_DAYS)}
+            body = _("Start it before then: bots can fill the empty seats.")
+        else:
+            context = game_context(game, user)
+            if kind == Kind.NUDGE:
+                by = int(notification.key.rsplit(":", 1)[1])
+                context["by"] = game.seats.select_related("user").get(player=by).name
+            body = render_to_string("emails/_decision.txt", context) if kind in (
+                Kind.TURN, Kind.REMINDER, Kind.NUDGE) else _("Open the table to see it.")
+        title = render_to_string(f"emails/{kind}-subject.txt", context)
+    return {"title": _squash(title), "body": _squash(body),
+            "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def send_notification(notification: Notification) -> int:
+    """Push the notification to each of the player's devices; a device whose push service
+    says it is gone (404, 410) is forgotten. Returns how many devices took it; raises
+    PushFailed if none did for another reason (the task retries)."""
+    payload = json.dumps(message(notification))
+    devices = list(notification.user.push_subscriptions.all())
+    delivered, failures = 0, []
+    for device in devices:
+        try:
+            webpush(device.info(), data=payload, vapid_private_key=keys.vapid()["private"],
+                    vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=TTL_SECONDS,
+                    timeout=10)
+        except WebPushException as exc:
+            status = exc.response.status_code if exc.response is not None else None
+            if status in (404, 410):
+                device.delete()
+                continue
+            failures.append(f"{status}: {exc}")
+        except requests.RequestException as exc:
+            failures.append(str(exc))
+        else:
+            delivered += 1
+            type(device).objects.filter(pk=device.pk).update(last_sent=timezone.now())
+    if failures and not delivered:
+        raise PushFailed("; ".join(failures))
+    if failures:
+        log.warning("push: %d device(s) failed: %s", len(failures), "; ".join(failures))
+    return delivered

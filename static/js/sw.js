@@ -1,0 +1,66 @@
+// The service worker: served from the site root (/sw.js), so it may control every page.
+// It keeps an offline page for when the network is gone, shows the push notifications
+// the server sends, and opens (or focuses) the table a notification is about.
+const CACHE = "dalmuti-offline-v1";
+const OFFLINE = "/offline/";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    const page = await fetch(OFFLINE, { cache: "reload" });
+    const html = await page.clone().text();
+    // The offline page's own stylesheet and icon, whatever their URLs.
+    const assets = [...html.matchAll(/(?:href|src)="(\/static\/[^"]+)"/g)].map((m) => m[1]);
+    await cache.put(OFFLINE, page);
+    await cache.addAll(assets);
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  if (request.mode === "navigate") {
+    event.respondWith(fetch(request).catch(async () => (await caches.match(OFFLINE))));
+    return;
+  }
+  // Everything else goes to the network; the offline page's assets also come from the
+  // cache when the network is gone.
+  event.respondWith(fetch(request).catch(async () => {
+    const cached = await caches.match(request);
+    if (cached) return cached;
+    throw new Error("offline");
+  }));
+});
+
+self.addEventListener("push", (event) => {
+  const data = event.data ? event.data.json() : {};
+  event.waitUntil(self.registration.showNotification(data.title || "Dalmuti", {
+    body: data.body || "",
+    tag: data.tag,
+    renotify: Boolean(data.tag),
+    icon: "/static/icons/icon-192.png",
+    badge: "/static/icons/badge-96.png",
+    data: { url: data.url || "/" },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data.url, self.location.origin).href;
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const open = windows.find((client) => client.url.split("#")[0] === url);
+    if (open) return open.focus();
+    return self.clients.openWindow(url);
+  })());
+});
