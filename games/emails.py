@@ -106,6 +106,10 @@ def _game_context(game, user) -> dict:
             "decision": _decision(view["phase"], kinds),
             "standings": _standings(game, view),
         })
+    wait = game.awaiting.get(str(seat.player)) if game.is_playing else None
+    if wait is not None:
+        # Timed tables: when the player's time runs out, in the reader's zone (send()).
+        context["deadline"] = deadline(game, seat, datetime.fromisoformat(wait[1]))
     return context
 
 
@@ -142,10 +146,6 @@ def send_notification(notification: Notification) -> None:
     if notification.kind == Notification.Kind.NUDGE:
         by = int(notification.key.rsplit(":", 1)[1])
         context["by"] = notification.game.seats.select_related("user").get(player=by).name
-    if notification.kind == Notification.Kind.REMINDER:
-        seat = notification.game.seats.get(user=user)
-        wait = notification.game.awaiting[str(seat.player)]
-        context["deadline"] = deadline(notification.game, seat, datetime.fromisoformat(wait[1]))
     send(notification.kind, user, context)
 
 

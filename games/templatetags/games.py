@@ -57,5 +57,5 @@ def json_attr(value) -> str:
 
 @register.filter
 def moment(value) -> str:
-    """A moment in the reader's zone, the zone named: "November 23, 12:15 CET"."""
+    """A moment in the reader's zone, the zone named: "November 23 at 12:15 CET"."""
     return _moment(value)
