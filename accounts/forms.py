@@ -166,9 +166,22 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        zone = self.instance.zone
+        now = timezone.localtime(timezone.now(), zone)
         if self.instance.is_away():
-            local = timezone.localtime(self.instance.away_until, self.instance.zone)
+            local = timezone.localtime(self.instance.away_until, zone)
             self.initial["away_until"] = (local - timedelta(seconds=1)).date()
+        # The date picker offers only the days that are allowed.
+        today = now.date()
+        self.fields["away_until"].widget.attrs.update({
+            "min": today.isoformat(),
+            "max": (today + timedelta(days=AWAY_DAYS - 1)).isoformat(),
+        })
+        # Seeing the time it is there tells at once whether the zone is the right one.
+        self.fields["time_zone"].help_text = _(
+            "Times on the pages and in emails are shown in this zone (there it is now "
+            "%(time)s)."
+        ) % {"time": f"{now:%H:%M} {now.tzname()}"}
 
     def clean_email(self):
         return _check_email_is_free(self.cleaned_data["email"], self.instance)
@@ -186,7 +199,3 @@ class ProfileForm(forms.ModelForm):
             raise forms.ValidationError(
                 _("You can be away for at most %(days)d days.") % {"days": AWAY_DAYS})
         return datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone)
-
-    def save(self, commit=True):
-        self.instance.away_until = self.cleaned_data.get("away_until")
-        return super().save(commit)

@@ -108,14 +108,21 @@ def profile(request: HttpRequest) -> HttpResponse:
             confirmation.send_link(request.user)
             messages.success(request, _("We sent you a new confirmation link."))
             return redirect("profile")
+        if request.POST.get("back"):
+            set_away(User.objects.get(pk=request.user.pk), None)
+            messages.success(request, _("Welcome back: your clocks run again."))
+            return redirect("profile")
         form = ProfileForm(request.POST, instance=User.objects.get(pk=request.user.pk))
         if form.is_valid():
             if "email" in form.changed_data:
                 form.instance.email_verified = False
             user = form.save()
-            if "away_until" in form.changed_data:
-                # The clocks at every timed table move with the absence.
-                set_away(user, user.away_until)
+            if "away_until" in form.changed_data or (
+                form.cleaned_data["away_until"] and "time_zone" in form.changed_data
+            ):
+                # The clocks at every timed table move with the absence (the end of the
+                # last day away moves with the zone).
+                set_away(user, form.cleaned_data["away_until"])
             if "email" in form.changed_data:
                 confirmation.send_link(user)
                 messages.info(request, _("We sent a confirmation link to %(email)s: follow it "
@@ -128,7 +135,10 @@ def profile(request: HttpRequest) -> HttpResponse:
             return response
     else:
         form = ProfileForm(instance=request.user)
-    return render(request, "accounts/profile.html", {"form": form})
+    user = request.user
+    return render(request, "accounts/profile.html", {
+        "form": form, "away_until": user.away_until if user.is_away() else None,
+    })
 
 
 @never_cache

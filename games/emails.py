@@ -2,7 +2,7 @@
 the email (templates/emails/<name>-subject.txt, -body.txt, -body.html), in the
 recipient's language, each with a signed one-click unsubscribe link."""
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,7 +15,6 @@ from django.utils import timezone, translation
 from push import sender as push_sender
 
 from . import notifications
-from .clock import deadline
 from .models import OPEN_TABLE_DAYS, Invitation, Notification
 from .notice import game_context
 
@@ -114,10 +113,6 @@ def send_notification(notification: Notification) -> None:
     if notification.kind == Notification.Kind.NUDGE:
         by = int(notification.key.rsplit(":", 1)[1])
         context["by"] = notification.game.seats.select_related("user").get(player=by).name
-    if notification.kind == Notification.Kind.REMINDER:
-        seat = notification.game.seats.get(user=user)
-        wait = notification.game.awaiting[str(seat.player)]
-        context["deadline"] = deadline(notification.game, seat, datetime.fromisoformat(wait[1]))
     send(notification.kind, user, context)
 
 

@@ -231,13 +231,13 @@ def event_sentence(event: dict, name_of) -> str | None:
 
 def moment(value) -> str:
     """A moment as a player reads it, in the active (the reader's) time zone, with the
-    zone named: "November 23, 12:15 CET"."""
+    zone named: "November 23 at 12:15 CET"."""
     if not value:
         return ""
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
     local = timezone.localtime(value)
-    return _("%(day)s, %(time)s %(zone)s") % {
+    return _("%(day)s at %(time)s %(zone)s") % {
         "day": date_format(local, "MONTH_DAY_FORMAT"), "time": local.strftime("%H:%M"),
         "zone": local.tzname(),
     }

@@ -1,8 +1,11 @@
 """What a notification may say about a game (an email, a push message): only what the
 player's own view shows."""
 
+from datetime import datetime
+
 from django.conf import settings
 
+from .clock import deadline
 from .labels import TITLE_NAMES
 
 
@@ -20,6 +23,10 @@ def game_context(game, user) -> dict:
             "decision": _decision(view["phase"], kinds),
             "standings": _standings(game, view),
         })
+    wait = game.awaiting.get(str(seat.player)) if game.is_playing else None
+    if wait is not None:
+        # Timed tables: when the player's time runs out, in the reader's zone.
+        context["deadline"] = deadline(game, seat, datetime.fromisoformat(wait[1]))
     return context
 
 

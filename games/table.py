@@ -40,6 +40,8 @@ class PlayerRow:
     is_turn: bool = False
     stand_in: bool = False
     on_vacation: bool = False
+    # Until when the player is away from all their tables (set in the profile), if away.
+    away_until: datetime | None = None
     # Where the seat sits around the drawn table (see seat_slots).
     slot: str = ""
     # When the turn of a seat the table waits on runs out (timed tables).
@@ -111,6 +113,8 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
             is_turn=seat_index in awaiting_seats and view["phase"] != "over",
             stand_in=bool(seat and seat.stand_in),
             on_vacation=bool(seat and seat.paused_until and seat.paused_until > now),
+            away_until=seat.user.away_until if seat and seat.user_id and seat.user.is_away(now)
+            else None,
             leaving=bool(seat and seat.leaving),
             left=bool(seat and seat.left),
         ))
@@ -249,6 +253,7 @@ def _my_seat(game: Game, me: Seat, view: dict, now: datetime) -> dict:
         "stand_in": me.stand_in and not (me.leaving or me.left),
         "on_vacation": on_vacation,
         "vacation_until": me.vacation_until if on_vacation else None,
+        "away_until": me.user.away_until if me.user_id and me.user.is_away(now) else None,
         "vacation_days_left": max(0, left.days),
         "vacation_choices": list(range(1, max(0, left.days) + 1)),
     }

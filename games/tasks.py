@@ -103,16 +103,21 @@ background.register("send_notification", _sender(send_notification))
 background.register("invitation_email", _sender(send_invitation))
 
 
+# When this process last swept (wall-clock seconds): one cheap comparison per request.
 _last_sweep_in_process = float("-inf")
 
 
 def sweep_in_process() -> None:
     """Without a broker there is no Celery beat: run the periodic sweep from requests
-    instead, at most once per SWEEP_SECONDS in each process (the sweep is idempotent, so
-    several processes doing it costs nothing but the work)."""
+    instead (pages and the open pages' polls), at most once per SWEEP_SECONDS in each
+    process (the sweep is idempotent, so several processes doing it costs nothing but the
+    work). The wall clock, not a monotonic one, so that a clock set back (or a test
+    travelling in time) never holds the sweep off."""
     global _last_sweep_in_process
-    now = time.monotonic()
-    if settings.CELERY_TASK_ALWAYS_EAGER and now - _last_sweep_in_process >= settings.SWEEP_SECONDS:
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    now = time.time()
+    if not 0 <= now - _last_sweep_in_process < settings.SWEEP_SECONDS:
         _last_sweep_in_process = now
         transaction.on_commit(sweep.delay)
 
@@ -126,7 +131,7 @@ def start_sweeper() -> threading.Thread:
         global _last_sweep_in_process
         while True:
             time.sleep(settings.SWEEP_SECONDS)
-            _last_sweep_in_process = time.monotonic()
+            _last_sweep_in_process = time.time()
             try:
                 sweep()
             except Exception:  # the next round tries again; say why in the log

@@ -121,13 +121,18 @@ def end_vacation(game_id: int, user) -> Seat:
 
 def set_away(user, until) -> None:
     """An account-wide absence (or its end, with None): every timed table the player
-    sits at gets its deadlines moved."""
+    sits at gets its deadlines moved. Coming back early, as at the end of a vacation,
+    restarts the clocks now: a turn that waited while they were away does not time out at
+    once."""
+    now = timezone.now()
+    if (until is None or until < now) and user.is_away(now):
+        until = now
     with transaction.atomic():
         type(user).objects.filter(pk=user.pk).update(away_until=until)
         user.away_until = until
         for game_id in Seat.objects.filter(
             user=user, game__status=Game.Status.PLAYING,
-        ).exclude(game__turn_limit=0).values_list("game_id", flat=True):
+        ).exclude(game__turn_limit=0).order_by("game_id").values_list("game_id", flat=True):
             game = Game.objects.select_for_update().get(pk=game_id)
             refresh_deadlines(game)
             game.save(update_fields=["updated"])

@@ -204,8 +204,10 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
 
 
 def invite_users(game: Game, users, invited_by) -> list[Invitation]:
-    """Invite these users to an open table; each gets an email in their language."""
-    return [invite(game, invited_by, user=user)[0] for user in users]
+    """Invite these users to an open table; each gets an email in their language (else
+    in the inviter's)."""
+    return [invite(game, invited_by, user=user, language=invited_by.language)[0]
+            for user in users]
 
 
 # -- rematches --

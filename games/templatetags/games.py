@@ -3,6 +3,7 @@ from datetime import datetime, timedelta
 
 from django import template
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
@@ -57,5 +58,14 @@ def json_attr(value) -> str:
 
 @register.filter
 def moment(value) -> str:
-    """A moment in the reader's zone, the zone named: "November 23, 12:15 CET"."""
+    """A moment in the reader's zone, the zone named: "November 23 at 12:15 CET"."""
     return _moment(value)
+
+
+@register.filter
+def last_day(value) -> str:
+    """The last day of a stretch that ends at `value` (a midnight), in the reader's zone:
+    away "until the end of November 25" rather than "until November 26 at 00:00"."""
+    if not value:
+        return ""
+    return date_format(timezone.localtime(value) - timedelta(seconds=1), "MONTH_DAY_FORMAT")

@@ -106,6 +106,8 @@ def new_table(request):
 
 def lobby_page(request, game: Game, me: Seat):
     """The table before the start: seats, invitations, bots, and its table talk."""
+    # Whoever is looking at the table when it starts sees it start: no email about it.
+    commands.seen(me)
     return render(request, "games/lobby.html", {
         **panel_context(request, game, me, {}),
         "game": game, "me": me, "seats": list(game.seats.select_related("user")),

@@ -367,6 +367,7 @@ def _poll(request, game_id: int):
         # The lobby reloads itself when anything about the table changed (a seat taken,
         # the start).
         if status == Game.Status.OPEN and request.GET.get("u") == str(updated.timestamp()):
+            commands.seen_at(seat_pk, last_seen)
             return HttpResponse(status=204)
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     live.remember(game_id, request.user.pk, seat_pk, version, status, awaiting, chat_last)

@@ -1,0 +1,180 @@
+"""Every time a player reads, on pages and in emails, is in their own time zone (and
+language), with the zone named where it matters; the daily summary goes out at the
+summary hour of each reader's own day."""
+
+import zoneinfo
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+from django.utils import timezone, translation
+
+from games import emails, notifications, tasks
+from games.models import Notification, TurnLimit
+from games.templatetags.games import time_left
+from tests.helpers import make_user, start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+# A moment whose deadline a day later falls on different days in New York and Tokyo.
+STARTED = datetime(2026, 11, 23, 20, 30, tzinfo=UTC)
+DEADLINE = STARTED + timedelta(days=1)
+NEW_YORK = "November 24 at 15:30 EST"
+TOKYO = "November 25 at 05:30 JST"
+
+
+def _deliver_due():
+    return [emails.deliver(pk) for pk in notifications.due_ids()]
+
+
+@pytest.fixture
+def two_zones(db):
+    """A timed table that waits for two players at once (the taxes), one in New York
+    reading French, one in Tokyo reading English; the others in the site's zone."""
+    with time_machine.travel(STARTED, tick=False):
+        friends = [make_user(name) for name in ("ana", "ben", "cas", "dia")]
+        game = start_table(friends[0], friends[1:], turn_limit=TurnLimit.DAY)
+        mail.outbox.clear()
+    paris, tokyo = waiting_humans(game)
+    paris.user.time_zone, paris.user.language = "America/New_York", "fr"
+    tokyo.user.time_zone = "Asia/Tokyo"
+    for seat in (paris, tokyo):
+        seat.user.save()
+        assert game.awaiting[str(seat.player)][2] == DEADLINE.isoformat()
+    return game, paris.user, tokyo.user
+
+
+def test_two_players_read_the_same_deadline_each_in_their_own_time_on_the_page(
+    client, two_zones
+):
+    game, new_york, tokyo = two_zones
+    with time_machine.travel(STARTED + timedelta(hours=3, minutes=40), tick=False):
+        client.force_login(tokyo)
+        page = client.get(f"/t/{game.pk}/").content.decode()
+        assert f"Your time to decide runs out on {TOKYO} (in 20 h 20 min)." in page
+        assert "EST" not in page and "p.m." not in page
+        # The table's log too: the deal at 20:30 UTC was at 05:30 in Tokyo.
+        assert f'<time datetime="{STARTED.isoformat()}">05:30</time>' in page
+
+        client.force_login(new_york)
+        page = client.get(f"/t/{game.pk}/").content.decode()
+        assert ("Votre temps de décision expire le 24 novembre à 15:30 EST "
+                "(dans 20 h 20 min).") in page
+        assert f'<time datetime="{STARTED.isoformat()}">15:30</time>' in page
+        assert "JST" not in page
+
+        # What a poll sends when the table changed is in the reader's zone as well.
+        polled = client.get(f"/t/{game.pk}/poll/?v=0&me=x").content.decode()
+        assert "24 novembre à 15:30 EST" in polled
+
+
+def test_two_players_read_the_same_deadline_each_in_their_own_time_in_emails(two_zones):
+    game, new_york, tokyo = two_zones
+    # The turn emails (after the grace period), then the reminders a quarter of the
+    # limit before the deadline.
+    with time_machine.travel(STARTED + timedelta(minutes=5), tick=False):
+        _deliver_due()
+    with time_machine.travel(DEADLINE - timedelta(hours=6), tick=False):
+        _deliver_due()
+    to = {user.email: [m for m in mail.outbox if m.to == [user.email]]
+          for user in (new_york, tokyo)}
+    assert [m.subject for m in to[tokyo.email]] == [
+        "The game at Test table has started", "A decision awaits you at Test table",
+        "Reminder: Test table is waiting for you"]
+    _started, turn, reminder = to[tokyo.email]
+    assert f"Your time runs out on {TOKYO} (in 23 h 55 min)" in turn.body
+    assert f"Your time runs out on {TOKYO} (in 6 h 0 min)" in reminder.body
+    for message in (turn, reminder):
+        html = message.alternatives[0][0]
+        assert TOKYO in html and "EST" not in message.body + html
+        assert "p.m.." not in message.body + html
+
+    _started, turn, reminder = to[new_york.email]
+    french = "Votre temps expire le 24 novembre à 15:30 EST"
+    for message, left in ((turn, "23 h 55 min"), (reminder, "6 h 0 min")):
+        html = message.alternatives[0][0]
+        assert f"{french} (dans {left})" in message.body and french in html
+        assert "JST" not in message.body + html
+
+
+def test_a_summary_lists_each_tables_deadline_in_the_readers_time(two_zones):
+    game, new_york, tokyo = two_zones
+    tokyo.notify = "daily"
+    tokyo.save()
+    # 08:00 in Tokyo is 23:00 UTC.
+    with time_machine.travel(datetime(2026, 11, 23, 23, 0, tzinfo=UTC), tick=False):
+        assert notifications.for_daily_summaries() == 1
+        _deliver_due()
+    summary = next(m for m in mail.outbox if m.to == [tokyo.email])
+    assert f"(your time runs out on {TOKYO})" in summary.body
+    assert TOKYO in summary.alternatives[0][0]
+
+
+def test_what_is_left_is_said_shortly_in_the_readers_language():
+    now = timezone.now()
+    with time_machine.travel(now, tick=False):
+        assert time_left(now + timedelta(hours=3, minutes=20, seconds=30)) == "3 h 20 min"
+        assert time_left(now + timedelta(days=2, hours=4)) == "2 d 4 h"
+        assert time_left(now + timedelta(minutes=5)) == "5 min"
+        assert time_left(now + timedelta(seconds=20)) == "under a minute"
+        assert time_left(now - timedelta(hours=1)) == "under a minute"
+        with translation.override("de"):
+            assert time_left(now + timedelta(hours=3, minutes=20)) == "3 Std 20 Min"
+        with translation.override("nl"):
+            assert time_left(now + timedelta(days=1, hours=2)) != "1 d 2 h"
+
+
+# -- the daily summary at each reader's own hour --
+
+def test_the_daily_summary_goes_out_once_a_day_at_eight_in_each_readers_zone(
+    eager_tasks, settings, django_capture_on_commit_callbacks,
+):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    zones = {"ana": "Europe/Amsterdam", "ben": "America/New_York", "cas": "Asia/Tokyo",
+             "dia": "Asia/Kathmandu"}  # +05:45: eight o'clock there is never on the hour
+    start = datetime(2026, 11, 23, 0, 0, tzinfo=UTC)
+    with time_machine.travel(start, tick=False):
+        friends = [make_user(n, notify="daily", time_zone=z) for n, z in zones.items()]
+        game = start_table(friends[0], friends[1:])  # no time limit: the waits last
+    waited_for = {s.user.username for s in waiting_humans(game)}
+    assert len(waited_for) == 2
+    mail.outbox.clear()
+
+    sent_at = {name: [] for name in zones}
+    with time_machine.travel(start, tick=False) as traveller:
+        for _hour in range(48):
+            traveller.shift(timedelta(hours=1))
+            # Beat's hourly task, run twice as a redelivery would, and the minute's sweep.
+            with django_capture_on_commit_callbacks(execute=True):
+                tasks.daily_summaries()
+                tasks.daily_summaries()
+                tasks.sweep()
+            for message in mail.outbox:
+                name = message.to[0].split("@")[0]
+                sent_at[name].append(timezone.now())
+            mail.outbox.clear()
+
+    for name, zone in zones.items():
+        local = [moment.astimezone(zoneinfo.ZoneInfo(zone)) for moment in sent_at[name]]
+        if name not in waited_for:
+            assert local == [], f"{name} has nothing waiting"
+            continue
+        assert len(local) == 2, f"{name}: {local}"
+        assert [t.hour for t in local] == [8, 8]
+        assert local[0].date() != local[1].date()
+    assert Notification.objects.filter(kind="daily").count() == 4
+
+
+def test_no_daily_summary_outside_the_summary_hour(settings):
+    settings.DAILY_SUMMARY_HOUR = 19
+    with time_machine.travel(datetime(2026, 11, 23, 17, 30, tzinfo=UTC),
+                             tick=False):
+        friends = [make_user(n, notify="daily", time_zone="Europe/Amsterdam")
+                   for n in ("ana", "ben", "cas", "dia")]
+        start_table(friends[0], friends[1:])
+        assert notifications.for_daily_summaries() == 0  # 18:30 in Amsterdam
+    with time_machine.travel(datetime(2026, 11, 23, 18, 30, tzinfo=UTC),
+                             tick=False):
+        assert notifications.for_daily_summaries() == 2
+        assert notifications.for_daily_summaries() == 0

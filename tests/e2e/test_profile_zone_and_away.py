@@ -1,0 +1,68 @@
+"""The time zone and the absence in a real browser: the sign-up page takes the zone the
+browser reports, the profile shows it with the time there, and being away (and coming
+back) is set there. Screenshots at phone and laptop sizes go to var/screenshots/."""
+
+import zoneinfo
+from datetime import datetime, timedelta
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from tests.helpers import PASSWORD
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
+ZONE = "Asia/Tokyo"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_browsers_zone_at_sign_up_then_away_and_back_in_the_profile(
+    browser, live_server, size, screenshot_dir, settings,
+):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    folder = screenshot_dir / "screenshots"
+    folder.mkdir(exist_ok=True)
+    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone",
+                                  has_touch=size == "phone", timezone_id=ZONE)
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+
+    page.goto(f"{live_server.url}/accounts/signup/")
+    assert page.locator("input[name=time_zone]").input_value() == ZONE
+    page.locator("input[name=username]").fill(f"kenji{size}")
+    page.locator("input[name=email]").fill(f"kenji-{size}@example.com")
+    page.locator("input[name=password1]").fill(PASSWORD)
+    page.locator("input[name=password2]").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_load_state()
+
+    page.goto(f"{live_server.url}/accounts/profile/")
+    zone = page.get_by_label("Time zone")
+    assert zone.input_value() == ZONE
+    now_there = datetime.now(zoneinfo.ZoneInfo(ZONE))
+    assert "(there it is now" in page.content() and " JST)" in page.content()
+
+    # Away until the day after tomorrow there; the picker allows no more than 14 days.
+    last_day = (now_there + timedelta(days=2)).date()
+    away = page.get_by_label("Away until")
+    assert away.get_attribute("max") == (now_there.date() + timedelta(days=13)).isoformat()
+    away.fill(last_day.isoformat())
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_load_state()
+    notice = page.locator(".away-notice")
+    assert notice.is_visible()
+    assert f"until the end of {last_day:%B} {last_day.day}:" in notice.inner_text()
+    page.screenshot(path=str(folder / f"profile-zone-away-{size}.png"), full_page=True)
+    serious = [v for v in Axe().run(page).response["violations"]
+               if v["impact"] in ("serious", "critical")]
+    assert serious == [], "; ".join(v["id"] for v in serious)
+
+    page.get_by_role("button", name="I'm back: start my clocks").click()
+    page.wait_for_load_state()
+    assert page.get_by_text("Welcome back: your clocks run again.").is_visible()
+    assert page.locator(".away-notice").count() == 0
+    assert page.get_by_label("Away until").input_value() == ""
+    assert problems == []
+    context.close()
