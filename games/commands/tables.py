@@ -242,7 +242,9 @@ def open_rematch(game_id: int, user) -> Game:
             order = sorted(seats)
         order = [p for p in order if p in seats]
         name = _("%(name)s (rematch)") % {"name": game.name}
-        new = create_table(user, name[:80], len(order), game.options)
+        # The same rules, clock included: a rematch of a timed table must not stall.
+        new = create_table(user, name[:80], len(order), game.options, game.turn_limit,
+                           game.leaver_bot)
         keys, guests = [], []
         for player in order:
             seat = seats[player]
