@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -121,6 +122,27 @@ def expire_open_tables(now=None) -> int:
                 _close(game, gettext_noop("Nobody started the table within 14 days."))
                 closed += 1
     return closed
+
+
+def expire_invitations(now=None) -> int:
+    """Invitations nobody answered lapse OPEN_TABLE_DAYS after they were sent (at a table
+    that has started too: a newcomer may join between rounds), and with their game; an
+    invitee with an account is warned the day before. Idempotent (the sweep runs it)."""
+    now = now or timezone.now()
+    lapsing = now - timedelta(days=OPEN_TABLE_DAYS)
+    alive = (Game.Status.OPEN, Game.Status.PLAYING)
+    for invitation in Invitation.objects.filter(
+        game__status__in=alive, created__gt=lapsing, created__lte=lapsing + timedelta(days=1),
+    ).exclude(user=None).select_related("user", "game"):
+        if _wants_email(invitation.user):
+            Notification.objects.get_or_create(
+                user=invitation.user, key=f"lapsing:{invitation.pk}",
+                defaults={"game": invitation.game, "kind": Notification.Kind.LAPSING,
+                          "due": now},
+            )
+    lapsed, _counts = Invitation.objects.filter(
+        Q(created__lte=lapsing) | ~Q(game__status__in=alive)).delete()
+    return lapsed
 
 
 def _wants_email(user) -> bool:
