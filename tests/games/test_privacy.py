@@ -238,7 +238,7 @@ def test_a_watch_link_works_only_while_the_host_shares_it(client, make_user):
     host, other = make_user("hosting"), make_user("other")
     game = start_table(host, [other], bots=2)
     client.force_login(other)
-    assert client.post(f"/t/{game.pk}/watchable/", {"watch": "yes"}).status_code == 302
+    assert client.post(f"/t/{game.pk}/watchable/", {"watch": "yes"}).status_code == 403
     game.refresh_from_db()
     assert game.watch_token == ""  # only the host may share it
     client.force_login(host)

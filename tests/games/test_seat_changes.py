@@ -144,3 +144,30 @@ def test_a_rematch_keeps_the_clock_and_the_leaving_rule(client, make_user):
     client.post(f"/history/{game.pk}/rematch/")
     rematch = Game.objects.exclude(pk=game.pk).get()
     assert rematch.turn_limit == TurnLimit.DAY and rematch.leaver_bot
+
+
+def test_a_refused_seat_request_shows_the_table_with_the_reason_and_its_status(client, four):
+    game, users = four
+    eve = make_user("eve", display_name="Eve")
+    client.force_login(eve)
+    client.post(f"/join/{game.invite_token}/")
+    newcomer = game.seats.get(user=eve)
+    state = game.engine_state()
+    great = game.seats.get(player=state.seats[state.round.order[0]])
+    other = game.seats.exclude(pk=great.pk).exclude(user=eve).first()
+    client.force_login(other.user)
+    answer = client.post(f"/t/{game.pk}/join-place/", {"seat": newcomer.pk, "place": "upper"})
+    assert answer.status_code == 403
+    assert "Only the Great Dalmuti chooses where a newcomer sits." in answer.content.decode()
+    assert 'id="table"' in answer.content.decode()  # the table, as it is now
+    vote = client.post(f"/t/{game.pk}/vote/", {"player": great.player})
+    assert vote.status_code == 409 and "has not missed two turns" in vote.content.decode()
+    assert client.post(f"/t/{game.pk}/vote/", {"player": "x"}).status_code == 400
+    client.force_login(great.user)
+    assert client.post(f"/t/{game.pk}/join-place/",
+                       {"seat": newcomer.pk, "place": "middle"}).status_code == 400
+    newcomer.refresh_from_db()
+    assert newcomer.join_choice == ""
+    client.post(f"/t/{game.pk}/leave-game/")
+    twice = client.post(f"/t/{game.pk}/leave-game/")
+    assert twice.status_code == 409 and "already left" in twice.content.decode()
