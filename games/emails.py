@@ -109,6 +109,14 @@ def send_notification(notification: Notification) -> None:
             "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
         })
         return
+    if notification.kind == Notification.Kind.LAPSING:
+        invitation = Invitation.objects.select_related("game", "invited_by").get(
+            pk=notification.key.split(":")[1])
+        send("lapsing", user, {
+            "game": invitation.game, "host": invitation.invited_by, "lapses": invitation.lapses,
+            "link": settings.SITE_URL + reverse("join", args=[invitation.game.invite_token]),
+        })
+        return
     context = game_context(notification.game, user)
     if notification.kind == Notification.Kind.NUDGE:
         by = int(notification.key.rsplit(":", 1)[1])

@@ -248,6 +248,11 @@ class Invitation(models.Model):
     def __str__(self) -> str:
         return f"{self.game} ← {self.user or self.email}"
 
+    @property
+    def lapses(self):
+        """When the invitation lapses if nobody answers it."""
+        return self.created + timedelta(days=OPEN_TABLE_DAYS)
+
 
 class Round(models.Model):
     """One round of a game: the deal and, once over, its result."""
@@ -343,6 +348,7 @@ class Notification(models.Model):
         DAILY = "daily", _("Daily summary")
         NUDGE = "nudge", _("A nudge from another player")
         EXPIRING = "expiring", _("An open table is about to close")
+        LAPSING = "lapsing", _("An invitation is about to lapse")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

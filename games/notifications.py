@@ -20,7 +20,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from .clock import deadline
-from .models import Game, Notification, Seat
+from .models import Game, Invitation, Notification, Seat
 
 Kind = Notification.Kind
 Status = Notification.Status
@@ -157,6 +157,11 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         return "send", None
     if notification.kind == Kind.EXPIRING:
         return ("send", None) if game.is_open else ("started or closed", None)
+    if notification.kind == Kind.LAPSING:
+        answered = not Invitation.objects.filter(pk=notification.key.split(":")[1]).exists()
+        if answered or game.is_over or game.seats.filter(user=user).exists():
+            return "answered or over", None
+        return "send", None
     _kind, _game, token, player = notification.key.split(":")[:4]
     wait = game.awaiting.get(player)
     if not game.is_playing or wait is None or str(wait[0]) != token:

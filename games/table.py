@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from . import engine
 from .clock import VACATION_DAYS, deadline
 from .commands import nudged, stand_in_votes, trick_key, two_middle_places
-from .commands.absence import NUDGE_AFTER, TIMEOUTS_BEFORE_VOTE
+from .commands.absence import NUDGE_AFTER, TIMEOUTS_BEFORE_VOTE, at_the_table
 from .labels import card_name, cards_phrase, event_sentence, title_name
 from .models import Action, Game, Seat, StandInVote
 
@@ -122,7 +122,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
             rows[-1].deadline = (game.awaiting.get(str(player)) or [None, None, None])[2]
 
     seat_slots(rows, my_player)
-    if me is not None and not me.played_by_bot and game.is_playing:
+    if me is not None and not me.played_by_bot and game.is_playing and at_the_table(me):
         _nudges(game, me, rows, by_player, now)
         _votes(game, me, rows, by_player)
     plays = [
@@ -229,7 +229,7 @@ def _votes(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict) -> None
     for row in rows:
         seat = by_player.get(row.player)
         if (row.is_me or seat is None or seat.user_id is None or seat.stand_in
-                or seat.timeouts_in_row < TIMEOUTS_BEFORE_VOTE):
+                or not at_the_table(seat) or seat.timeouts_in_row < TIMEOUTS_BEFORE_VOTE):
             continue
         votes, needed = stand_in_votes(game, seat)
         mine = StandInVote.objects.filter(target=seat, voter=me)

@@ -73,6 +73,7 @@ def sweep() -> dict:
             background.after_commit("play_bots", game.pk)
             done["bots"] += 1
     done["closed"] = commands.expire_open_tables(now)
+    done["lapsed"] = commands.expire_invitations(now)
     # Idempotent per local day; beat runs it hourly too, this covers set-ups without beat.
     done["summaries"] = notifications.for_daily_summaries(now)
     for notification_id in notifications.due_ids(now):

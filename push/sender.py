@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from games import notifications
-from games.models import OPEN_TABLE_DAYS, Notification
+from games.models import OPEN_TABLE_DAYS, Invitation, Notification
 from games.notice import game_context
 
 from . import keys
@@ -42,6 +42,15 @@ def message(notification: Notification) -> dict:
             body = ", ".join(g.name for g in games)
             return {"title": _squash(title), "body": body, "url": reverse("home"),
                     "tag": "daily"}
+        if kind == Kind.LAPSING:
+            invitation = Invitation.objects.select_related("game", "invited_by").get(
+                pk=notification.key.split(":")[1])
+            context = {"game": invitation.game, "host": invitation.invited_by,
+                       "lapses": invitation.lapses}
+            title = render_to_string("emails/lapsing-subject.txt", context)
+            return {"title": _squash(title), "body": _("Take your seat before then."),
+                    "url": reverse("join", args=[invitation.game.invite_token]),
+                    "tag": f"invitation-{invitation.pk}"}
         if kind == Kind.EXPIRING:
             context = {"game": game, "closes": game.created + timedelta(days=OPEN_TABLE_DAYS)}
             body = _("Start it before then: bots can fill the empty seats.")

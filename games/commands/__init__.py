@@ -42,6 +42,7 @@ from .tables import (
     add_bot,
     cancel_table,
     create_table,
+    expire_invitations,
     expire_open_tables,
     invite,
     invite_users,
@@ -56,7 +57,8 @@ from .tables import (
 __all__ = [
     "BOT_NAMES", "act", "add_bot", "bots_awaited", "cancel_table", "choose_join_place",
     "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
-    "expire_open_tables", "invite", "invite_users", "join", "join_in_progress", "leave_game",
+    "expire_invitations", "expire_open_tables", "invite", "invite_users", "join",
+    "join_in_progress", "leave_game",
     "nudge", "nudged", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
     "remove_seat", "seen", "seen_at", "set_away", "set_standing_orders", "set_watchable",
     "stand_in_votes", "standing_order_action", "start", "start_vacation", "take_seat_back",

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from .. import background, engine, notifications
 from ..clock import TIMEOUTS_BEFORE_STAND_IN, VACATION_DAYS, deadline, deadlines_may_have_passed
 from ..models import Game, Notification, Seat, StandInVote
-from .base import Rejected, refresh_deadlines, save_state
+from .base import Rejected, refresh_deadlines, save_state, table_touched
 from .moves import apply_one, run_automatic, wake_bots
 
 
@@ -149,7 +149,8 @@ def nudge(game_id: int, user, player: int) -> None:
         game = Game.objects.select_for_update().get(pk=game_id)
         me = game.seats.filter(user=user).first()
         target = game.seats.select_related("user").filter(player=player).first()
-        if not game.is_playing or me is None or target is None or target.pk == me.pk:
+        if (not game.is_playing or me is None or target is None or target.pk == me.pk
+                or not at_the_table(me)):
             raise Rejected(_("There is nobody to nudge there."), 409)
         view = game.engine_state().view(me.player)
         wait = game.awaiting.get(str(player))
@@ -193,6 +194,12 @@ def nudged(game: Game, me: Seat) -> set[int]:
     return done
 
 
+def at_the_table(seat: Seat) -> bool:
+    """Whether the seat plays in the round in play and the next: not a newcomer waiting
+    for the next round, nor a player who is leaving or has left."""
+    return seat.player is not None and not (seat.joining or seat.leaving or seat.left)
+
+
 # After this many timeouts in a row the other players may vote the stand-in bot in.
 TIMEOUTS_BEFORE_VOTE = 2
 
@@ -205,8 +212,10 @@ def vote_stand_in(game_id: int, user, player: int) -> bool:
         voter = game.seats.filter(user=user).first()
         target = game.seats.select_related("user").filter(player=player).first()
         if (not game.is_playing or voter is None or target is None or target.pk == voter.pk
-                or target.user_id is None):
+                or target.user_id is None or not at_the_table(target)):
             raise Rejected(_("There is nobody to vote about there."), 409)
+        if not at_the_table(voter) or voter.played_by_bot:
+            raise Rejected(_("Only the players at the table vote."), 403)
         if target.stand_in:
             raise Rejected(_("A bot is playing for %(name)s.") % {"name": target.name}, 409)
         if target.timeouts_in_row < TIMEOUTS_BEFORE_VOTE:
@@ -220,6 +229,8 @@ def vote_stand_in(game_id: int, user, player: int) -> bool:
             vote.created = timezone.now()
             vote.save(update_fields=["created"])
         votes, needed = stand_in_votes(game, target)
+        # The count is on every page at the table.
+        table_touched(game)
         if votes < needed:
             return False
         target.stand_in = True
@@ -232,7 +243,8 @@ def vote_stand_in(game_id: int, user, player: int) -> bool:
 def stand_in_votes(game: Game, target: Seat) -> tuple[int, int]:
     """The votes for a stand-in for `target` since they last acted, and how many make a
     majority of the other human players."""
-    others = [s for s in game.seats.all() if s.user_id and s.pk != target.pk and not s.stand_in]
+    others = [s for s in game.seats.all()
+              if s.user_id and s.pk != target.pk and not s.stand_in and at_the_table(s)]
     votes = StandInVote.objects.filter(target=target, voter__in=others)
     if target.last_acted:
         votes = votes.filter(created__gt=target.last_acted)

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from .. import engine, live, notifications
 from ..clock import TOKEN_STEPS, stored_deadline
-from ..models import Action, Game, Round
+from ..models import Action, Game, Round, Seat
 
 # Seat keys of engine events that name round seats (mapped to stable player indices).
 SEAT_KEYS = ("seat", "from", "to", "leader")
@@ -80,6 +80,8 @@ def finish_game(game: Game, state: engine.Game) -> None:
     last = Action.objects.filter(game=game, seq=game.seq).first()
     last.events = last.events + [{"type": "game_over", "winner": state.winner}]
     last.save(update_fields=["events"])
+    # Whoever was waiting for the next round to sit down will never be seated.
+    game.seats.filter(joining=True).delete()
     notifications.for_everyone(game, notifications.Kind.OVER)
 
 
@@ -130,18 +132,35 @@ def refresh_deadlines(game: Game) -> None:
     live.table_forgotten(game.pk)
 
 
+def table_touched(game: Game) -> None:
+    """Something every page of the table shows changed outside the engine's state (a
+    newcomer waiting for the next round, a player leaving, a vote): a new public version,
+    so that the open pages show it at their next poll rather than after the next move."""
+    game.version += 1
+    game.save(update_fields=["version", "updated"])
+    live.table_changed(game)
+
+
 def apply_seat_changes(game: Game, state: engine.Game) -> engine.Game:
     """Between a round's result and the next deal: the leavers go, then the newcomers
-    sit down, each recorded so that the game can be rebuilt from its record."""
-    for seat in game.seats.filter(leaving=True).order_by("pk"):
+    sit down, each recorded so that the game can be rebuilt from its record.
+
+    Leaves that alone would take the table below four players (the end of the game) wait
+    for the newcomers to sit down first; once the game is over nothing more changes, and
+    whoever still leaves is out with it (a seat change on a finished game would be
+    refused by the engine, and the round could never end)."""
+    leavers = list(game.seats.filter(leaving=True).order_by("pk"))
+    newcomers = list(game.seats.filter(joining=True).order_by("joined", "pk"))
+
+    def leave(state: engine.Game, seat: Seat) -> engine.Game:
         state = state.leave(seat.player)
         record(game, seat.player, "leave", {"player": seat.player},
                [{"type": "left", "player": seat.player}], "player", seat.user)
-        seat.leaving, seat.left = False, True
-        seat.save(update_fields=["leaving", "left"])
-    for seat in game.seats.filter(joining=True).order_by("joined", "pk"):
+        return state
+
+    def join(state: engine.Game, seat: Seat) -> engine.Game:
         if len(state.lineup) >= engine.MAX_PLAYERS:
-            break
+            return state
         places = state.join_places()
         place = places[0] if len(places) == 1 or seat.join_choice == "upper" else places[-1]
         state, player = state.join(place)
@@ -149,4 +168,16 @@ def apply_seat_changes(game: Game, state: engine.Game) -> engine.Game:
         seat.save(update_fields=["player", "joining"])
         record(game, player, "join", {"place": place},
                [{"type": "joined", "player": player, "place": place}], "player", seat.user)
+        return state
+
+    steps = [(leave, s) for s in leavers] + [(join, s) for s in newcomers]
+    if len(state.lineup) - len(leavers) < engine.MIN_PLAYERS:
+        steps = [(join, s) for s in newcomers] + [(leave, s) for s in leavers]
+    for step, seat in steps:
+        if state.is_over:
+            break
+        state = step(state, seat)
+    for seat in leavers:
+        seat.leaving, seat.left = False, True
+        seat.save(update_fields=["leaving", "left"])
     return state

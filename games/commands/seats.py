@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from .. import engine
 from ..models import Game, Seat
-from .base import Rejected, save_state
+from .base import Rejected, save_state, table_touched
 from .moves import wake_bots
 
 
@@ -23,13 +23,23 @@ def join_in_progress(game_id: int, user) -> Seat:
         if seat is not None:
             return seat
         state = game.engine_state()
+        if no_next_round(state):
+            raise Rejected(_("This is the game's last round: there is no next round to "
+                             "join."), 409)
         joining = game.seats.filter(joining=True).count()
         if len(state.lineup) + joining >= engine.MAX_PLAYERS:
             raise Rejected(_("The table is full: %(max)d players.")
                            % {"max": engine.MAX_PLAYERS}, 409)
         seat = Seat.objects.create(game=game, user=user, joining=True)
-        game.save(update_fields=["updated"])
+        table_touched(game)
     return seat
+
+
+def no_next_round(state: engine.Game) -> bool:
+    """Whether the round in play is known to be the game's last (a game ending at a
+    target score may still end sooner)."""
+    rounds = state.options.rounds
+    return state.ending or (rounds is not None and state.round_number >= rounds)
 
 
 def two_middle_places(state: engine.Game) -> list[int]:
@@ -64,7 +74,7 @@ def leave_game(game_id: int, user) -> Seat:
             raise Rejected(_("There is no game in progress to leave here."), 409)
         if seat.joining:
             seat.delete()
-            game.save(update_fields=["updated"])
+            table_touched(game)
             return seat
         if seat.leaving or seat.left:
             raise Rejected(_("You have already left this game."), 409)
@@ -75,5 +85,6 @@ def leave_game(game_id: int, user) -> Seat:
             seat.leaving = True
         seat.save(update_fields=["stand_in", "left", "leaving"])
         save_state(game, game.engine_state(), actor=seat.player)
+        table_touched(game)
         wake_bots(game)
     return seat

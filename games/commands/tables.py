@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -126,6 +127,26 @@ def _wants_notice(user) -> bool:
     return user.notify == user.Notify.EVERY_TURN
 
 
+def expire_invitations(now=None) -> int:
+    """Invitations nobody answered lapse OPEN_TABLE_DAYS after they were sent (at a table
+    that has started too: a newcomer may join between rounds), and with their game; an
+    invitee with an account is warned the day before. Idempotent (the sweep runs it)."""
+    now = now or timezone.now()
+    lapsing = now - timedelta(days=OPEN_TABLE_DAYS)
+    alive = (Game.Status.OPEN, Game.Status.PLAYING)
+    for invitation in Invitation.objects.filter(
+        game__status__in=alive, created__gt=lapsing, created__lte=lapsing + timedelta(days=1),
+    ).exclude(user=None).select_related("user", "game"):
+        key = f"lapsing:{invitation.pk}"
+        if _wants_notice(invitation.user) and not Notification.objects.filter(
+                user=invitation.user, key=key).exists():
+            notifications.notify(invitation.user, key, Notification.Kind.LAPSING, now,
+                                 invitation.game)
+    lapsed, _counts = Invitation.objects.filter(
+        Q(created__lte=lapsing) | ~Q(game__status__in=alive)).delete()
+    return lapsed
+
+
 def remove_seat(game_id: int, seat_id: int) -> None:
     with transaction.atomic():
         game = _lock_open(game_id)
@@ -243,7 +264,9 @@ def open_rematch(game_id: int, user) -> Game:
             order = sorted(seats)
         order = [p for p in order if p in seats]
         name = _("%(name)s (rematch)") % {"name": game.name}
-        new = create_table(user, name[:80], len(order), game.options)
+        # The same rules, clock included: a rematch of a timed table must not stall.
+        new = create_table(user, name[:80], len(order), game.options, game.turn_limit,
+                           game.leaver_bot)
         keys, guests = [], []
         for player in order:
             seat = seats[player]

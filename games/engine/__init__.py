@@ -20,6 +20,7 @@ from .bots import BOTS, choose_action, timeout_action
 from .cards import (
     JESTER,
     MAX_PLAYERS,
+    MIN_PLAYERS,
     RANK_NAMES,
     TITLE_NAMES,
     TITLES,
@@ -35,6 +36,7 @@ from .round import PHASES, Round, deal
 __all__ = [
     "JESTER",
     "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "MESSAGES",
     "PASS",
     "PHASES",

@@ -11,6 +11,7 @@ from accounts import throttle
 
 from .. import commands
 from ..access import seat_for_user
+from ..commands.seats import no_next_round
 from ..forms import InviteForm
 from ..models import Game, Invitation
 
@@ -48,10 +49,20 @@ def invite(request, game_id: int):
     return redirect(game)
 
 
+def _join_page(request, game: Game, token: str, error: str = "", status: int = 200):
+    """The page behind a table's link; for a game in progress, whether a next round is
+    still to come to join at."""
+    last_round = game.is_playing and no_next_round(game.engine_state())
+    return render(request, "games/join.html", {
+        "game": game, "token": token, "seats": list(game.seats.select_related("user")),
+        "last_round": last_round, "error": error,
+    }, status=status)
+
+
 def join(request, token: str):
     game = get_object_or_404(Game, invite_token=token)
     if not request.user.is_authenticated:
-        return render(request, "games/join.html", {"game": game, "token": token})
+        return _join_page(request, game, token)
     if game.seats.filter(user=request.user).exists():
         return redirect(game)
     if request.method == "POST":
@@ -61,17 +72,14 @@ def join(request, token: str):
             else:
                 commands.join(game.pk, request.user)
         except commands.Rejected as rejected:
-            messages.error(request, rejected.message)
-            return redirect("home")
+            return _join_page(request, game, token, rejected.message, rejected.status)
         if game.is_playing:
             messages.success(request, _("You have a seat at %(table)s from the next round on.")
                              % {"table": game.name})
         else:
             messages.success(request, _("You took a seat at %(table)s.") % {"table": game.name})
         return redirect(game)
-    return render(request, "games/join.html", {
-        "game": game, "token": token, "seats": list(game.seats.select_related("user")),
-    })
+    return _join_page(request, game, token)
 
 
 @require_POST

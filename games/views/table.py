@@ -159,8 +159,19 @@ def watchable(request, game_id: int):
         commands.set_watchable(game.pk, request.user, request.POST.get("watch") == "yes",
                                talk=request.POST.get("talk") == "on")
     except commands.Rejected as rejected:
-        messages.error(request, rejected.message)
+        return _refused(request, game, rejected)
     return redirect(game)
+
+
+def _refused(request, game, rejected):
+    """A table form that was refused: the table as it is now with the reason, under the
+    status that says why."""
+    return game_page(request, game.pk, rejected.message, rejected.status)
+
+
+def _not_understood():
+    return commands.Rejected(_("That request was not understood. Reload the page and try "
+                               "again."))
 
 
 # A page left alone this long says "While you were away" over what happened meanwhile.
@@ -456,8 +467,7 @@ def leave_game(request, game_id: int):
     try:
         commands.leave_game(game.pk, request.user)
     except commands.Rejected as rejected:
-        messages.error(request, rejected.message)
-        return redirect(game)
+        return _refused(request, game, rejected)
     messages.success(request, _("You have left the game. Thank you for playing!"))
     return redirect("home")
 
@@ -468,13 +478,14 @@ def join_place(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
     try:
         seat_id = int(request.POST.get("seat", ""))
+        if request.POST.get("place") not in ("upper", "lower"):
+            raise ValueError(request.POST.get("place"))
         commands.choose_join_place(game.pk, request.user, seat_id,
                                    request.POST.get("place") == "upper")
     except ValueError:
-        messages.error(request, _("That request was not understood. Reload the page and try "
-                                  "again."))
+        return _refused(request, game, _not_understood())
     except commands.Rejected as rejected:
-        messages.error(request, rejected.message)
+        return _refused(request, game, rejected)
     return redirect(game)
 
 
@@ -486,10 +497,9 @@ def vote_stand_in(request, game_id: int):
         player = int(request.POST.get("player", ""))
         decided = commands.vote_stand_in(game.pk, request.user, player)
     except ValueError:
-        messages.error(request, _("That request was not understood. Reload the page and try "
-                                  "again."))
+        return _refused(request, game, _not_understood())
     except commands.Rejected as rejected:
-        messages.error(request, rejected.message)
+        return _refused(request, game, rejected)
     else:
         messages.success(request, _("Most players agree: the stand-in bot plays for them until "
                                     "they take their seat back.") if decided

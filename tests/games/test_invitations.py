@@ -1,15 +1,18 @@
 """Invitations: only the host invites, only before the start, within limits; the email
 is in the recipient's language and shows player-chosen names as quotes, never as the
-site's own words; one invitation per address, even when requests race."""
+site's own words; one invitation per address, even when requests race; unanswered, an
+invitation lapses after 14 days, its invitee warned the day before."""
 
 import threading
+from datetime import timedelta
 
 import pytest
+import time_machine
 from django.core import mail
 from django.db import connection
 
-from games import commands
-from games.models import Invitation
+from games import commands, emails, notifications, tasks
+from games.models import Invitation, Notification
 from tests.helpers import start_table
 
 pytestmark = pytest.mark.django_db
@@ -138,3 +141,57 @@ def test_looking_players_up_by_name_is_limited(client, table, alice, settings):
         assert "There is no player called" in _invite(client, table, f"ghost{i}").content.decode()
     answer = _invite(client, table, "ghost9").content.decode()
     assert "looked up too many players" in answer and "There is no player called" not in answer
+
+
+# -- invitations that lapse --
+
+def _deliver_due():
+    return [emails.deliver(pk) for pk in notifications.due_ids()]
+
+
+def test_an_unanswered_invitation_lapses_after_14_days_with_a_warning_the_day_before(
+    client, make_user
+):
+    host = make_user("host")
+    table = commands.create_table(host, "Later", 5, {"rounds": 3})
+    guest = make_user("quinn")
+    invitation, _new = commands.invite(table, host, user=guest)
+    for user in [make_user("ron"), make_user("sam"), make_user("tom")]:
+        commands.join(table.pk, user)
+    commands.start(table.pk)  # the table starts; the invitation is still unanswered
+    sent = invitation.created
+    client.force_login(guest)
+    home = client.get("/").content.decode()
+    assert "you would join at round 2" in home and "until" in home
+    with time_machine.travel(sent + timedelta(days=12, hours=23)):
+        tasks.sweep()
+        _deliver_due()
+    assert not [m for m in mail.outbox if "lapses tomorrow" in m.subject]
+    with time_machine.travel(sent + timedelta(days=13, minutes=1)):
+        tasks.sweep()
+        tasks.sweep()  # idempotent: one warning
+        _deliver_due()
+    warnings = [m for m in mail.outbox if "lapses tomorrow" in m.subject]
+    assert len(warnings) == 1 and warnings[0].to == [guest.email]
+    assert f"/join/{table.invite_token}/" in warnings[0].body
+    assert warnings[0].alternatives and "/unsubscribe/" in warnings[0].body
+    assert Invitation.objects.filter(pk=invitation.pk).exists()
+    with time_machine.travel(sent + timedelta(days=14, minutes=1)):
+        assert commands.expire_invitations() == 1
+        assert commands.expire_invitations() == 0
+        client.force_login(guest)
+        assert "invites you" not in client.get("/").content.decode()
+
+
+def test_no_warning_for_an_invitation_already_answered(client, make_user):
+    host = make_user("host")
+    table = commands.create_table(host, "Soon", 5, {"rounds": 3})
+    guest = make_user("rita")
+    invitation, _new = commands.invite(table, host, user=guest)
+    with time_machine.travel(invitation.created + timedelta(days=13, minutes=1)):
+        tasks.sweep()
+        assert Notification.objects.filter(kind="lapsing").count() == 1
+        client.force_login(guest)
+        client.post(f"/join/{table.invite_token}/")
+        _deliver_due()
+    assert not [m for m in mail.outbox if "lapses tomorrow" in m.subject]

@@ -162,7 +162,10 @@ def _sent_to_a_watcher(client, game: Game) -> list[str]:
 
 
 def _shuffle_every_hand(game: Game, rng: random.Random) -> bool:
-    """For a watcher every hand is hidden: shuffle the non-jester cards of all seats."""
+    """For a watcher every card not on the table is hidden: shuffle the non-jester cards
+    of all seats (each keeping its count and jesters), and put other cards in every private
+    record (the taxes and trades as given, the Dalmutis' choices to give back, the private
+    lines of the log). Returns False if nothing could change."""
     rnd = game.state["round"]
     seats = range(len(rnd["hands"]))
     pool = [c for s in seats for c in rnd["hands"][s] if c != engine.JESTER]
@@ -174,15 +177,33 @@ def _shuffle_every_hand(game: Game, rng: random.Random) -> bool:
         keep = len(rnd["hands"][s]) - len(jesters)
         rnd["hands"][s] = sorted(pool[:keep] + jesters)
         pool = pool[keep:]
+
+    def other(cards):
+        return sorted(rng.randint(1, 12) for _ in cards)
+
+    records = rnd["records"]
+    for key in ("taxes", "trades"):
+        records[key] = [[a, b, other(cards)] for a, b, cards in records[key]]
+    if rnd["decide"]:
+        rnd["decide"]["choices"] = [None if c is None else other(c)
+                                    for c in rnd["decide"]["choices"]]
     game.save(update_fields=["state"])
+    for action in game.actions.all():
+        events = [{**e, "cards": other(e["cards"])}
+                  if e.get("visible_to") is not None and "cards" in e else e
+                  for e in action.events]
+        if events != action.events:
+            action.events = events
+            action.save(update_fields=["events"])
     return True
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_watcher_is_sent_nothing_that_depends_on_any_hand(client, make_user, seed):
+def test_a_watcher_is_sent_nothing_that_depends_on_any_hidden_card(client, make_user, seed):
     rng = random.Random(seed)
     humans = [make_user(f"w{seed}x{i}") for i in range(2)]
-    options = {"rounds": 3, "merchant_trade": rng.choice(["off", "chosen"])}
+    options = {"rounds": 3, "merchant_trade": rng.choice(["off", "chosen", "random"]),
+               "first_round_taxes": rng.random() < 0.7}
     game = start_table(humans[0], humans[1:], bots=rng.choice((2, 4)), options=options)
     commands.set_watchable(game.pk, humans[0], True)
     watcher = make_user(f"watcher{seed}")
@@ -193,6 +214,7 @@ def test_a_watcher_is_sent_nothing_that_depends_on_any_hand(client, make_user, s
         if not game.is_playing:
             break
         original = game.state
+        events = {a.pk: a.events for a in game.actions.all()}
         for login in (None, watcher):  # signed out, or signed in without a seat
             client.logout()
             if login is not None:
@@ -204,6 +226,9 @@ def test_a_watcher_is_sent_nothing_that_depends_on_any_hand(client, make_user, s
             after = _sent_to_a_watcher(client, game)
             game.state = original
             game.save(update_fields=["state"])
+            for action in game.actions.all():
+                action.events = events[action.pk]
+                action.save(update_fields=["events"])
             assert before == after, f"seed {seed}"
             compared += 1
     assert compared
@@ -213,7 +238,7 @@ def test_a_watch_link_works_only_while_the_host_shares_it(client, make_user):
     host, other = make_user("hosting"), make_user("other")
     game = start_table(host, [other], bots=2)
     client.force_login(other)
-    assert client.post(f"/t/{game.pk}/watchable/", {"watch": "yes"}).status_code == 302
+    assert client.post(f"/t/{game.pk}/watchable/", {"watch": "yes"}).status_code == 403
     game.refresh_from_db()
     assert game.watch_token == ""  # only the host may share it
     client.force_login(host)
