@@ -10,7 +10,8 @@ self.addEventListener("install", (event) => {
     const page = await fetch(OFFLINE, { cache: "reload" });
     const html = await page.clone().text();
     // The offline page's own stylesheet and icon, whatever their URLs.
-    const assets = [...html.matchAll(/(?:href|src)="(\/static\/[^"]+)"/g)].map((m) => m[1]);
+    const assets = [...new Set([...html.matchAll(/(?:href|src)="(\/static\/[^"]+)"/g)]
+      .map((m) => m[1]))];
     await cache.put(OFFLINE, page);
     await cache.addAll(assets);
     await self.skipWaiting();

@@ -1,0 +1,65 @@
+"""The installable app in a real browser: the manifest is valid (name, icons that load,
+the start page), the service worker registers and controls the page, and with the
+network gone a page shows the offline page instead of the browser's error."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.helpers import PASSWORD, make_user
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def player(live_server, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return make_user("ines", display_name="Ines")
+
+
+def test_manifest_service_worker_and_offline_page(player, browser, live_server, screenshot_dir):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("ines")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest = page.evaluate("async (url) => (await fetch(url)).json()", href)
+    assert manifest["name"] == "The Great Dalmuti" and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    assert any(icon.get("purpose") == "maskable" for icon in manifest["icons"])
+    for icon in manifest["icons"]:
+        kind = page.evaluate(
+            "async (url) => (await fetch(url)).headers.get('content-type')", icon["src"])
+        assert kind == "image/png", icon["src"]
+
+    # The service worker registers and, on the next load, controls the page.
+    page.wait_for_function("async () => Boolean(await navigator.serviceWorker.getRegistration())"
+                           " && (await navigator.serviceWorker.ready).active !== null",
+                           timeout=15_000)
+    page.reload()
+    assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+    scope = page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).scope")
+    assert scope == f"{live_server.url}/"
+
+    # The profile offers notifications on this device, with no prompt on load.
+    page.goto(f"{live_server.url}/accounts/profile/")
+    expect(page.get_by_role("button", name="Notify me on this device")).to_be_visible()
+    assert page.evaluate("() => Notification.permission") == "default"
+    folder = screenshot_dir / "screenshots"
+    folder.mkdir(exist_ok=True)
+    page.screenshot(path=str(folder / "push-profile-phone.png"), full_page=True)
+
+    # The network goes: a page shows the offline page.
+    context.set_offline(True)
+    page.goto(f"{live_server.url}/")
+    expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
+    page.screenshot(path=str(folder / "offline-phone.png"))
+    context.set_offline(False)
+    assert problems == []
+    context.close()
