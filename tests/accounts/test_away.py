@@ -32,6 +32,7 @@ def timed(friends):
 
 def _profile(client, user, **changes):
     data = {"display_name": user.display_name, "email": user.email, "notify": user.notify,
+            "notify_by": user.notify_by,
             "language": user.language, "time_zone": user.time_zone, "away_until": ""}
     data.update(changes)
     client.force_login(user)
