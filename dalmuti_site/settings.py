@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games",
     "leagues",
     "chat",
+    "players",
 ]
 
 MIDDLEWARE = [

@@ -19,6 +19,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
+    path("", include("players.urls")),
     path("", include("games.urls")),
     path("", include("chat.urls")),
 ]
