@@ -21,9 +21,10 @@ def action(game, seq, round_number, kind, events, player=None):
 
 def taxes(plan, exchanges):
     """The events of a tax phase: the public plan, then each exchange (tribute first)."""
-    return [{"type": "taxes", "exchanges": [{"from": f, "to": t, "count": n} for f, t, n in plan]}] \
-        + [{"type": "tax_exchange", "from": f, "to": t, "cards": cards,
-            "visible_to": sorted([f, t])} for f, t, cards in exchanges]
+    public = {"type": "taxes",
+              "exchanges": [{"from": f, "to": t, "count": n} for f, t, n in plan]}
+    return [public] + [{"type": "tax_exchange", "from": f, "to": t, "cards": cards,
+                        "visible_to": sorted([f, t])} for f, t, cards in exchanges]
 
 
 @pytest.fixture
