@@ -20,7 +20,8 @@ def action(game, seq, round_number, kind, events, player=None):
 
 
 def taxes(plan, exchanges):
-    """The events of a tax phase: the public plan, then each exchange (tribute first)."""
+    """The events of a tax phase as the record keeps them: the public plan in round seats,
+    then each exchange, in players (tribute first)."""
     public = {"type": "taxes",
               "exchanges": [{"from": f, "to": t, "count": n} for f, t, n in plan]}
     return [public] + [{"type": "tax_exchange", "from": f, "to": t, "cards": cards,
@@ -46,9 +47,11 @@ def games(alice, bob, carol, dave):
     b = record_game([bob, alice, carol, dave, None], [([0, 1, 2, 3, 4], [1, 0, 2, 3, 4])],
                     name="B")
     action(b, 1, 1, "revolution", [{"type": "revolution", "player": 1, "great": False}], 1)
-    # C, 4 players: Alice (player 3) is Greater Peon, pays a 2 and a 5, finishes first.
-    c = record_game([carol, bob, None, alice], [([0, 1, 2, 3], [3, 0, 1, 2])], name="C")
-    action(c, 1, 1, "give_back", taxes([(3, 0, 2)], [(3, 0, [2, 5]), (0, 3, [12, 11])]))
+    # C, 4 players seated Bob, bot, Carol, Alice: Alice (player 3) is Greater Peon, pays
+    # a 2 and a 5 to Bob (player 1), finishes first. The public plan names round seats
+    # (Alice sits in seat 3, Bob in seat 0), the exchanges name players.
+    c = record_game([carol, bob, None, alice], [([1, 2, 0, 3], [3, 0, 1, 2])], name="C")
+    action(c, 1, 1, "give_back", taxes([(3, 0, 2)], [(3, 1, [2, 5]), (1, 3, [12, 11])]))
     # D, in play: its first round is not over, and nothing of it may count.
     d = record_game([alice, bob, carol, dave], [([0, 1, 2, 3], None)],
                     status=Game.Status.PLAYING, name="D")
@@ -118,3 +121,27 @@ def test_a_player_replaced_by_a_bot_keeps_only_the_rounds_before(alice, bob, car
     assert (stats.games_played, stats.rounds, stats.great_dalmuti) == (1, 1, 1)
     assert stats.games_finished == 0  # the bot finished the game for her
     assert [h.user.username for h in player_stats(bob).head_to_head] == ["carol", "dave"]
+
+
+def test_taxes_of_a_real_game_match_what_the_engine_exchanged(alice):
+    from games.replay import replay
+    from tests.helpers import play_out, start_table
+
+    game = play_out(start_table(alice, bots=3, options={"rounds": 4}, seed=5))
+    me = game.seats.get(user=alice).player
+    paid, received = Counter(), Counter()
+    seen = set()
+    for _action, state in replay(game):
+        records = state.round.to_json()["records"]
+        if records["taxes_status"] != "done" or state.round_number in seen:
+            continue
+        seen.add(state.round_number)
+        # The engine's own list: (giver, taker, cards) in round seats, tribute first.
+        for i, (giver, taker, cards) in enumerate(records["taxes"]):
+            if i % 2 == 0 and state.seats[giver] == me:
+                paid.update(cards)
+            elif i % 2 == 0 and state.seats[taker] == me:
+                received.update(cards)
+    assert paid or received  # the seed gives Alice taxes to pay or to receive
+    stats = player_stats(alice)
+    assert (stats.taxes_paid, stats.taxes_received) == (paid, received)
