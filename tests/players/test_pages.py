@@ -148,3 +148,18 @@ def test_the_admin_exports_a_seasons_games_as_csv_and_json(admin_client, alice, 
     assert (data["league"], data["season"]) == ("Friday Club", "Spring")
     assert [g["name"] for g in data["games"]] == ["Opening night"]
     assert [s["player"] for s in data["standings"]] == ["Dave", "Carol", "Bob", "Alice"]
+
+
+def test_the_page_costs_the_same_number_of_queries_however_many_games(
+        client, alice, bob, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    play_out(start_table(alice, [bob], bots=2, options={"rounds": 2}, seed=1))
+    client.force_login(bob)
+    with CaptureQueriesContext(connection) as one_game:
+        assert page(client, alice).status_code == 200
+    for seed in (2, 3, 4):
+        play_out(start_table(alice, [bob], bots=2, options={"rounds": 2}, seed=seed))
+    with django_assert_max_num_queries(len(one_game)):
+        assert page(client, alice).status_code == 200
