@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "leagues",
     "chat",
     "push",
+    "players",
 ]
 
 MIDDLEWARE = [

@@ -20,6 +20,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
     path("", include("push.urls")),
+    path("", include("players.urls")),
     path("", include("games.urls")),
     path("", include("chat.urls")),
 ]

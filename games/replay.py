@@ -21,20 +21,26 @@ def replay(game: Game, actions=None):
     options = engine.Options.from_json(game.options)
     state = None
     for action in actions if actions is not None else game.actions.order_by("seq"):
-        if action.kind == "start":
-            state = engine.Game.new(action.payload["players"], options, action.payload["seed"],
-                                    lineup=action.payload.get("lineup"))
-        elif action.kind == "next_round":
-            state = state.next_round()
-        elif action.kind == "ending":
-            state = state.end_after_this_round(action.payload["end"])
-        elif action.kind == "join":
-            state = state.join(action.payload["place"])[0]
-        elif action.kind == "leave":
-            state = state.leave(action.payload["player"])
-        else:
-            state = state.apply(action.player, engine.action_from_json(action.payload))
+        state = apply_recorded(state, options, action.kind, action.player, action.payload)
         yield action, state
+
+
+def apply_recorded(state: engine.Game | None, options: engine.Options, kind: str,
+                   player: int | None, payload: dict) -> engine.Game:
+    """The state after one recorded action (the engine alone: a downloaded record
+    replays through here too)."""
+    if kind == "start":
+        return engine.Game.new(payload["players"], options, payload["seed"],
+                               lineup=payload.get("lineup"))
+    if kind == "next_round":
+        return state.next_round()
+    if kind == "ending":
+        return state.end_after_this_round(payload["end"])
+    if kind == "join":
+        return state.join(payload["place"])[0]
+    if kind == "leave":
+        return state.leave(payload["player"])
+    return state.apply(player, engine.action_from_json(payload))
 
 
 def rebuild_state(game: Game) -> engine.Game | None:

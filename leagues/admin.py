@@ -1,4 +1,6 @@
 import copy
+import csv
+import json
 
 from django import forms
 from django.contrib import admin, messages
@@ -16,6 +18,7 @@ from games import engine
 from games.commands import Rejected
 from games.forms import MAX_SEATS, MIN_SEATS, TableForm, check_rules
 from games.models import BotLevel
+from players import exports
 
 from . import services, standings
 from .models import League, LeagueGame, Membership, Rematch, Replacement, Season
@@ -275,6 +278,31 @@ class SeasonAdmin(admin.ModelAdmin):
     list_filter = ("league",)
     search_fields = ("name", "league__name")
     date_hierarchy = "start"
+    actions = ["export_games_csv", "export_games_json"]
+
+    @admin.action(description=gettext_lazy("Export the seasons’ games as CSV"),
+                  permissions=["view"])
+    def export_games_csv(self, request, queryset):
+        response = HttpResponse(
+            content_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="season-games.csv"'},
+        )
+        writer = csv.writer(response)
+        writer.writerow(exports.CSV_HEADER)
+        for season in queryset.select_related("league").order_by("league__name", "start"):
+            writer.writerows(exports.season_csv_rows(season))
+        return response
+
+    @admin.action(description=gettext_lazy("Export the seasons’ games and standings as JSON"),
+                  permissions=["view"])
+    def export_games_json(self, request, queryset):
+        seasons = queryset.select_related("league").order_by("league__name", "start")
+        return HttpResponse(
+            json.dumps({"seasons": [exports.season_json(s) for s in seasons]},
+                       ensure_ascii=False, indent=1),
+            content_type="application/json; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="season-games.json"'},
+        )
 
 
 @admin.register(LeagueGame)

@@ -5,6 +5,8 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from players import services as players
+
 from .. import engine, live, notifications
 from ..clock import TOKEN_STEPS, stored_deadline
 from ..models import Action, Game, Round, Seat
@@ -76,6 +78,9 @@ def finish_round(game: Game, state: engine.Game) -> None:
 
 def finish_game(game: Game, state: engine.Game) -> None:
     game.status = Game.Status.FINISHED
+    # The ratings wait for any other game ending with the same players; the end is
+    # stamped after that wait, so the order of the end times is the order of the ratings.
+    players.rate_game(game, state)
     game.finished = timezone.now()
     last = Action.objects.filter(game=game, seq=game.seq).first()
     last.events = last.events + [{"type": "game_over", "winner": state.winner}]

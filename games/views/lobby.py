@@ -69,9 +69,10 @@ def my_games(request):
         results = game_results(finished_rounds(game__in=[e["game"] for e in finished]))
         for entry in finished:
             standing = results.get(entry["game"].pk, [])
-            entry["place"] = next(
-                (row["rank"] for row in standing if row["player"] == entry["seat"].player), None
-            )
+            mine = next((row for row in standing if row["player"] == entry["seat"].player),
+                        None)
+            entry["place"] = mine["rank"] if mine else None
+            entry["points"] = mine["score"] if mine else 0
             entry["players"] = len(standing)
     sweep_in_process()
     invitations = (

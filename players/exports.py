@@ -1,0 +1,94 @@
+"""A league season's games for the organiser to keep or analyse: every game of the
+season with each player's final place, points and rating change, as CSV rows or as JSON
+(with the season's standings). Games not yet over are listed without results."""
+
+from collections import defaultdict
+
+from games.models import Game, Seat
+from games.replay import game_results
+from leagues.standings import Occupants, csv_row, finished_rounds, league_standings
+
+from .models import RatingChange
+
+CSV_HEADER = [
+    "league", "season", "table_id", "table", "status", "finished", "player", "bot_level",
+    "rank", "points", "rounds", "rating_before", "rating_after",
+]
+
+
+def season_games(season) -> list[dict]:
+    games = list(
+        Game.objects.filter(league_link__season=season).order_by("finished", "pk")
+        .defer("state", "awaiting")
+    )
+    ids = [g.pk for g in games]
+    rounds = finished_rounds(game__in=ids)
+    results = game_results(rounds)
+    played: dict[tuple[int, int], int] = defaultdict(int)
+    for r in rounds:
+        for player in r.places:
+            played[(r.game_id, player)] += 1
+    occupants = Occupants(game__in=ids)
+    seats = {(s.game_id, s.player): s for s in Seat.objects.filter(
+        game__in=ids, player__isnull=False).select_related("user")}
+    changes = {
+        (c.game_id, c.rating.user_id or c.rating.bot_level): c
+        for c in RatingChange.objects.filter(game__in=ids).select_related("rating")
+    }
+    out = []
+    for game in games:
+        rows = []
+        for row in results.get(game.pk, []):
+            player = row["player"]
+            user = occupants.user(game.pk, player)
+            seat = seats.get((game.pk, player))
+            bot_level = seat.bot_level if seat is not None and user is None else ""
+            change = changes.get((game.pk, user.pk if user else bot_level))
+            rows.append({
+                "player": user.name if user else (seat.name if seat else "?"),
+                "username": user.username if user else None,
+                "bot_level": bot_level or None,
+                "rank": row["rank"] if game.status == Game.Status.FINISHED else None,
+                "points": row["score"],
+                "rounds": played[(game.pk, player)],
+                "rating_before": round(change.mu_before, 1) if change else None,
+                "rating_after": round(change.mu, 1) if change else None,
+            })
+        out.append({
+            "id": game.pk, "name": game.name, "status": game.status,
+            "finished": game.finished.isoformat() if game.finished else None,
+            "players": rows,
+        })
+    return out
+
+
+def season_csv_rows(season) -> list[list]:
+    rows = []
+    for game in season_games(season):
+        for p in game["players"]:
+            rows.append([
+                season.league.name, season.name, game["id"], game["name"], game["status"],
+                game["finished"] or "", p["player"], p["bot_level"] or "",
+                "" if p["rank"] is None else p["rank"], p["points"], p["rounds"],
+                "" if p["rating_before"] is None else p["rating_before"],
+                "" if p["rating_after"] is None else p["rating_after"],
+            ])
+    return rows
+
+
+STANDINGS_KEYS = [
+    "rank", "player", "games", "rounds", "points", "points_per_round",
+    "average_finishing_position", "times_great_dalmuti", "times_greater_peon", "games_won",
+]
+
+
+def season_json(season) -> dict:
+    return {
+        "league": season.league.name,
+        "season": season.name,
+        "start": season.start.isoformat(),
+        "end": season.end.isoformat(),
+        "standings": [dict(zip(STANDINGS_KEYS, csv_row(row), strict=True))
+                      for row in league_standings(season.league, season)],
+        "games": season_games(season),
+    }

@@ -1,0 +1,126 @@
+"""A finished game's record to download: as JSON (the action record with the seating and
+the options, enough for the engine to replay it) and as text for people.
+
+Both reveal every hand, so they exist only for games that are over (the views check
+that through games.access before calling here).
+"""
+
+import html
+
+from django.template.loader import render_to_string
+from django.utils.html import strip_tags
+
+from games import engine
+from games.models import Action, BotLevel, Game, Round
+from games.replay import all_log_lines, apply_recorded, player_names
+
+from .models import RatingChange
+
+FORMAT = "dalmuti-game-record"
+VERSION = 1
+
+
+def _time(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+def seating(game: Game) -> list[dict]:
+    out = []
+    for seat in game.seats.select_related("user").exclude(player=None).order_by("player"):
+        out.append({
+            "player": seat.player,
+            "name": seat.name,
+            "username": seat.user.username if seat.user_id else None,
+            "bot_level": seat.bot_level or None,
+            "left": seat.left,
+        })
+    return out
+
+
+def record_json(game: Game) -> dict:
+    """The game's record as a JSON-ready dict."""
+    state = game.engine_state() if game.state is not None else None
+    actions = Action.objects.filter(game=game).order_by("seq")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {
+            "id": game.pk,
+            "name": game.name,
+            "status": game.status,
+            "started": _time(game.started),
+            "finished": _time(game.finished),
+            "end_reason": game.end_reason,
+        },
+        "options": engine.Options.from_json(game.options).to_json(),
+        "seating": seating(game),
+        "actions": [
+            {"seq": a.seq, "round": a.round_number, "player": a.player, "kind": a.kind,
+             "payload": a.payload, "by": a.by, "events": a.events, "time": _time(a.created)}
+            for a in actions
+        ],
+        "standings": state.standings if state is not None else [],
+        "scores": list(state.scores) if state is not None else [],
+        "ratings": [
+            {"name": c.rating.name, "before": round(c.mu_before, 1), "after": round(c.mu, 1),
+             "uncertainty": round(c.sigma, 1), "place": c.place}
+            for c in RatingChange.objects.filter(game=game).select_related("rating__user")
+            .order_by("place", "pk")
+        ],
+    }
+
+
+def replay_record(data: dict) -> engine.Game | None:
+    """The final state of a downloaded record, replayed by the engine from its actions
+    alone (no database)."""
+    if data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise ValueError("not a game record this site can read")
+    options = engine.Options.from_json(data["options"])
+    state = None
+    for action in data["actions"]:
+        state = apply_recorded(state, options, action["kind"], action["player"],
+                               action["payload"])
+    return state
+
+
+def record_text(game: Game) -> str:
+    """The game told for people: players, rules, every round's deal, log and result."""
+    names = player_names(game)
+    state = game.engine_state() if game.state is not None else None
+    standings = [{**row, "name": names.get(row["player"], "?")}
+                 for row in (state.standings if state is not None else [])]
+    lines_by_round: dict[int, list[str]] = {}
+    actions = list(Action.objects.filter(game=game).order_by("seq"))
+    for line in all_log_lines(actions, names):
+        lines_by_round.setdefault(line["round"], []).append(line["text"])
+    rounds = []
+    for rnd in Round.objects.filter(game=game).order_by("number"):
+        hands = [
+            {"name": names.get(player, "?"), "cards": _cards(hand)}
+            for player, hand in zip(rnd.positions, rnd.hands, strict=False)
+        ]
+        rounds.append({
+            "number": rnd.number, "hands": hands,
+            "lines": lines_by_round.get(rnd.number, []),
+            "result": [
+                {"place": i + 1, "name": names.get(p, "?"),
+                 "points": rnd.points.get(str(p), 0)}
+                for i, p in enumerate(rnd.finish_order)
+            ],
+        })
+    return render_to_string("players/record.txt", {
+        "game": game, "standings": standings, "rounds": rounds,
+        "players": [{**p, "bot_label": BotLevel(p["bot_level"]).label if p["bot_level"] else ""}
+                    for p in seating(game)],
+        "rules": _rules(game.options),
+    })
+
+
+def _rules(options: dict) -> list[str]:
+    """The table's rules as the pages list them, one line each."""
+    listed = strip_tags(render_to_string("games/_options.html", {"options": options}))
+    return [html.unescape(line.strip()) for line in listed.splitlines() if line.strip()]
+
+
+def _cards(hand: list[int]) -> str:
+    return " ".join(str(card) if card != engine.JESTER else "J" for card in sorted(hand))

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("players/", views.ratings, name="ratings"),
+    path("players/<str:username>/", views.player_page, name="player"),
+    path("history/<int:game_id>/record.json", views.record_json, name="record_json"),
+    path("history/<int:game_id>/record.txt", views.record_text, name="record_text"),
+]
