@@ -51,12 +51,15 @@ def place_chart(rounds: list[dict]) -> Chart:
 
     chart.y_ticks = [{"y": round(y(p), 1), "label": str(p)} for p in range(1, most + 1)]
     xy = []
+    # At most about ten round numbers under the line, so that they never run together.
+    every = -(-len(rounds) // 10)
     for i, r in enumerate(rounds):
         x = _x(i, len(rounds), chart.left + 8, chart.right - 8)
         xy.append((x, y(r["place"])))
         chart.points.append({"x": round(x, 1), "y": round(y(r["place"]), 1), "first":
                              r["place"] == 1})
-        chart.x_ticks.append({"x": round(x, 1), "label": str(r["round"])})
+        if i % every == 0 or i == len(rounds) - 1:
+            chart.x_ticks.append({"x": round(x, 1), "label": str(r["round"])})
     chart.path = _path(xy)
     return chart
 

@@ -67,7 +67,6 @@ def player_page(request, username: str):
         "taxes": [{**row, "name": card_name(row["rank"])} for row in facts.taxes],
         "head_to_head": [{"h2h": h, "linked": h.user.pk in visible}
                          for h in facts.head_to_head],
-        "bots": stats.bot_ratings(),
     }, status=200 if form is None or not form.errors else 400)
 
 
