@@ -522,12 +522,14 @@ def _may_watch(request, game_id: int) -> bool:
 
 async def stream(request, game_id: int):
     """Server-sent events telling an open game page, at once, that the table changed.
-    Only served by an ASGI server with Redis; otherwise 204, which tells the browser not
-    to reconnect (the page keeps polling)."""
+    Only served by an ASGI server with Redis reachable; otherwise 204, which tells the
+    browser not to reconnect (the page keeps polling)."""
     if not await sync_to_async(_may_watch)(request, game_id):
         raise Http404
     if not live.enabled() or not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
+    if await live.hub() is None:
+        return HttpResponse(status=204)  # Redis is down: the page polls
     return StreamingHttpResponse(
         live.events(game_id), content_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
