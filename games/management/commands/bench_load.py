@@ -52,6 +52,10 @@ POLL_EVERY = re.compile(rb'hx-trigger="every (\d+)s')
 VERSION = re.compile(r"[?&]v=(\d+)")
 CHAT_SEEN = re.compile(rb'id="chat-seen" name="c" value="(\d+)"')
 LOOKED = re.compile(rb'name="r" value="(\d+)"><input type="hidden" name="n" value="(\d+)"')
+# With a live stream the page's regular poll runs only this often, while the stream's
+# events or heartbeat came within the silence bound (static/js/dalmuti.js).
+STREAM_SAFETY_SECONDS = 30
+STREAM_SILENCE_SECONDS = 40
 # A request that takes longer than this counts as an error.
 TIMEOUT = 30
 # Moves this close to the end are not waited for on the other pages.
@@ -161,6 +165,7 @@ class Page:
         self.chat_seen = self.looked = None
         self.polling = self.again = False
         self.streaming = False
+        self.stream_alive = self.last_poll = 0.0
 
     def head(self, method: str, path: str, body: bytes = b"") -> bytes:
         host = f"127.0.0.1:{self.run.port}"
@@ -234,12 +239,16 @@ class Page:
     async def keep_polling(self) -> None:
         await asyncio.sleep(random.uniform(0, self.every))
         while self.poll_url:
-            self.trigger()
+            now = time.monotonic()
+            if not (now - self.stream_alive < STREAM_SILENCE_SECONDS
+                    and now - self.last_poll < STREAM_SAFETY_SECONDS):
+                self.trigger()
             await asyncio.sleep(self.every)
 
     def trigger(self) -> None:
         """Poll now; if a poll is under way, once more when it is back (htmx queues the
         last trigger of an element that is busy)."""
+        self.last_poll = time.monotonic()
         if self.polling:
             self.again = True
         elif self.poll_url:
@@ -280,14 +289,18 @@ class Page:
                 self.run.error(f"stream {status}")
                 return
             self.streaming = True
+            self.stream_alive = time.monotonic()
             buffer = b""
             while chunk := await _read_chunk(conn.reader):
                 buffer += chunk
                 while b"\n\n" in buffer:
                     event, buffer = buffer.split(b"\n\n", 1)
+                    now = time.monotonic()
+                    if event.startswith(b"event: ping"):
+                        self.stream_alive = now
                     if not event.startswith(b"event: table"):
                         continue
-                    now = time.monotonic()
+                    self.stream_alive = now
                     found = re.search(rb"^data: v(\d+)", event, re.M)
                     if found:
                         self.run.arrivals.append((self.game, int(found.group(1)), self.index, now))
@@ -327,6 +340,28 @@ def _decide(game_id: int) -> tuple[int, str, int] | None:
     return int(player), body, game.version
 
 
+def _children(pid: int) -> list[int]:
+    """The worker processes of the gunicorn master `pid` (Linux)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            return [int(child) for child in children.read().split()]
+    except OSError:
+        return []
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """CPU time used so far by these processes (Linux), 0 where unknown."""
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 class Run:
     """The simulated browsers and players of part 2, and what they measured."""
 
@@ -350,6 +385,7 @@ class Run:
                 self.pages.append(Page(self, len(self.pages), table, page["player"],
                                        page["session"]))
         self.decider = ThreadPoolExecutor(2)
+        self.server_pids: list[int] = options.get("server_pids", [])
 
     def spawn(self, coroutine) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -404,11 +440,14 @@ class Run:
         streams = sum(p.streaming for p in self.pages)
         self.measuring = True
         started = time.monotonic()
+        cpu = time.process_time(), _cpu_seconds(self.server_pids)
         players = [asyncio.ensure_future(self.play(t)) for t in self.tables]
         reloader = asyncio.ensure_future(self.reload_some()) if self.reloads else None
         await asyncio.sleep(self.seconds)
         self.measuring = False
         elapsed = time.monotonic() - started
+        self.client_cpu = (time.process_time() - cpu[0]) / elapsed
+        self.server_cpu = (_cpu_seconds(self.server_pids) - cpu[1]) / elapsed
         last_click = started + self.seconds - SETTLE
         # Let the last moves reach the other pages before counting what arrived.
         await asyncio.sleep(SETTLE)
@@ -417,6 +456,9 @@ class Run:
         for task in everything:
             task.cancel()
         await asyncio.gather(*everything, return_exceptions=True)
+        for page in self.pages:
+            for conn in page.idle:
+                conn.close()
         self.decider.shutdown()
         self.report(out, elapsed, last_click, streams)
 
@@ -449,7 +491,8 @@ class Run:
                   f"{'/'.join(map(str, sorted(every)))} s"
                   f"{f', {streams} event streams open' if self.stream else ''}, players "
                   f"acting after {self.think} s on average, {elapsed:.0f} s:")
-        out.write(f"  requests/s       {requests / elapsed:.0f}")
+        out.write(f"  requests/s       {requests / elapsed:.0f}; CPU used: web processes "
+                  f"{self.server_cpu:.2f} cores, these simulated browsers {self.client_cpu:.2f}")
         for kind in ("poll (unchanged)", "poll (changed)", "move", "page load (opening)",
                      "page load (during the run)"):
             out.write(f"  {kind:<27}{_percentiles(self.timings[kind])}")
@@ -493,12 +536,15 @@ class Command(BaseCommand):
             tables = self._tables(max(1, options["pages"] // 4))
             connection.close()
             asyncio.run(self._side_by_side(port, tables, options))
-            run = Run(port, tables, options)
+            run = Run(port, tables, {**options, "server_pids": _children(server.pid)})
             asyncio.run(run.main(self.stdout))
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(30)
-            self._clean()
+            try:
+                # A quick shutdown: a graceful one would wait for the open streams.
+                os.killpg(server.pid, signal.SIGINT)
+                server.wait(60)
+            finally:
+                self._clean()
 
     # -- set-up --
 
