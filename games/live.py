@@ -67,14 +67,14 @@ def earliest_deadline(awaiting: dict) -> str:
 
 
 def _write_table(game_id: int, version: int, status: str, deadline: str,
-                 announce: bool = False) -> None:
+                 announce: bool = False, actor: int | None = None) -> None:
     r = client()
     if r is None:
         return
     try:
         r.eval(_FORWARD, 1, _keys(game_id)[0], version, status, deadline, TABLE_SECONDS)
         if announce:
-            r.publish(channel(game_id), f"v{version}")
+            r.publish(channel(game_id), f"v{version}" + ("" if actor is None else f" by {actor}"))
     except redis.RedisError:
         pass  # read as cold: the database answers; open pages poll
 
@@ -91,13 +91,15 @@ def _write_chat(game_id: int, last_id: int, announce: bool = False) -> None:
         pass
 
 
-def table_changed(game, announce: bool = True) -> None:
+def table_changed(game, announce: bool = True, actor: int | None = None) -> None:
     """After the transaction commits, tell the polls the table's new version, and the open
-    streams that it changed. A change nobody else may see (a private decision) is not
-    announced: an event at that moment would give it away."""
+    streams that it changed (and which player's move changed it, if one did). A change
+    nobody else may see (a private decision) is not announced: an event at that moment
+    would give it away."""
     if settings.REDIS_URL:
         transaction.on_commit(partial(_write_table, game.pk, game.version, game.status,
-                                      earliest_deadline(game.awaiting), announce=announce))
+                                      earliest_deadline(game.awaiting), announce=announce,
+                                      actor=actor))
 
 
 def table_forgotten(game_id: int) -> None:
@@ -170,6 +172,10 @@ def first_sighting(seat_pk: int, seconds: int) -> bool:
 # -- the stream: open pages are told at once that something changed --
 
 HEARTBEAT_SECONDS = 15
+# A player's own move reaches that player's streams this much later: the answer to the
+# move has already updated the page that made it, which would otherwise fetch the same
+# change a second time (the event overtakes the answer); their other pages still follow.
+OWN_MOVE_SECONDS = 2.0
 # How long a new stream waits for Redis to confirm its subscription.
 SUBSCRIBE_SECONDS = 5
 
@@ -314,7 +320,7 @@ async def _start_hub() -> _Hub | None:
     return _hub
 
 
-async def events(game_id: int):
+async def events(game_id: int, player: int | None = None):
     """Server-sent events for one open page: "table" whenever the table or its chat
     changes, and a "ping" as a heartbeat: it keeps proxies from closing the connection and
     tells the page its stream is alive, so it need not poll often. The first line is sent
@@ -338,6 +344,10 @@ async def events(game_id: int):
                 continue
             if data is None:
                 return
+            data, _, actor = data.partition(" by ")
+            if player is not None and actor == str(player):
+                asyncio.get_running_loop().call_later(OWN_MOVE_SECONDS, queue.put_nowait, data)
+                continue
             yield f"event: table\ndata: {data}\n\n"
     finally:
         current.leave(name, queue)

@@ -533,6 +533,7 @@ class Command(BaseCommand):
         port = _free_port()
         server = self._serve(port, options["web_workers"], options["stream"])
         try:
+            self._clean()  # what an interrupted run left
             tables = self._tables(max(1, options["pages"] // 4))
             connection.close()
             asyncio.run(self._side_by_side(port, tables, options))
