@@ -536,13 +536,14 @@ class Command(BaseCommand):
             self._clean()  # what an interrupted run left
             tables = self._tables(max(1, options["pages"] // 4))
             connection.close()
+            options["server_pids"] = _children(server.pid)
             asyncio.run(self._side_by_side(port, tables, options))
-            run = Run(port, tables, {**options, "server_pids": _children(server.pid)})
+            run = Run(port, tables, options)
             asyncio.run(run.main(self.stdout))
         finally:
             try:
-                # A quick shutdown: a graceful one would wait for the open streams.
-                os.killpg(server.pid, signal.SIGINT)
+                # Open streams would hold a graceful shutdown for its whole timeout.
+                os.killpg(server.pid, signal.SIGTERM)
                 server.wait(60)
             finally:
                 self._clean()
@@ -557,7 +558,8 @@ class Command(BaseCommand):
             "dalmuti_site.wsgi"]
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", *app, "--workers", str(workers),
-             "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+             "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
+             "--graceful-timeout", "3"],
             env=env, start_new_session=True,
         )
         for _ in range(300):
@@ -599,13 +601,17 @@ class Command(BaseCommand):
 
     # -- part 1 --
 
-    async def _hammer(self, page: Page, path: str, seconds: int, conns: int) -> float:
+    async def _hammer(self, page: Page, path: str, seconds: float, conns: int,
+                      signed_in: bool = True) -> int:
+        """Requests answered 200 or 204 by `conns` connections asking in a loop."""
         statuses: Counter = Counter()
         stop = time.monotonic() + seconds
 
         async def run() -> None:
             conn = Connection(page.run.port)
             head = page.head("GET", path)
+            if not signed_in:  # as a load balancer asks: no cookies
+                head = re.sub(rb"Cookie: [^\r]*\r\n", b"", head)
             while time.monotonic() < stop:
                 try:
                     status, _ = await asyncio.wait_for(conn.request(head), TIMEOUT)
@@ -619,22 +625,34 @@ class Command(BaseCommand):
         await asyncio.gather(*(run() for _ in range(conns)))
         if set(statuses) - {200, 204}:
             self.stdout.write(f"  {path}: answers {dict(statuses)}")
-        return (statuses[200] + statuses[204]) / seconds
+        return statuses[200] + statuses[204]
 
     async def _side_by_side(self, port: int, tables: list[dict], options) -> None:
+        """The three kinds of request in turns of a second or two, so that a change in
+        what else runs on the machine weighs on all three alike."""
         seconds, conns = options["hammer_seconds"], options["hammer_connections"]
+        pids = options["server_pids"]
         run = Run(port, tables, {**options, "stream": False})
         page = run.pages[0]
         await page.reload()  # the page's own poll address; and it warms the caches
         poll = page.poll_url + (f"&c={page.chat_seen}" if page.chat_seen else "") + (
             f"&r={page.looked[0]}&n={page.looked[1]}" if page.looked else "")
         await page.request("poll", "GET", poll)
-        bare = await self._hammer(page, "/health/", seconds, conns)
-        unchanged = await self._hammer(page, poll, seconds, conns)
-        full = await self._hammer(page, f"/t/{page.game}/", seconds, conns)
-        self.stdout.write(f"\nside by side, {conns} connections, {seconds} s each:")
-        self.stdout.write(f"  /health/ (no session, no database)  {bare:8.0f} requests/s")
-        self.stdout.write(f"  unchanged poll                      {unchanged:8.0f} requests/s"
-                          f"  ({unchanged / bare:.2f}x)")
-        self.stdout.write(f"  game page                           {full:8.0f} requests/s"
-                          f"  ({full / bare:.2f}x)")
+        kinds = {"/health/ (no session, no database)": ("/health/", False),
+                 "unchanged poll": (poll, True), "game page": (f"/t/{page.game}/", True)}
+        done = Counter()
+        cpu = Counter()
+        turns = max(1, round(seconds / 2))
+        for _ in range(turns):
+            for kind, (path, signed_in) in kinds.items():
+                before = _cpu_seconds(pids)
+                done[kind] += await self._hammer(page, path, seconds / turns, conns, signed_in)
+                cpu[kind] += _cpu_seconds(pids) - before
+        self.stdout.write(f"\nside by side, {conns} connections, {seconds} s each, in {turns} "
+                          f"turns (web processes' CPU per request in brackets):")
+        bare = done["/health/ (no session, no database)"] / seconds
+        for kind in kinds:
+            rate = done[kind] / seconds
+            per = f"{1000 * cpu[kind] / done[kind]:.1f} ms" if done[kind] and pids else "?"
+            self.stdout.write(f"  {kind:<36}{rate:8.0f} requests/s  ({rate / bare:.2f}x)  "
+                              f"[{per}]")
