@@ -491,8 +491,15 @@ class Run:
                   f"{'/'.join(map(str, sorted(every)))} s"
                   f"{f', {streams} event streams open' if self.stream else ''}, players "
                   f"acting after {self.think} s on average, {elapsed:.0f} s:")
+        out.write(f"  moves/s          {len(self.timings['move']) / elapsed:.1f} (each table "
+                  f"moves {self.think} s after the answer to its last move, on average: at "
+                  f"most {len(self.tables) / self.think:.1f}/s)")
+        moves = len(self.timings["move"])
+        per_move = (f"; {1000 * self.server_cpu * elapsed / moves:.0f} ms of web CPU per move"
+                    if moves and self.server_pids else "")
         out.write(f"  requests/s       {requests / elapsed:.0f}; CPU used: web processes "
-                  f"{self.server_cpu:.2f} cores, these simulated browsers {self.client_cpu:.2f}")
+                  f"{self.server_cpu:.2f} cores, these simulated browsers {self.client_cpu:.2f}"
+                  f"{per_move}")
         for kind in ("poll (unchanged)", "poll (changed)", "move", "page load (opening)",
                      "page load (during the run)"):
             out.write(f"  {kind:<27}{_percentiles(self.timings[kind])}")
