@@ -184,6 +184,7 @@ class Page:
         timed under `kind`; None if it failed (counted as an error)."""
         conn = self.idle.pop() if self.idle else Connection(self.run.port)
         start = time.monotonic()
+        self.run.in_flight += 1
         try:
             status, data = await asyncio.wait_for(
                 conn.request(self.head(method, path, body), body), TIMEOUT)
@@ -191,6 +192,8 @@ class Page:
             conn.close()
             self.run.error(f"{kind} {type(exc).__name__}")
             return None
+        finally:
+            self.run.in_flight -= 1
         self.idle.append(conn)
         self.run.done(kind if kind != "poll" else "poll (unchanged)" if status == 204
                       else "poll (changed)", time.monotonic() - start)
@@ -379,6 +382,7 @@ class Run:
         self.tasks: set[asyncio.Task] = set()
         self.measuring = False
         self.stopping = False
+        self.in_flight = 0
         self.pages: list[Page] = []
         for table in tables:
             for page in table["pages"]:
@@ -437,6 +441,8 @@ class Run:
         await self._until(lambda: all(p.poll_url or not p.version for p in self.pages), 30)
         if self.stream:
             await self._until(lambda: all(p.streaming for p in self.pages), 30)
+        # The opening's backlog served before the measuring starts.
+        await self._until(lambda: self.in_flight <= len(self.pages) // 100, 60)
         streams = sum(p.streaming for p in self.pages)
         self.measuring = True
         started = time.monotonic()
@@ -491,9 +497,9 @@ class Run:
                   f"{'/'.join(map(str, sorted(every)))} s"
                   f"{f', {streams} event streams open' if self.stream else ''}, players "
                   f"acting after {self.think} s on average, {elapsed:.0f} s:")
-        out.write(f"  moves/s          {len(self.timings['move']) / elapsed:.1f} (each table "
-                  f"moves {self.think} s after the answer to its last move, on average: at "
-                  f"most {len(self.tables) / self.think:.1f}/s)")
+        out.write(f"  moves/s          {len(self.timings['move']) / elapsed:.1f} (players want "
+                  f"about {len(self.tables) / self.think:.1f}: each table's next move comes "
+                  f"{self.think} s on average after the answer to its last)")
         moves = len(self.timings["move"])
         per_move = (f"; {1000 * self.server_cpu * elapsed / moves:.0f} ms of web CPU per move"
                     if moves and self.server_pids else "")
@@ -523,7 +529,7 @@ class Command(BaseCommand):
         parser.add_argument("--reloads", type=float, default=1.0,
                             help="full page loads per second during the run")
         parser.add_argument("--ramp", type=float, default=None,
-                            help="seconds over which the pages open (default: pages / 50)")
+                            help="seconds over which the pages open (default: pages / 25)")
         parser.add_argument("--hammer-seconds", type=int, default=10)
         parser.add_argument("--hammer-connections", type=int, default=8)
         parser.add_argument("--stream", action="store_true",
@@ -535,7 +541,7 @@ class Command(BaseCommand):
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         if options["ramp"] is None:
-            options["ramp"] = max(1.0, options["pages"] / 50)
+            options["ramp"] = max(1.0, options["pages"] / 25)
         self.stdout.write(f"database: {connection.vendor}; Redis: {settings.REDIS_URL or 'none'}")
         port = _free_port()
         server = self._serve(port, options["web_workers"], options["stream"])
