@@ -169,7 +169,7 @@ REDIS_URL = _redis_cache_url()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "dalmuti_site.cache.RedisCache",  # one pool per process
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "dalmuti",
             "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},

@@ -9,12 +9,15 @@ expires after a while and is rebuilt from the database when missing, so a cold o
 flushed Redis, or a write that was lost, costs a database read, never a wrong answer.
 """
 
+import asyncio
 from functools import partial
 
 import redis
 from django.conf import settings
 from django.db import transaction
 from redis import asyncio as aredis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 # How long an entry may be trusted: bounds how stale it can be if a write was lost.
 TABLE_SECONDS = 60
@@ -64,14 +67,14 @@ def earliest_deadline(awaiting: dict) -> str:
 
 
 def _write_table(game_id: int, version: int, status: str, deadline: str,
-                 announce: bool = False) -> None:
+                 announce: bool = False, actor: int | None = None) -> None:
     r = client()
     if r is None:
         return
     try:
         r.eval(_FORWARD, 1, _keys(game_id)[0], version, status, deadline, TABLE_SECONDS)
         if announce:
-            r.publish(channel(game_id), f"v{version}")
+            r.publish(channel(game_id), f"v{version}" + ("" if actor is None else f" by {actor}"))
     except redis.RedisError:
         pass  # read as cold: the database answers; open pages poll
 
@@ -88,13 +91,15 @@ def _write_chat(game_id: int, last_id: int, announce: bool = False) -> None:
         pass
 
 
-def table_changed(game, announce: bool = True) -> None:
+def table_changed(game, announce: bool = True, actor: int | None = None) -> None:
     """After the transaction commits, tell the polls the table's new version, and the open
-    streams that it changed. A change nobody else may see (a private decision) is not
-    announced: an event at that moment would give it away."""
+    streams that it changed (and which player's move changed it, if one did). A change
+    nobody else may see (a private decision) is not announced: an event at that moment
+    would give it away."""
     if settings.REDIS_URL:
         transaction.on_commit(partial(_write_table, game.pk, game.version, game.status,
-                                      earliest_deadline(game.awaiting), announce=announce))
+                                      earliest_deadline(game.awaiting), announce=announce,
+                                      actor=actor))
 
 
 def table_forgotten(game_id: int) -> None:
@@ -167,6 +172,12 @@ def first_sighting(seat_pk: int, seconds: int) -> bool:
 # -- the stream: open pages are told at once that something changed --
 
 HEARTBEAT_SECONDS = 15
+# A player's own move reaches that player's streams this much later: the answer to the
+# move has already updated the page that made it, which would otherwise fetch the same
+# change a second time (the event overtakes the answer); their other pages still follow.
+OWN_MOVE_SECONDS = 2.0
+# How long a new stream waits for Redis to confirm its subscription.
+SUBSCRIBE_SECONDS = 5
 
 
 def channel(game_id: int) -> str:
@@ -176,26 +187,167 @@ def channel(game_id: int) -> str:
     return f"live:events:{game_id}"
 
 
-async def events(game_id: int):
+class _Hub:
+    """One Redis subscription per web process, shared by all of its open streams.
+
+    A connection and a reader per open page would cost Redis a client and the process a
+    task waking up every second per page; here one reader hands each message to the
+    queues of the streams of that table, and a table is subscribed to while any of its
+    pages is open. If the connection fails every stream ends: browsers reconnect (after
+    the `retry` delay) to a new hub, and the pages' polls catch up with what was missed.
+    """
+
+    def __init__(self):
+        self.loop = asyncio.get_running_loop()
+        # No retries: a reconnection would silently miss messages; ending the streams
+        # makes the pages reconnect and poll.
+        self.redis = aredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
+                                           retry=Retry(NoBackoff(), 0))
+        self.pubsub = self.redis.pubsub()
+        self.queues: dict[str, set[asyncio.Queue]] = {}
+        # Per channel: SUBSCRIBE commands sent and not yet confirmed, and who waits for
+        # the confirmation (a stream may only start once Redis would send it everything).
+        self.unconfirmed: dict[str, int] = {}
+        self.confirmed: dict[str, asyncio.Event] = {}
+        self.reader: asyncio.Task | None = None
+        self.broken = False
+        self.tasks: set[asyncio.Task] = set()
+
+    async def start(self) -> None:
+        # A first subscription gives the reader a connection to read from.
+        await self.pubsub.subscribe("live:hub")
+        self.reader = asyncio.create_task(self._read())
+
+    async def join(self, name: str) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue()
+        listeners = self.queues.setdefault(name, set())
+        listeners.add(queue)
+        try:
+            if len(listeners) == 1:
+                self.confirmed[name] = asyncio.Event()
+                self.unconfirmed[name] = self.unconfirmed.get(name, 0) + 1
+                await self.pubsub.subscribe(name)
+            await asyncio.wait_for(self.confirmed[name].wait(), SUBSCRIBE_SECONDS)
+        except BaseException:
+            self.leave(name, queue)
+            raise
+        return queue
+
+    def leave(self, name: str, queue: asyncio.Queue) -> None:
+        listeners = self.queues.get(name)
+        if listeners is None:
+            return
+        listeners.discard(queue)
+        if not listeners and not self.broken:
+            del self.queues[name]
+            self.confirmed.pop(name, None)
+            task = asyncio.ensure_future(self._unsubscribe(name))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _unsubscribe(self, name: str) -> None:
+        try:
+            await self.pubsub.unsubscribe(name)
+        except (redis.RedisError, OSError):
+            self._break()
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                message = await self.pubsub.get_message(timeout=None)
+                if message is None:
+                    continue
+                name = message["channel"].decode()
+                if message["type"] == "message":
+                    data = message["data"].decode()
+                    for queue in self.queues.get(name, ()):
+                        queue.put_nowait(data)
+                elif message["type"] == "subscribe" and name in self.unconfirmed:
+                    # Confirmations come in the order the commands were sent: the
+                    # stream may start when the last one sent is confirmed.
+                    self.unconfirmed[name] -= 1
+                    if not self.unconfirmed[name]:
+                        del self.unconfirmed[name]
+                        if name in self.confirmed:
+                            self.confirmed[name].set()
+        except (redis.RedisError, OSError):
+            pass
+        finally:
+            self._break()
+
+    def _break(self) -> None:
+        global _hub
+        if self.broken:
+            return
+        self.broken = True
+        if _hub is self:
+            _hub = None
+        for listeners in self.queues.values():
+            for queue in listeners:
+                queue.put_nowait(None)
+        if self.reader is not None and self.reader is not asyncio.current_task():
+            self.reader.cancel()
+        task = asyncio.ensure_future(self.redis.aclose())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+_hub: _Hub | None = None
+_starting: tuple[asyncio.AbstractEventLoop, asyncio.Task] | None = None
+
+
+async def hub() -> _Hub | None:
+    """This process's hub, connected to Redis; None if Redis cannot be reached. Streams
+    that open together wait for the same connection."""
+    global _starting
+    loop = asyncio.get_running_loop()
+    if _hub is not None and _hub.loop is loop and not _hub.broken:
+        return _hub
+    if _starting is None or _starting[0] is not loop or _starting[1].done():
+        _starting = (loop, loop.create_task(_start_hub()))
+    return await asyncio.shield(_starting[1])
+
+
+async def _start_hub() -> _Hub | None:
+    global _hub
+    candidate = _Hub()
+    try:
+        await asyncio.wait_for(candidate.start(), SUBSCRIBE_SECONDS)
+    except (redis.RedisError, OSError, TimeoutError):
+        await candidate.redis.aclose()
+        return None
+    _hub = candidate
+    return _hub
+
+
+async def events(game_id: int, player: int | None = None):
     """Server-sent events for one open page: "table" whenever the table or its chat
     changes, and a "ping" as a heartbeat: it keeps proxies from closing the connection and
-    tells the page its stream is alive, so it need not poll often."""
-    r = aredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1)
-    pubsub = r.pubsub()
+    tells the page its stream is alive, so it need not poll often. The first line is sent
+    only once Redis has confirmed the subscription, so nothing committed after it is
+    missed."""
+    name = channel(game_id)
+    current = await hub()
+    if current is None:
+        return
     try:
-        await pubsub.subscribe(channel(game_id))
+        queue = await current.join(name)
+    except (redis.RedisError, OSError, TimeoutError):
+        return
+    try:
         yield "retry: 3000\n\n"
-        quiet = 0.0
         while True:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            if message is not None:
-                quiet = 0.0
-                yield f"event: table\ndata: {message['data'].decode()}\n\n"
-                continue
-            quiet += 1.0
-            if quiet >= HEARTBEAT_SECONDS:
-                quiet = 0.0
+            try:
+                data = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+            except TimeoutError:
                 yield "event: ping\ndata: \n\n"
+                continue
+            if data is None:
+                return
+            data, _, actor = data.partition(" by ")
+            if player is not None and actor == str(player):
+                asyncio.get_running_loop().call_later(OWN_MOVE_SECONDS, queue.put_nowait, data)
+                continue
+            yield f"event: table\ndata: {data}\n\n"
     finally:
-        await pubsub.aclose()
-        await r.aclose()
+        current.leave(name, queue)

@@ -520,12 +520,16 @@ def take_back(request, game_id: int):
     return redirect(game)
 
 
-def _may_watch(request, game_id: int) -> bool:
-    """Whether the user has a seat at the table. The database connection goes back at
-    once: a stream stays open for hours and must not hold one."""
+def _watcher(request, game_id: int) -> list:
+    """The user's seat at the table as [player number], [None] before the seats are
+    drawn, [] without a seat. The database connection goes back at once: a stream stays
+    open for hours and must not hold one."""
     try:
         user = request.user
-        return user.is_authenticated and Seat.objects.filter(game_id=game_id, user=user).exists()
+        if not user.is_authenticated:
+            return []
+        return list(Seat.objects.filter(game_id=game_id, user=user)
+                    .values_list("player", flat=True)[:1])
     finally:
         if not connection.in_atomic_block:
             connection.close()
@@ -533,14 +537,17 @@ def _may_watch(request, game_id: int) -> bool:
 
 async def stream(request, game_id: int):
     """Server-sent events telling an open game page, at once, that the table changed.
-    Only served by an ASGI server with Redis; otherwise 204, which tells the browser not
-    to reconnect (the page keeps polling)."""
-    if not await sync_to_async(_may_watch)(request, game_id):
+    Only served by an ASGI server with Redis reachable; otherwise 204, which tells the
+    browser not to reconnect (the page keeps polling)."""
+    seat = await sync_to_async(_watcher)(request, game_id)
+    if not seat:
         raise Http404
     if not live.enabled() or not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
+    if await live.hub() is None:
+        return HttpResponse(status=204)  # Redis is down: the page polls
     return StreamingHttpResponse(
-        live.events(game_id), content_type="text/event-stream",
+        live.events(game_id, seat[0]), content_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 

@@ -105,3 +105,33 @@ def test_a_private_decision_sends_no_event(make_user):
     (quiet, public), event = async_to_sync(watch)()
     assert quiet == game.version and public == quiet + 1
     assert event == f"event: table\ndata: v{public}\n\n"
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_the_player_who_moved_hears_of_it_too(alice, bob, game, monkeypatch):
+    """The answer to a move updates the page that made it; the player's other pages are
+    told by their streams as well (a moment later: here at once)."""
+    from games import live
+
+    monkeypatch.setattr(live, "OWN_MOVE_SECONDS", 0)
+    seat = waiting_humans(game)[0]
+
+    def move():
+        act_as(game, seat, legal(game, seat)[0])
+        game.refresh_from_db()
+        return game.version
+
+    async def watch():
+        client = AsyncClient()
+        await client.aforce_login(seat.user)
+        response = await client.get(f"/t/{game.pk}/stream/")
+        events = response.streaming_content.__aiter__()
+        assert "retry:" in (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
+        version = await sync_to_async(move)()
+        event = (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
+        await events.aclose()
+        return version, event
+
+    version, event = async_to_sync(watch)()
+    assert event == f"event: table\ndata: v{version}\n\n"

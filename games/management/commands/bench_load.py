@@ -1,34 +1,40 @@
 """A load benchmark (figures printed, never asserted): real gunicorn worker processes on
 the configured database and Redis, with the production settings, and simulated players.
 
-    python manage.py bench_load --pages 100 --seconds 30
+    python manage.py bench_load --pages 500 --stream --seconds 60
 
 Part 1, side by side in one run: the throughput of a view that reads no session and no
-database (/health/), of the unchanged poll, and of the game page, each hammered by the
+database (/health/), of the unchanged poll, and of the game page, each asked by the
 same number of connections for the same time.
 
-Part 2: `--pages` open game pages (four players a table), each polling every
-GAME_POLL_SECONDS as a browser would, while the player whose turn it is acts after a
-human pause. It prints requests/s, p50/p95/p99 of polls, moves and page loads, how long
-a move takes to reach the other open pages of its table, and errors.
+Part 2: `--pages` open game pages (four players a table). Each does what the browser
+does with the page it was served: it polls at the interval the page names, and with
+`--stream` it holds the page's server-sent event stream and fetches the poll at once on
+each event. At each table the player whose turn it is acts after a human pause. It
+prints requests/s, p50/p95/p99 of polls, moves and page loads, how long a move takes to
+show on the other open pages of its table (and to reach their streams), and errors.
+
+The simulated browsers are one asyncio process with a keep-alive connection per request
+in flight (as a browser keeps a few per site) and one per stream, so that thousands of
+open pages cost the client little CPU beside the server it measures.
 
 Everything it creates (users, tables) is deleted afterwards.
 """
 
-import heapq
-import http.client
+import asyncio
+import html
 import os
 import random
 import re
+import resource
 import secrets
 import signal
 import socket
-import statistics
 import subprocess
 import sys
-import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
 from django.conf import settings
@@ -40,9 +46,20 @@ from games import commands, engine
 from games.models import Game
 
 PREFIX = "bench-load-"
-# With a live stream, the page's regular poll runs this often (static/js/dalmuti.js).
+POLLER = re.compile(rb'<div id="poller"[^>]*>')
+POLL_URL = re.compile(rb'hx-get="([^"]+)"')
+POLL_EVERY = re.compile(rb'hx-trigger="every (\d+)s')
+VERSION = re.compile(r"[?&]v=(\d+)")
+CHAT_SEEN = re.compile(rb'id="chat-seen" name="c" value="(\d+)"')
+LOOKED = re.compile(rb'name="r" value="(\d+)"><input type="hidden" name="n" value="(\d+)"')
+# With a live stream the page's regular poll runs only this often, while the stream's
+# events or heartbeat came within the silence bound (static/js/dalmuti.js).
 STREAM_SAFETY_SECONDS = 30
-VERSION = re.compile(rb"[?&]v=(\d+)")
+STREAM_SILENCE_SECONDS = 40
+# A request that takes longer than this counts as an error.
+TIMEOUT = 30
+# Moves this close to the end are not waited for on the other pages.
+SETTLE = 2.0
 
 
 def _free_port() -> int:
@@ -56,39 +73,448 @@ def _percentiles(values: list[float]) -> str:
         return "no samples"
     values = sorted(values)
     pick = lambda q: values[min(len(values) - 1, int(q * len(values)))] * 1000  # noqa: E731
-    return (f"n={len(values)} p50 {pick(0.5):.1f} ms  p95 {pick(0.95):.1f} ms  "
-            f"p99 {pick(0.99):.1f} ms")
+    return (f"n={len(values)} p50 {pick(0.5):.0f} ms  p95 {pick(0.95):.0f} ms  "
+            f"p99 {pick(0.99):.0f} ms  (mean {sum(values) / len(values) * 1000:.0f} ms)")
 
 
-class Browser:
-    """One keep-alive connection with one player's cookies."""
+class Closed(Exception):
+    """The server closed the connection or answered something unreadable."""
 
-    def __init__(self, port: int, session: str, csrf: str):
-        self.port, self.csrf = port, csrf
-        self.cookie = (f"{settings.SESSION_COOKIE_NAME}={session}; "
-                       f"{settings.CSRF_COOKIE_NAME}={csrf}")
-        self.conn = None
 
-    def request(self, method: str, path: str, body: str = "") -> tuple[int, bytes]:
-        headers = {"Cookie": self.cookie, "X-Forwarded-Proto": "https",
-                   "Host": f"127.0.0.1:{self.port}"}
-        if method == "POST":
-            headers.update({"X-CSRFToken": self.csrf, "HX-Request": "true",
-                            "Origin": f"https://127.0.0.1:{self.port}",
-                            "Content-Type": "application/x-www-form-urlencoded"})
+async def _read_head(reader: asyncio.StreamReader) -> tuple[int, dict[bytes, bytes]]:
+    line = await reader.readline()
+    if not line:
+        raise Closed("closed")
+    parts = line.split(b" ", 2)
+    if len(parts) < 2 or not parts[1].isdigit():
+        raise Closed(f"bad status line {line[:40]!r}")
+    headers = {}
+    while True:
+        line = await reader.readline()
+        if line in (b"\r\n", b"\n", b""):
+            break
+        name, _, value = line.partition(b":")
+        headers[name.strip().lower()] = value.strip()
+    return int(parts[1]), headers
+
+
+async def _read_chunk(reader: asyncio.StreamReader) -> bytes:
+    """One chunk of a chunked body; b"" at its end."""
+    size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
+    data = await reader.readexactly(size) if size else b""
+    await reader.readline()
+    return data
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, head: bytes, body: bytes = b"") -> tuple[int, bytes]:
         for attempt in (1, 2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            fresh = self.writer is None
+            if fresh:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
             try:
-                self.conn.request(method, path, body=body or None, headers=headers)
-                answer = self.conn.getresponse()
-                return answer.status, answer.read()
-            except (OSError, http.client.HTTPException):
-                self.conn.close()
-                self.conn = None
-                if attempt == 2:
+                self.writer.write(head + body)
+                status, headers = await _read_head(self.reader)
+                if b"content-length" in headers:
+                    data = await self.reader.readexactly(int(headers[b"content-length"]))
+                elif headers.get(b"transfer-encoding") == b"chunked":
+                    data = b""
+                    while chunk := await _read_chunk(self.reader):
+                        data += chunk
+                elif status in (204, 304):
+                    data = b""
+                else:
+                    data = await self.reader.read()
+                    self.close()
+                if headers.get(b"connection") == b"close":
+                    self.close()
+                return status, data
+            except (OSError, Closed, asyncio.IncompleteReadError):
+                self.close()
+                # A kept-alive connection the server had closed: once more on a new one.
+                if fresh or attempt == 2:
                     raise
         raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+class Page:
+    """One open game page of one player: what its browser knows and asks."""
+
+    def __init__(self, run: "Run", index: int, table: dict, player: int, session: str):
+        self.run, self.index, self.table, self.player = run, index, table, player
+        self.game = table["game"]
+        self.csrf = secrets.token_hex(16)
+        self.cookie = (f"{settings.SESSION_COOKIE_NAME}={session}; "
+                       f"{settings.CSRF_COOKIE_NAME}={self.csrf}")
+        self.idle: list[Connection] = []
+        self.poll_url = ""  # from the page: "/t/1/poll/?v=3&me=…"
+        self.every = settings.GAME_POLL_SECONDS
+        self.version = 0
+        self.chat_seen = self.looked = None
+        self.polling = self.again = False
+        self.streaming = False
+        self.stream_alive = self.last_poll = 0.0
+
+    def head(self, method: str, path: str, body: bytes = b"") -> bytes:
+        host = f"127.0.0.1:{self.run.port}"
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {host}", f"Cookie: {self.cookie}",
+                 "X-Forwarded-Proto: https"]
+        if method == "POST":
+            lines += [f"X-CSRFToken: {self.csrf}", "HX-Request: true",
+                      f"Origin: https://{host}", f"Content-Length: {len(body)}",
+                      "Content-Type: application/x-www-form-urlencoded"]
+        elif "/poll/" in path:
+            lines.append("HX-Request: true")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+    async def request(self, kind: str, method: str, path: str, body: bytes = b""):
+        """One request on an idle connection of this page (a new one if none is idle),
+        timed under `kind`; None if it failed (counted as an error)."""
+        conn = self.idle.pop() if self.idle else Connection(self.run.port)
+        start = time.monotonic()
+        self.run.in_flight += 1
+        try:
+            status, data = await asyncio.wait_for(
+                conn.request(self.head(method, path, body), body), TIMEOUT)
+        except (OSError, Closed, asyncio.IncompleteReadError, TimeoutError) as exc:
+            conn.close()
+            self.run.error(f"{kind} {type(exc).__name__}")
+            return None
+        finally:
+            self.run.in_flight -= 1
+        self.idle.append(conn)
+        self.run.done(kind if kind != "poll" else "poll (unchanged)" if status == 204
+                      else "poll (changed)", time.monotonic() - start)
+        if status >= 400:
+            self.run.error(f"{kind} {status}")
+        return status, data
+
+    def read(self, data: bytes) -> None:
+        """What an answer changes on the page: the poller (with the version it shows),
+        the chat and log counters the next poll includes."""
+        poller = POLLER.search(data)
+        if poller:
+            url = POLL_URL.search(poller.group(0))
+            self.poll_url = html.unescape(url.group(1).decode()) if url else ""
+            every = POLL_EVERY.search(poller.group(0))
+            if every:
+                self.every = int(every.group(1))
+            if url:
+                self.saw(int(VERSION.search(self.poll_url).group(1)))
+        if found := CHAT_SEEN.search(data):
+            self.chat_seen = found.group(1).decode()
+        if found := LOOKED.search(data):
+            self.looked = found.group(1).decode(), found.group(2).decode()
+
+    def saw(self, version: int) -> None:
+        now = time.monotonic()
+        for v in range(self.version + 1, version + 1):
+            if self.version:  # not the versions before the page was opened
+                self.run.seen.append((self.game, v, self.index, now))
+        self.version = max(self.version, version)
+
+    async def open(self) -> None:
+        answer = await self.request("page load (opening)", "GET", f"/t/{self.game}/")
+        if answer is None:
+            return
+        self.read(answer[1])
+        if self.run.stream:
+            self.run.spawn(self.listen())
+        self.run.spawn(self.keep_polling())
+
+    async def reload(self) -> None:
+        answer = await self.request("page load (during the run)", "GET", f"/t/{self.game}/")
+        if answer is not None:
+            self.read(answer[1])
+
+    async def keep_polling(self) -> None:
+        await asyncio.sleep(random.uniform(0, self.every))
+        while self.poll_url:
+            now = time.monotonic()
+            if not (now - self.stream_alive < STREAM_SILENCE_SECONDS
+                    and now - self.last_poll < STREAM_SAFETY_SECONDS):
+                self.trigger()
+            await asyncio.sleep(self.every)
+
+    def trigger(self) -> None:
+        """Poll now; if a poll is under way, once more when it is back (htmx queues the
+        last trigger of an element that is busy)."""
+        self.last_poll = time.monotonic()
+        if self.polling:
+            self.again = True
+        elif self.poll_url:
+            self.polling = True
+            self.run.spawn(self.poll())
+
+    async def poll(self) -> None:
+        try:
+            while True:
+                self.again = False
+                path = self.poll_url
+                if self.chat_seen is not None:
+                    path += f"&c={self.chat_seen}"
+                if self.looked is not None:
+                    path += f"&r={self.looked[0]}&n={self.looked[1]}"
+                answer = await self.request("poll", "GET", path)
+                if answer is not None:
+                    status, data = answer
+                    if status in (200, 286):
+                        self.read(data)
+                    if status == 286:
+                        self.poll_url = ""  # htmx stops polling
+                if not self.again or not self.poll_url:
+                    return
+        finally:
+            self.polling = False
+
+    async def listen(self) -> None:
+        """The page's event stream: each event makes the page poll at once."""
+        conn = Connection(self.run.port)
+        try:
+            conn.reader, conn.writer = await asyncio.open_connection("127.0.0.1", self.run.port)
+            head = self.head("GET", f"/t/{self.game}/stream/").replace(
+                b"\r\n\r\n", b"\r\nAccept: text/event-stream\r\n\r\n")
+            conn.writer.write(head)
+            status, headers = await _read_head(conn.reader)
+            if status != 200:
+                self.run.error(f"stream {status}")
+                return
+            self.streaming = True
+            self.stream_alive = time.monotonic()
+            buffer = b""
+            while chunk := await _read_chunk(conn.reader):
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    event, buffer = buffer.split(b"\n\n", 1)
+                    now = time.monotonic()
+                    if event.startswith(b"event: ping"):
+                        self.stream_alive = now
+                    if not event.startswith(b"event: table"):
+                        continue
+                    self.stream_alive = now
+                    found = re.search(rb"^data: v(\d+)", event, re.M)
+                    if found:
+                        self.run.arrivals.append((self.game, int(found.group(1)), self.index, now))
+                    self.trigger()
+            if not self.run.stopping:
+                self.run.error("stream ended")
+        except (OSError, Closed, asyncio.IncompleteReadError, ValueError) as exc:
+            if not self.run.stopping:
+                self.run.error(f"stream {type(exc).__name__}")
+        finally:
+            self.streaming = False
+            conn.close()
+
+
+def _decide(game_id: int) -> tuple[int, str, int] | None:
+    """(player, form body, version) of a move the basic bot would make for a player the
+    game waits for; None if it waits for nobody."""
+    game = Game.objects.get(pk=game_id)
+    if not game.is_playing or not game.awaiting:
+        return None
+    state = game.engine_state()
+    player = min(game.awaiting, key=int)
+    wait = game.awaiting[player]
+    action = engine.action_to_json(
+        engine.choose_action("basic", state.view(int(player)), game.seq))
+    body = f"action={action['type']}&turn={wait[0]}"
+    if action["type"] == "play":
+        body += "&cards=" + ",".join(map(str, action["cards"]))
+    elif action["type"] == "give_back":
+        body += "".join(f"&card={c}" for c in action["cards"])
+    elif action["type"] == "revolution":
+        body += "&declare=" + ("yes" if action["declare"] else "no")
+    elif action["type"] == "trade":
+        body += "&partner=" + ("none" if action["partner"] is None else str(action["partner"]))
+    elif action["type"] == "trade_card":
+        body += f"&card={action['card']}"
+    return int(player), body, game.version
+
+
+def _children(pid: int) -> list[int]:
+    """The worker processes of the gunicorn master `pid` (Linux)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            return [int(child) for child in children.read().split()]
+    except OSError:
+        return []
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """CPU time used so far by these processes (Linux), 0 where unknown."""
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+class Run:
+    """The simulated browsers and players of part 2, and what they measured."""
+
+    def __init__(self, port: int, tables: list[dict], options: dict):
+        self.port, self.tables = port, tables
+        self.stream = options["stream"]
+        self.seconds, self.think = options["seconds"], options["think"]
+        self.reloads = options["reloads"]
+        self.ramp = options["ramp"]
+        self.timings: dict[str, list[float]] = defaultdict(list)
+        self.errors: Counter = Counter()
+        self.seen: list[tuple[int, int, int, float]] = []  # game, version, page, when
+        self.arrivals: list[tuple[int, int, int, float]] = []
+        self.clicks: dict[tuple[int, int], tuple[float, int]] = {}  # (game, v) -> when, page
+        self.tasks: set[asyncio.Task] = set()
+        self.measuring = False
+        self.stopping = False
+        self.in_flight = 0
+        self.pages: list[Page] = []
+        for table in tables:
+            for page in table["pages"]:
+                self.pages.append(Page(self, len(self.pages), table, page["player"],
+                                       page["session"]))
+        self.decider = ThreadPoolExecutor(2)
+        self.server_pids: list[int] = options.get("server_pids", [])
+
+    def spawn(self, coroutine) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def done(self, kind: str, took: float) -> None:
+        if self.measuring or kind == "page load (opening)":
+            self.timings[kind].append(took)
+
+    def error(self, what: str) -> None:
+        if not self.stopping:
+            self.errors[what] += 1
+
+    async def play(self, table: dict) -> None:
+        loop = asyncio.get_running_loop()
+        pages = {page.player: page for page in self.pages if page.table is table}
+        while not self.stopping:
+            await asyncio.sleep(random.expovariate(1 / self.think))
+            decided = await loop.run_in_executor(self.decider, _decide, table["game"])
+            if decided is None or self.stopping:
+                continue
+            player, body, version = decided
+            page = pages[player]
+            clicked = time.monotonic()
+            answer = await page.request("move", "POST", f"/t/{table['game']}/act/", body.encode())
+            if answer is None:
+                continue
+            if answer[0] not in (200, 204):
+                continue
+            found = POLLER.search(answer[1])
+            url = found and POLL_URL.search(found.group(0))
+            new = int(VERSION.search(html.unescape(url.group(1).decode())).group(1)) if url \
+                else version
+            for v in range(version + 1, new + 1):
+                self.clicks[(table["game"], v)] = (clicked, page.index)
+            page.read(answer[1])
+
+    async def reload_some(self) -> None:
+        while not self.stopping:
+            await asyncio.sleep(1 / self.reloads)
+            self.spawn(random.choice(self.pages).reload())
+
+    async def main(self, out) -> None:
+        # Pages open over the ramp, as players arrive, not all in one instant.
+        for page in self.pages:
+            self.spawn(page.open())
+            await asyncio.sleep(self.ramp / len(self.pages))
+        await self._until(lambda: all(p.poll_url or not p.version for p in self.pages), 30)
+        if self.stream:
+            await self._until(lambda: all(p.streaming for p in self.pages), 30)
+        # The opening's backlog served before the measuring starts.
+        await self._until(lambda: self.in_flight <= len(self.pages) // 100, 60)
+        streams = sum(p.streaming for p in self.pages)
+        self.measuring = True
+        started = time.monotonic()
+        cpu = time.process_time(), _cpu_seconds(self.server_pids)
+        players = [asyncio.ensure_future(self.play(t)) for t in self.tables]
+        reloader = asyncio.ensure_future(self.reload_some()) if self.reloads else None
+        await asyncio.sleep(self.seconds)
+        self.measuring = False
+        elapsed = time.monotonic() - started
+        self.client_cpu = (time.process_time() - cpu[0]) / elapsed
+        self.server_cpu = (_cpu_seconds(self.server_pids) - cpu[1]) / elapsed
+        last_click = started + self.seconds - SETTLE
+        # Let the last moves reach the other pages before counting what arrived.
+        await asyncio.sleep(SETTLE)
+        self.stopping = True
+        everything = [*players, *([reloader] if reloader else []), *self.tasks]
+        for task in everything:
+            task.cancel()
+        await asyncio.gather(*everything, return_exceptions=True)
+        for page in self.pages:
+            for conn in page.idle:
+                conn.close()
+        self.decider.shutdown()
+        self.report(out, elapsed, last_click, streams)
+
+    async def _until(self, condition, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not condition() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+
+    def report(self, out, elapsed: float, last_click: float, streams: int) -> None:
+        requests = sum(len(v) for k, v in self.timings.items() if k != "page load (opening)")
+        clicks = {key: value for key, value in self.clicks.items() if value[0] <= last_click}
+        first_seen: dict[tuple[int, int, int], float] = {}
+        for game, v, page, when in self.seen:
+            first_seen.setdefault((game, v, page), when)
+        first_event: dict[tuple[int, int, int], float] = {}
+        for game, v, page, when in self.arrivals:
+            first_event.setdefault((game, v, page), when)
+        delays, events, expected = [], [], 0
+        for (game, v), (clicked, by) in clicks.items():
+            for page in self.pages:
+                if page.game != game or page.index == by:
+                    continue
+                expected += 1
+                if (game, v, page.index) in first_seen:
+                    delays.append(first_seen[(game, v, page.index)] - clicked)
+                if (game, v, page.index) in first_event:
+                    events.append(first_event[(game, v, page.index)] - clicked)
+        every = {p.every for p in self.pages}
+        out.write(f"\n{len(self.pages)} open pages on {len(self.tables)} tables, polling every "
+                  f"{'/'.join(map(str, sorted(every)))} s"
+                  f"{f', {streams} event streams open' if self.stream else ''}, players "
+                  f"acting after {self.think} s on average, {elapsed:.0f} s:")
+        out.write(f"  moves/s          {len(self.timings['move']) / elapsed:.1f} (players want "
+                  f"about {len(self.tables) / self.think:.1f}: each table's next move comes "
+                  f"{self.think} s on average after the answer to its last)")
+        moves = len(self.timings["move"])
+        per_move = (f"; {1000 * self.server_cpu * elapsed / moves:.0f} ms of web CPU per move"
+                    if moves and self.server_pids else "")
+        out.write(f"  requests/s       {requests / elapsed:.0f}; CPU used: web processes "
+                  f"{self.server_cpu:.2f} cores, these simulated browsers {self.client_cpu:.2f}"
+                  f"{per_move}")
+        for kind in ("poll (unchanged)", "poll (changed)", "move", "page load (opening)",
+                     "page load (during the run)"):
+            out.write(f"  {kind:<27}{_percentiles(self.timings[kind])}")
+        out.write(f"  move -> other pages show it  {_percentiles(delays)}; "
+                  f"{len(delays)} of {expected} shown")
+        if self.stream:
+            out.write(f"  move -> their streams' event {_percentiles(events)}; "
+                      f"{len(events)} of {expected} announced")
+        out.write(f"  errors           {dict(self.errors) or 'none'}")
 
 
 class Command(BaseCommand):
@@ -98,27 +524,42 @@ class Command(BaseCommand):
         parser.add_argument("--pages", type=int, default=100)
         parser.add_argument("--seconds", type=int, default=30)
         parser.add_argument("--web-workers", type=int, default=2)
-        parser.add_argument("--threads", type=int, default=32,
-                            help="client threads sharing the open pages")
         parser.add_argument("--think", type=float, default=4.0,
-                            help="mean seconds a player takes to act")
+                            help="mean seconds a table's player takes to act")
+        parser.add_argument("--reloads", type=float, default=1.0,
+                            help="full page loads per second during the run")
+        parser.add_argument("--ramp", type=float, default=None,
+                            help="seconds over which the pages open (default: pages / 25)")
         parser.add_argument("--hammer-seconds", type=int, default=10)
+        parser.add_argument("--hammer-connections", type=int, default=8)
         parser.add_argument("--stream", action="store_true",
                             help="serve with uvicorn workers (ASGI) and open a server-sent "
                                  "event stream for every page (needs Redis)")
 
     def handle(self, *args, **options):
+        # Two connections per open page, on both sides.
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        if options["ramp"] is None:
+            options["ramp"] = max(1.0, options["pages"] / 25)
         self.stdout.write(f"database: {connection.vendor}; Redis: {settings.REDIS_URL or 'none'}")
         port = _free_port()
         server = self._serve(port, options["web_workers"], options["stream"])
         try:
+            self._clean()  # what an interrupted run left
             tables = self._tables(max(1, options["pages"] // 4))
-            self._side_by_side(port, tables, options["hammer_seconds"])
-            self._open_pages(port, tables, options)
+            connection.close()
+            options["server_pids"] = _children(server.pid)
+            asyncio.run(self._side_by_side(port, tables, options))
+            run = Run(port, tables, options)
+            asyncio.run(run.main(self.stdout))
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(30)
-            self._clean()
+            try:
+                # Open streams would hold a graceful shutdown for its whole timeout.
+                os.killpg(server.pid, signal.SIGTERM)
+                server.wait(60)
+            finally:
+                self._clean()
 
     # -- set-up --
 
@@ -130,7 +571,8 @@ class Command(BaseCommand):
             "dalmuti_site.wsgi"]
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", *app, "--workers", str(workers),
-             "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+             "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
+             "--graceful-timeout", "3"],
             env=env, start_new_session=True,
         )
         for _ in range(300):
@@ -148,12 +590,12 @@ class Command(BaseCommand):
         store = import_module(settings.SESSION_ENGINE).SessionStore
         tables = []
         for t in range(n_tables):
-            users = [User.objects.create_user(f"{PREFIX}{t}-{i}", "", "x") for i in range(4)]
+            # No password: hashing one costs far more than the rest of the set-up.
+            users = [User.objects.create_user(f"{PREFIX}{t}-{i}", "", None) for i in range(4)]
             game = commands.create_table(users[0], f"{PREFIX}{t}", 4, {"rounds": 30})
             for user in users[1:]:
                 commands.join(game.pk, user)
             commands.start(game.pk)
-            game.refresh_from_db()
             pages = []
             for user in users:
                 session = store()
@@ -161,8 +603,7 @@ class Command(BaseCommand):
                 session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
                 session[HASH_SESSION_KEY] = user.get_session_auth_hash()
                 session.create()
-                pages.append({"user": user, "session": session.session_key,
-                              "csrf": secrets.token_hex(16), "v": game.version,
+                pages.append({"session": session.session_key,
                               "player": game.seats.get(user=user).player})
             tables.append({"game": game.pk, "pages": pages})
         return tables
@@ -173,246 +614,58 @@ class Command(BaseCommand):
 
     # -- part 1 --
 
-    def _hammer(self, port: int, page: dict, path: str, seconds: int, conns: int) -> float:
-        done = [0] * conns
+    async def _hammer(self, page: Page, path: str, seconds: float, conns: int,
+                      signed_in: bool = True) -> int:
+        """Requests answered 200 or 204 by `conns` connections asking in a loop."""
+        statuses: Counter = Counter()
         stop = time.monotonic() + seconds
 
-        statuses = defaultdict(int)
-
-        def run(i: int) -> None:
-            browser = Browser(port, page["session"], page["csrf"])
+        async def run() -> None:
+            conn = Connection(page.run.port)
+            head = page.head("GET", path)
+            if not signed_in:  # as a load balancer asks: no cookies
+                head = re.sub(rb"Cookie: [^\r]*\r\n", b"", head)
             while time.monotonic() < stop:
-                status, _ = browser.request("GET", path)
+                try:
+                    status, _ = await asyncio.wait_for(conn.request(head), TIMEOUT)
+                except (OSError, Closed, asyncio.IncompleteReadError, TimeoutError) as exc:
+                    statuses[type(exc).__name__] += 1
+                    conn.close()
+                    continue
                 statuses[status] += 1
-                if status in (200, 204):
-                    done[i] += 1
+            conn.close()
 
-        threads = [threading.Thread(target=run, args=(i,)) for i in range(conns)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        await asyncio.gather(*(run() for _ in range(conns)))
         if set(statuses) - {200, 204}:
             self.stdout.write(f"  {path}: answers {dict(statuses)}")
-        return sum(done) / seconds
+        return statuses[200] + statuses[204]
 
-    def _side_by_side(self, port: int, tables: list[dict], seconds: int) -> None:
-        table = tables[0]
-        page = table["pages"][0]
-        game = table["game"]
-        browser = Browser(port, page["session"], page["csrf"])
-        browser.request("GET", f"/t/{game}/poll/?v={page['v']}")  # warm the caches
-        conns = 8
-        bare = self._hammer(port, page, "/health/", seconds, conns)
-        poll = self._hammer(port, page, f"/t/{game}/poll/?v={page['v']}", seconds, conns)
-        full = self._hammer(port, page, f"/t/{game}/", seconds, conns)
-        self.stdout.write(f"\nside by side, {conns} connections, {seconds} s each:")
-        self.stdout.write(f"  /health/ (no session, no database)  {bare:8.0f} requests/s")
-        self.stdout.write(f"  unchanged poll                      {poll:8.0f} requests/s"
-                          f"  ({poll / bare:.2f}x)")
-        self.stdout.write(f"  game page                           {full:8.0f} requests/s"
-                          f"  ({full / bare:.2f}x)")
-
-    # -- part 2 --
-
-    def _open_pages(self, port: int, tables: list[dict], options) -> None:
-        seconds, think = options["seconds"], options["think"]
-        # As the page does: with a live stream the regular poll is only a safety net, and
-        # each event makes the page fetch the change at once.
-        every = STREAM_SAFETY_SECONDS if options["stream"] else settings.GAME_POLL_SECONDS
-        timings = defaultdict(list)
-        errors = defaultdict(int)
-        delays: list[float] = []
-        moved_at: dict[tuple[int, int], float] = {}  # (game, version) -> when the player clicked
-        lock = threading.Lock()
-        rng = random.Random(1)
-        pages = [(table, page) for table in tables for page in table["pages"]]
-        due = [(time.monotonic() + rng.uniform(0, every), i) for i in range(len(pages))]
-        next_move = {t["game"]: time.monotonic() + rng.expovariate(1 / think) for t in tables}
-        stop = time.monotonic() + seconds
-        browsers: dict[int, Browser] = {}
-
-        def browser_for(i: int) -> Browser:
-            if i not in browsers:
-                page = pages[i][1]
-                browsers[i] = Browser(port, page["session"], page["csrf"])
-            return browsers[i]
-
-        def poll(i: int) -> None:
-            table, page = pages[i]
-            start = time.monotonic()
-            status, body = browser_for(i).request(
-                "GET", f"/t/{table['game']}/poll/?v={page['v']}&me=x")
-            took = time.monotonic() - start
-            with lock:
-                timings["poll"].append(took)
-                if status >= 400:
-                    errors[f"poll {status}"] += 1
-                elif status in (200, 286):
-                    found = VERSION.search(body)
-                    new = int(found.group(1)) if found else page["v"]
-                    for version in range(page["v"] + 1, new + 1):
-                        clicked = moved_at.get((table["game"], version))
-                        if clicked is not None:
-                            delays.append(time.monotonic() - clicked)
-                            break
-                    page["v"] = new
-
-        def move(table: dict) -> None:
-            try:
-                _move(table)
-            finally:
-                connection.close()  # back to the pool: the threads outnumber it
-
-        def _move(table: dict) -> None:
-            game = Game.objects.get(pk=table["game"])
-            if not game.is_playing:
-                return
-            state = game.engine_state()
-            for page in table["pages"]:
-                wait = game.awaiting.get(str(page["player"]))
-                if wait is None:
-                    continue
-                view = state.view(page["player"])
-                action = engine.action_to_json(engine.choose_action("basic", view, game.seq))
-                body = f"action={action['type']}&turn={wait[0]}"
-                if action["type"] == "play":
-                    body += "&cards=" + ",".join(map(str, action["cards"]))
-                elif action["type"] == "give_back":
-                    body += "".join(f"&card={c}" for c in action["cards"])
-                elif action["type"] == "revolution":
-                    body += "&declare=" + ("yes" if action["declare"] else "no")
-                elif action["type"] == "trade":
-                    body += "&partner=" + ("none" if action["partner"] is None
-                                           else str(action["partner"]))
-                elif action["type"] == "trade_card":
-                    body += f"&card={action['card']}"
-                index = next(i for i, (t, p) in enumerate(pages) if p is page)
-                start = time.monotonic()  # the click: delays to other pages count from it
-                status, answer = browser_for(index).request(
-                    "POST", f"/t/{table['game']}/act/", body)
-                landed = time.monotonic()
-                with lock:
-                    timings["move"].append(landed - start)
-                    if status not in (200, 204):
-                        errors[f"move {status}"] += 1
-                    found = VERSION.search(answer)
-                    if found:
-                        moved_at[(table["game"], int(found.group(1)))] = start
-                        page["v"] = int(found.group(1))
-                return
-
-        events = [(when, "poll", i) for when, i in due]
-        events += [(when, "move", game_id) for game_id, when in next_move.items()]
-        heapq.heapify(events)
-        events_lock = threading.Lock()
-        by_game = {t["game"]: t for t in tables}
-
-        def worker() -> None:
-            while True:
-                with events_lock:
-                    when, kind, key = heapq.heappop(events)
-                    now = time.monotonic()
-                    if now >= stop:
-                        heapq.heappush(events, (when, kind, key))
-                        return
-                    if when > now:
-                        heapq.heappush(events, (when, kind, key))
-                        pause = min(when - now, 0.02)
-                    else:
-                        pause = 0
-                if pause:
-                    time.sleep(pause)
-                    continue
-                try:
-                    if kind in ("poll", "fetch"):
-                        poll(key)
-                    else:
-                        move(by_game[key])
-                except Exception as exc:  # counted, the run goes on
-                    with lock:
-                        errors[type(exc).__name__] += 1
-                if kind == "fetch":
-                    continue  # a one-off: the page's regular poll goes on as before
-                later = when + every if kind == "poll" else time.monotonic() + rng.expovariate(
-                    1 / think)
-                with events_lock:
-                    heapq.heappush(events, (later, kind, key))
-
-        streamed: list[float] = []
-        arrivals: list[tuple[int, int, float]] = []
-        reader = None
-
-        def told(index: int) -> None:
-            """An event reached page `index`: it fetches the change now, as sse:table does."""
-            with events_lock:
-                heapq.heappush(events, (time.monotonic(), "fetch", index))
-
-        if options["stream"]:
-            reader = threading.Thread(target=self._read_streams, daemon=True, args=(
-                port, pages, arrivals, lock, stop, told))
-            reader.start()
-            time.sleep(2)  # let the streams connect
-        started = time.monotonic()
-        threads = [threading.Thread(target=worker) for _ in range(options["threads"])]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.monotonic() - started
-        # Page loads, measured after the run on a sample of pages.
-        for i in range(0, len(pages), max(1, len(pages) // 40)):
-            table, _page = pages[i]
-            start = time.monotonic()
-            status, _ = browser_for(i).request("GET", f"/t/{table['game']}/")
-            timings["page"].append(time.monotonic() - start)
-            if status >= 400:
-                errors[f"page {status}"] += 1
-        total = len(timings["poll"]) + len(timings["move"])
-        self.stdout.write(f"\n{len(pages)} open pages on {len(tables)} tables, polling every "
-                          f"{every} s, players acting after {think} s on average, {seconds} s:")
-        self.stdout.write(f"  requests/s       {total / elapsed:.0f}")
-        self.stdout.write(f"  poll             {_percentiles(timings['poll'])}")
-        self.stdout.write(f"  move             {_percentiles(timings['move'])}")
-        self.stdout.write(f"  page load        {_percentiles(timings['page'])}")
-        self.stdout.write(f"  move -> other pages  {_percentiles(delays)}"
-                          + (f"  (mean {statistics.mean(delays) * 1000:.0f} ms)" if delays
-                             else ""))
-        if options["stream"]:
-            reader.join()
-            streamed = [arrived - moved_at[(g, v)] for g, v, arrived in arrivals
-                        if (g, v) in moved_at]
-            self.stdout.write(f"  move -> streams  {_percentiles(streamed)}")
-        self.stdout.write(f"  errors           {dict(errors) or 'none'}")
-
-    def _read_streams(self, port, pages, arrivals, lock, stop, told) -> None:
-        """One server-sent event stream per open page, all read by this one thread: when
-        an event announces a version, when it arrived; each event makes its page fetch."""
-        import selectors
-
-        selector = selectors.DefaultSelector()
-        for index, (table, page) in enumerate(pages):
-            sock = socket.create_connection(("127.0.0.1", port))
-            cookie = (f"{settings.SESSION_COOKIE_NAME}={page['session']}")
-            sock.sendall((f"GET /t/{table['game']}/stream/ HTTP/1.1\r\n"
-                          f"Host: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
-                          "X-Forwarded-Proto: https\r\nAccept: text/event-stream\r\n\r\n"
-                          ).encode())
-            sock.setblocking(False)
-            selector.register(sock, selectors.EVENT_READ, (table["game"], index))
-        while time.monotonic() < stop + 5:
-            for key, _ in selector.select(timeout=0.5):
-                try:
-                    data = key.fileobj.recv(65536)
-                except BlockingIOError:
-                    continue
-                arrived = time.monotonic()
-                game_id, index = key.data
-                found = list(re.finditer(rb"data: v(\d+)", data))
-                for event in found:
-                    with lock:
-                        arrivals.append((game_id, int(event.group(1)), arrived))
-                if found and arrived < stop:
-                    told(index)
-        for key in list(selector.get_map().values()):
-            key.fileobj.close()
+    async def _side_by_side(self, port: int, tables: list[dict], options) -> None:
+        """The three kinds of request in turns of a second or two, so that a change in
+        what else runs on the machine weighs on all three alike."""
+        seconds, conns = options["hammer_seconds"], options["hammer_connections"]
+        pids = options["server_pids"]
+        run = Run(port, tables, {**options, "stream": False})
+        page = run.pages[0]
+        await page.reload()  # the page's own poll address; and it warms the caches
+        poll = page.poll_url + (f"&c={page.chat_seen}" if page.chat_seen else "") + (
+            f"&r={page.looked[0]}&n={page.looked[1]}" if page.looked else "")
+        await page.request("poll", "GET", poll)
+        kinds = {"/health/ (no session, no database)": ("/health/", False),
+                 "unchanged poll": (poll, True), "game page": (f"/t/{page.game}/", True)}
+        done = Counter()
+        cpu = Counter()
+        turns = max(1, round(seconds / 2))
+        for _ in range(turns):
+            for kind, (path, signed_in) in kinds.items():
+                before = _cpu_seconds(pids)
+                done[kind] += await self._hammer(page, path, seconds / turns, conns, signed_in)
+                cpu[kind] += _cpu_seconds(pids) - before
+        self.stdout.write(f"\nside by side, {conns} connections, {seconds} s each, in {turns} "
+                          f"turns (web processes' CPU per request in brackets):")
+        bare = done["/health/ (no session, no database)"] / seconds
+        for kind in kinds:
+            rate = done[kind] / seconds
+            per = f"{1000 * cpu[kind] / done[kind]:.1f} ms" if done[kind] and pids else "?"
+            self.stdout.write(f"  {kind:<36}{rate:8.0f} requests/s  ({rate / bare:.2f}x)  "
+                              f"[{per}]")
