@@ -1,20 +1,22 @@
 """The arena: how much better one bot level plays than another.
 
-    python -m games.engine.arena --candidate expert --baseline skilled --players 5 \\
-        --deals 2000 --matches 200 --seed 1
+    python -m games.engine.arena --a expert --b skilled --players 5 \\
+        --deals 2000 --matches 200 --seed 1 --samples 40
 
 Every seeded deal is played once with the candidate in each seat in turn and the baseline
 in all the others, through the public ``Round`` and ``view``. Single rounds (no taxes) and
 10-round matches (with taxes, through ``Game``) are reported separately. For each, the
-candidate's mean finishing place and points per round with 95% confidence intervals (the
-unit is a deal or a match, averaged over the candidate's seats, so the seats' shared luck
-cancels), its "gain": how many places better it finishes than the fair (n+1)/2 that a copy
-of the baseline would get in its seat, its share of wins (rounds finished first, matches
-won) against the fair 1/n, and the p50/p95 time per move of both levels.
+candidate's mean finishing place and points per round with 95% confidence intervals
+(Student's t; the unit is a deal or a match, averaged over the candidate's seats, so the
+seats' shared luck cancels), its "gain": how many places better it finishes than the
+fair (n+1)/2 that a copy of the baseline would get in its seat, its share of wins (rounds
+finished first, matches won) against the fair 1/n, and the p50/p95 time per move of both
+levels.
 
 ``--budget`` sets the expert's time per move; ``--samples`` instead fixes its number of
 sampled deals per move, which makes the run reproducible. ``--jobs`` plays on several
-processes; the figures do not depend on it (except the times).
+processes; the figures do not depend on it (except the times). Besides the levels offered
+to players, the ``greedy`` yardstick (``bots_greedy``) can play.
 """
 
 from __future__ import annotations
@@ -28,13 +30,30 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .bots import BOTS, Bot
+from .actions import action_from_json
+from .bots import BOTS, YARDSTICKS, Bot
 from .bots_expert import expert_bot
 from .game import Game, derive_seed
 from .options import Options
 from .round import Round, deal
 
-Z95 = 1.959964
+# Student's t, two-sided 95%: the quantile 0.975 for 1..30 degrees of freedom.
+T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+Z975 = 1.959964
+
+
+def t975(df: int) -> float:
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom (beyond 30 by the
+    Cornish-Fisher expansion around the normal quantile, good to four decimals)."""
+    if df < 1:
+        return float("nan")
+    if df <= len(T975):
+        return T975[df - 1]
+    z = Z975
+    return (z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
 
 
 def make_bot(level: str, budget: float | None = None, samples: int | None = None) -> Bot:
@@ -46,9 +65,10 @@ def make_bot(level: str, budget: float | None = None, samples: int | None = None
 
         return bot
     try:
-        return BOTS[level]
+        return {**BOTS, **YARDSTICKS}[level]
     except KeyError:
-        raise SystemExit(f"unknown bot level {level!r}; known: {', '.join(BOTS)}") from None
+        known = ", ".join([*BOTS, *YARDSTICKS])
+        raise SystemExit(f"unknown bot level {level!r}; known: {known}") from None
 
 
 @dataclass
@@ -74,7 +94,9 @@ class Tally:
 def _act(bot: Callable, view: dict, seed: int, tally: Tally, kind: str):
     rng = random.Random(seed)
     start = time.perf_counter()
-    action = bot(view, rng)
+    legal = view["legal_actions"]
+    # As in a game (``choose_action``): an only choice is no choice.
+    action = action_from_json(legal[0]) if len(legal) == 1 else bot(view, rng)
     elapsed = time.perf_counter() - start
     tally.times[kind].append(elapsed)
     if len(view["legal_actions"]) > 1:
@@ -172,11 +194,11 @@ def _chunks(count: int, jobs: int) -> list[tuple[int, int]]:
 
 
 def mean_ci(values: list[float]) -> tuple[float, float]:
-    """The mean and the half-width of its 95% confidence interval."""
+    """The mean and the half-width of its 95% confidence interval (Student's t)."""
     m = statistics.fmean(values)
     if len(values) < 2:
         return m, float("nan")
-    return m, Z95 * statistics.stdev(values) / len(values) ** 0.5
+    return m, t975(len(values) - 1) * statistics.stdev(values) / len(values) ** 0.5
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -215,8 +237,10 @@ def report(label: str, n: int, tally: Tally) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine.arena", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--candidate", default="skilled")
-    parser.add_argument("--baseline", default="basic")
+    parser.add_argument("--a", "--candidate", dest="candidate", default="skilled",
+                        help="the level measured (default: skilled)")
+    parser.add_argument("--b", "--baseline", dest="baselines", nargs="+", default=["greedy"],
+                        help="one or more levels it is measured against (default: greedy)")
     parser.add_argument("--players", type=int, nargs="+", default=[5],
                         help="one or more table sizes (4..10)")
     parser.add_argument("--deals", type=int, default=2000, help="single rounds (0: none)")
@@ -229,26 +253,30 @@ def main(argv: list[str] | None = None) -> int:
                         help="expert: sampled deals per move instead of a time budget")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     a = parser.parse_args(argv)
+    for level in [a.candidate, *a.baselines]:
+        make_bot(level)
     budget = f", budget {a.budget} s" if a.budget is not None else ""
     samples = f", {a.samples} samples" if a.samples is not None else ""
-    print(f"arena: {a.candidate} (candidate) vs {a.baseline} (baseline), seed {a.seed}"
-          f"{budget}{samples}, {a.jobs} job(s)")
-    common = (a.candidate, a.baseline, a.budget, a.samples)
-    for n in a.players:
-        if a.deals > 0:
-            start = time.perf_counter()
-            args = [common + (n, a.seed, i, j) for i, j in _chunks(a.deals, a.jobs)]
-            tally = _run(play_rounds, args, a.jobs)
-            lines = report(f"{n} players, single rounds without taxes", n, tally)
-            print("\n".join(lines) + f"\n  ({time.perf_counter() - start:.0f} s)")
-            sys.stdout.flush()
-        if a.matches > 0:
-            start = time.perf_counter()
-            args = [common + (n, a.seed, i, j, a.rounds) for i, j in _chunks(a.matches, a.jobs)]
-            tally = _run(play_matches, args, a.jobs)
-            lines = report(f"{n} players, {a.rounds}-round matches with taxes", n, tally)
-            print("\n".join(lines) + f"\n  ({time.perf_counter() - start:.0f} s)")
-            sys.stdout.flush()
+    for baseline in a.baselines:
+        print(f"arena: {a.candidate} (candidate) vs {baseline} (baseline), seed {a.seed}"
+              f"{budget}{samples}, {a.jobs} job(s)")
+        common = (a.candidate, baseline, a.budget, a.samples)
+        for n in a.players:
+            if a.deals > 0:
+                start = time.perf_counter()
+                args = [common + (n, a.seed, i, j) for i, j in _chunks(a.deals, a.jobs)]
+                tally = _run(play_rounds, args, a.jobs)
+                lines = report(f"{n} players, single rounds without taxes", n, tally)
+                print("\n".join(lines) + f"\n  ({time.perf_counter() - start:.0f} s)")
+                sys.stdout.flush()
+            if a.matches > 0:
+                start = time.perf_counter()
+                chunks = _chunks(a.matches, a.jobs)
+                args = [common + (n, a.seed, i, j, a.rounds) for i, j in chunks]
+                tally = _run(play_matches, args, a.jobs)
+                lines = report(f"{n} players, {a.rounds}-round matches with taxes", n, tally)
+                print("\n".join(lines) + f"\n  ({time.perf_counter() - start:.0f} s)")
+                sys.stdout.flush()
     return 0
 
 

@@ -23,6 +23,7 @@ from .actions import (
 )
 from .bots_common import legal_actions
 from .bots_expert import expert_bot
+from .bots_greedy import greedy_bot
 from .bots_skilled import skilled_bot
 from .cards import JESTER
 
@@ -48,6 +49,8 @@ def basic_bot(view: dict, rng: random.Random) -> Action:
         if Revolution(True) in actions:
             title = view["titles"][view["seat"]]
             return Revolution(title in ("greater_peon", "lesser_peon"))
+        if Revolution(False) in actions and len(actions) == 1:
+            return Revolution(False)  # asked without holding both jesters
         return _worst_give_back(actions)
     if view["phase"] == "trade":
         return _trade(actions)
@@ -126,3 +129,6 @@ def choose_action(level: str, view: dict, seed: int) -> Action:
 
 BOTS["skilled"] = skilled_bot
 BOTS["expert"] = expert_bot
+
+# Measuring sticks for the arena, never offered to players.
+YARDSTICKS: dict[str, Bot] = {"greedy": greedy_bot}

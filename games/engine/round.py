@@ -259,6 +259,7 @@ _SLOTS = (
     "_finish",
     "_result",
     "_events",
+    "_history",
 )
 
 
@@ -543,6 +544,11 @@ class Round:
         hands = hands[:seat] + (tuple(new),) + hands[seat + 1 :]
         t = self._t
         events: tuple = (("play", seat, cards),)
+        history = self._history
+        if last is None:
+            history = history + (((seat, cards),),)
+        else:
+            history = history[:-1] + (history[-1] + ((seat, cards),),)
         finish = self._finish
         if new[0] == 0:
             finish = finish + (seat,)
@@ -565,6 +571,7 @@ class Round:
                     finish,
                     _result(t, finish),
                     events,
+                    history,
                 )
         nxt = t.nxt
         s = nxt[seat]
@@ -584,6 +591,7 @@ class Round:
             finish,
             None,
             events,
+            history,
         )
 
     def _pass(self, seat: int) -> Round:
@@ -598,6 +606,8 @@ class Round:
         s = nxt[seat]
         while not hands[s][0]:
             s = nxt[s]
+        history = self._history
+        history = history[:-1] + (history[-1] + ((seat, None),),)
         if len(passed) >= (holders - 1 if hands[last[0]][0] else holders):
             return _make(
                 t,
@@ -613,6 +623,7 @@ class Round:
                 self._finish,
                 None,
                 (("pass", seat), ("trick", last[0], s)),
+                history,
             )
         return _make(
             t,
@@ -628,6 +639,7 @@ class Round:
             self._finish,
             None,
             (("pass", seat),),
+            history,
         )
 
     def _give_back(self, seat: int, cards: tuple[int, ...]) -> Round:
@@ -755,7 +767,10 @@ class Round:
         (``{seat, great}`` once declared); ``played`` (cards played so far, indexed by
         rank, index 0 unused) and ``deck`` (the round's cards per rank, same indexing);
         ``points`` and ``next_order`` when over, else None; ``last_events`` (see
-        ``events_for``).
+        ``events_for``); ``history``: the round's tricks so far, first to last (the last
+        one may still be open), each the list of its moves in turn order,
+        ``{seat, type: "play", cards}`` or ``{seat, type: "pass"}`` - what everybody at a
+        real table saw played and passed, so it is the same in every seat's view.
         """
         if seat is not None:
             _check_seat(self, seat)
@@ -808,8 +823,20 @@ class Round:
             "points": list(self.points) if self._result else None,
             "next_order": list(self.next_order) if self._result else None,
             "last_events": self.events_for(seat),
+            "history": self._history_view(),
         }
         return view
+
+    def _history_view(self) -> list[list[dict[str, Any]]]:
+        return [
+            [
+                {"seat": s, "type": "pass"}
+                if cards is None
+                else {"seat": s, "type": "play", "cards": list(cards)}
+                for s, cards in trick
+            ]
+            for trick in self._history
+        ]
 
     def _taxes_view(self, seat: int | None) -> dict[str, Any]:
         rec = self._rec
@@ -901,6 +928,10 @@ class Round:
             if self._result is None
             else {"points": list(self._result[0]), "next_order": list(self._result[1])},
             "events": [_event_to_json(ev) for ev in self._events],
+            "history": [
+                [[s, None if cards is None else list(cards)] for s, cards in trick]
+                for trick in self._history
+            ],
         }
 
     @classmethod
@@ -949,6 +980,7 @@ class Round:
             tuple(data["finish"]),
             result,
             tuple(_event_from_json(ev) for ev in data["events"]),
+            _history_from_json(data),
         )
 
     def _key(self) -> tuple:
@@ -987,11 +1019,13 @@ _setters = [Round.__dict__[name].__set__ for name in _SLOTS]
     _s_finish,
     _s_result,
     _s_events,
+    _s_history,
 ) = _setters
 
 
 def _make(
-    t, phase, hands, pending, decide, rec, to_act, trick, last, passed, finish, result, events
+    t, phase, hands, pending, decide, rec, to_act, trick, last, passed, finish, result, events,
+    history=(),
 ) -> Round:
     r = _new(Round)
     _s_t(r, t)
@@ -1007,6 +1041,7 @@ def _make(
     _s_finish(r, finish)
     _s_result(r, result)
     _s_events(r, events)
+    _s_history(r, history)
     return r
 
 
@@ -1203,6 +1238,19 @@ def _event_json(ev: tuple, r: Round) -> dict:
     if kind == "play_starts":
         return {"type": "play_starts", "leader": ev[1]}
     raise ValueError(f"unknown event {kind!r}")
+
+
+def _history_from_json(data: dict[str, Any]) -> tuple:
+    """The history of a round's JSON form. A form saved before rounds kept their history
+    has none: the open trick's plays (passes unknown) are the best that can be restored."""
+    if "history" in data:
+        return tuple(
+            tuple((s, None if cards is None else tuple(cards)) for s, cards in trick)
+            for trick in data["history"]
+        )
+    if data["trick"]:
+        return (tuple((s, tuple(c)) for s, c in data["trick"]),)
+    return ()
 
 
 def _event_to_json(ev: tuple) -> list:

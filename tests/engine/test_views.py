@@ -42,6 +42,7 @@ VIEW_KEYS = {
     "points",
     "next_order",
     "last_events",
+    "history",
 }
 FIVE = [
     [9, 9, 10, 11, 12, 12],
