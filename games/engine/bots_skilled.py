@@ -53,13 +53,15 @@ class Knowledge:
     seats still hold cards, the biggest hand has ``max_opp``. Derived values are cached:
     a Knowledge is made for one decision."""
 
-    __slots__ = ("hand", "unseen", "n_opp", "max_opp", "worse", "_beat", "_keep", "_cost")
+    __slots__ = ("hand", "unseen", "n_opp", "max_opp", "passed_on", "worse", "_beat", "_keep",
+                 "_cost")
 
-    def __init__(self, hand, unseen, n_opp: int, max_opp: int):
+    def __init__(self, hand, unseen, n_opp: int, max_opp: int, passed_on=()):
         self.hand = hand
         self.unseen = unseen
         self.n_opp = n_opp
         self.max_opp = max_opp
+        self.passed_on = passed_on
         # worse[r]: the share of unseen non-jester cards of a rank worse than r.
         total = unseen[0] - unseen[JESTER]
         worse = [0.0] * 14
@@ -83,7 +85,7 @@ class Knowledge:
         unseen[0] = sum(unseen[1:])
         seat = view["seat"]
         others = [c for s, c in enumerate(view["counts"]) if s != seat and c]
-        return cls(hand, unseen, len(others), max(others, default=0))
+        return cls(hand, unseen, len(others), max(others, default=0), passed_on(view))
 
     def beat(self, k: int) -> int:
         """The best rank of a k-card set somebody else could hold (``NONE``: none)."""
@@ -106,7 +108,8 @@ class Knowledge:
 
     def keep(self, k: int, rank: int) -> float:
         """A rough chance that nobody else holds a k-card set of a rank better than
-        ``rank``, the unseen cards being spread evenly over the other hands."""
+        ``rank``, the unseen cards being spread evenly over the other hands, of which
+        those that passed on a weaker k-card set this round count as holding none."""
         key = k * 16 + rank
         p = self._keep.get(key)
         if p is None:
@@ -115,7 +118,11 @@ class Knowledge:
             else:
                 u = self.unseen
                 uj = u[JESTER]
-                row = spread_row(k, self.n_opp)
+                # A seat that passed on a weaker k-card set this round has shown it
+                # holds none better that it would play: only the others may beat it.
+                quiet = sum(1 for caps in self.passed_on if caps[k] >= rank)
+                row = (spread_part_row(k, self.n_opp - quiet, self.n_opp) if quiet
+                       else spread_row(k, self.n_opp))
                 p = 1.0
                 for r in range(1, rank if rank < JESTER else JESTER):
                     if u[r]:
@@ -167,6 +174,53 @@ def spread_row(k: int, m: int) -> list[float]:
         row = [spread_chance(u, k, m) for u in range(MAX_SPREAD)]
         _SPREAD[(k, m)] = row
     return row
+
+
+def passed_on(view: dict) -> list[list[int]]:
+    """For each other seat still holding cards, ``caps[k]``: the worst rank of a k-card set
+    it passed on this round (0: none). It held no k-card set it was willing to play better
+    than that, and has received no cards since."""
+    seat = view["seat"]
+    holding = [s != seat and c > 0 for s, c in enumerate(view["counts"])]
+    caps = {s: [0] * 16 for s, h in enumerate(holding) if h}
+    for trick in view.get("history") or ():
+        to_beat = None
+        for move in trick:
+            s = move["seat"]
+            if move["type"] == "play":
+                cards = move["cards"]
+                to_beat = (len(cards), min(cards))
+            elif s in caps and to_beat is not None:
+                k, q = to_beat
+                if q > caps[s][k]:
+                    caps[s][k] = q
+    return list(caps.values())
+
+
+_PART: dict[tuple[int, int, int], list[float]] = {}
+
+
+def spread_part_row(k: int, m: int, total: int) -> list[float]:
+    """``row[u]``: the chance that, of u cards dealt at random into ``total`` hands, one of
+    ``m`` given hands gets k or more."""
+    row = _PART.get((k, m, total))
+    if row is None:
+        row = [spread_part(u, k, m, total) for u in range(MAX_SPREAD)]
+        _PART[(k, m, total)] = row
+    return row
+
+
+def spread_part(u: int, k: int, m: int, total: int) -> float:
+    if m >= total:
+        return spread_chance(u, k, total)
+    if m <= 0 or u < k:
+        return 0.0
+    ways = [1] + [0] * u
+    for _ in range(m):
+        ways = [sum(comb(t, i) * ways[t - i] for i in range(min(t, k - 1) + 1))
+                for t in range(u + 1)]
+    rest = total - m
+    return 1.0 - sum(comb(u, t) * ways[t] * rest ** (u - t) for t in range(u + 1)) / total**u
 
 
 def spread_chance(u: int, k: int, m: int) -> float:

@@ -11,8 +11,10 @@ from games.engine.bots_skilled import (
     Knowledge,
     counts,
     last_of,
+    passed_on,
     skilled_bot,
     spread_chance,
+    spread_part,
     sure_move,
 )
 from games.engine.sim import move_of
@@ -149,3 +151,27 @@ def test_a_dalmuti_gives_back_weak_cards_rather_than_a_good_single():
     r = Round.start(hands, Options())
     assert r.phase == "taxes" and 0 in r.awaiting
     assert skilled(r, 0) == GiveBack((10, 12))
+
+
+def test_it_reads_who_passed_on_what_from_the_history():
+    r = open_round([[9, 10, 12, 12], [3, 11, 11, 11], [4, 7, 12, 12], [5, 6, 8, 12]])
+    r = run(r, [(0, [9]), (1, None), (2, [7]), (3, None), (0, None), (1, None)])
+    caps = passed_on(r.view(2))
+    single = [[0, q] + [0] * 14 for q in (7, 9, 7)]  # seats 0, 1 and 3: worst single passed on
+    assert caps == single
+    # Seat 2 leads again. Everybody else passed on a single 7 or worse: a single 4
+    # now counts as safer than the same single with no history to read.
+    view = r.view(2)
+    assert view["trick"]["to_beat"] is None
+    with_history = Knowledge.from_view(view)
+    view["history"] = []
+    without = Knowledge.from_view(view)
+    assert with_history.keep(1, 4) > without.keep(1, 4)
+    assert with_history.keep(2, 12) == without.keep(2, 12)  # nobody passed on a pair
+
+
+def test_the_seats_that_passed_count_as_holding_nothing_better():
+    assert spread_part(3, 2, 2, 2) == pytest.approx(spread_chance(3, 2, 2))
+    assert spread_part(2, 2, 0, 3) == 0.0
+    # Two cards into three hands: one given hand gets both with chance 1/9.
+    assert spread_part(2, 2, 1, 3) == pytest.approx(1 / 9)
