@@ -8,6 +8,13 @@ gives one back, a jester helps), and picks the move that leaves the best hand, c
 the lead it may win. It always takes a play that empties its hand, and with few cards it
 searches for a sequence of plays that goes out whatever the others hold.
 
+What it will not do, because the arena showed it loses: spend a jester while its hand is
+big (a lead won that way is worth less than the jester), or break a set to follow unless
+the play is worth more than the weaker set left behind. It reads the round's public
+history: a seat that passed on a weaker set of the same size counts as holding none
+better. A tribute return weighs what the cards do for the receiver as well as what they
+leave in the hand: a spare weak pair rather than a good single that would beat it later.
+
 The same ``Knowledge`` and ``best_move`` drive the ``expert`` bot's playouts, so they are
 written to be fast: a move's score only looks at the set it touches.
 """
