@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from games import engine
-from games.models import Action, Game, Round, Seat
+from games.models import Action, Game, Seat
 from games.replay import game_results
 from leagues.models import Replacement
 from leagues.standings import Occupants, finished_rounds
@@ -187,17 +187,12 @@ def player_stats(user) -> Stats:
     stats.head_to_head = sorted(opponents.values(),
                                 key=lambda h: (-h.games, h.user.name.lower(), h.user.pk))
 
-    positions = {
-        (game_id, number): seats for game_id, number, seats in
-        Round.objects.filter(game_id__in=over).values_list("game_id", "number", "positions")
-    }
     for game_id, number, events in Action.objects.filter(
         game_id__in=over, kind__in=TAX_PHASE_KINDS
     ).order_by("game_id", "seq").values_list("game_id", "round_number", "events"):
         player = mine(game_id, number)
         if player is None:
             continue
-        seats = positions.get((game_id, number), [])
         tributes = set()
         for event in events:
             kind = event.get("type")
@@ -207,9 +202,7 @@ def player_stats(user) -> Stats:
                 else:
                     stats.revolutions += 1
             elif kind == "taxes":
-                # The plan names round seats (positions); the exchanges name players.
-                tributes = {(seats[e["from"]], seats[e["to"]]) for e in event["exchanges"]
-                            if max(e["from"], e["to"]) < len(seats)}
+                tributes = {(e["from"], e["to"]) for e in event["exchanges"]}
             elif kind == "tax_exchange" and (event["from"], event["to"]) in tributes:
                 # A tribute, from a Peon to a Dalmuti (what comes back is not a tax).
                 if event["from"] == player:

@@ -39,6 +39,9 @@ def player_events(state: engine.Game, events: list[dict]) -> list[dict]:
         for key in SEAT_LIST_KEYS:
             if key in event:
                 event[key] = [seats[s] for s in event[key]]
+        if "exchanges" in event:
+            event["exchanges"] = [{**e, "from": seats[e["from"]], "to": seats[e["to"]]}
+                                  for e in event["exchanges"]]
         out.append(event)
     return out
 

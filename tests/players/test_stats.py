@@ -20,8 +20,8 @@ def action(game, seq, round_number, kind, events, player=None):
 
 
 def taxes(plan, exchanges):
-    """The events of a tax phase as the record keeps them: the public plan in round seats,
-    then each exchange, in players (tribute first)."""
+    """The events of a tax phase as the record keeps them, in players: the public plan,
+    then each exchange (tribute first)."""
     public = {"type": "taxes",
               "exchanges": [{"from": f, "to": t, "count": n} for f, t, n in plan]}
     return [public] + [{"type": "tax_exchange", "from": f, "to": t, "cards": cards,
@@ -48,10 +48,10 @@ def games(alice, bob, carol, dave):
                     name="B")
     action(b, 1, 1, "revolution", [{"type": "revolution", "player": 1, "great": False}], 1)
     # C, 4 players seated Bob, bot, Carol, Alice: Alice (player 3) is Greater Peon, pays
-    # a 2 and a 5 to Bob (player 1), finishes first. The public plan names round seats
-    # (Alice sits in seat 3, Bob in seat 0), the exchanges name players.
+    # a 2 and a 5 to Bob (player 1), finishes first. Like every event, the public plan
+    # names players (Alice sits in seat 3, Bob in seat 0).
     c = record_game([carol, bob, None, alice], [([1, 2, 0, 3], [3, 0, 1, 2])], name="C")
-    action(c, 1, 1, "give_back", taxes([(3, 0, 2)], [(3, 1, [2, 5]), (1, 3, [12, 11])]))
+    action(c, 1, 1, "give_back", taxes([(3, 1, 2)], [(3, 1, [2, 5]), (1, 3, [12, 11])]))
     # D, in play: its first round is not over, and nothing of it may count.
     d = record_game([alice, bob, carol, dave], [([0, 1, 2, 3], None)],
                     status=Game.Status.PLAYING, name="D")
