@@ -1,0 +1,119 @@
+"""What the other seats' past plays and passes say about their hands.
+
+A seat's hand at an earlier decision is its hand now plus every card it has played since,
+and everything else it knew then (the cards gone, how many cards each seat held, the set
+to beat) is public: the view's ``history`` replays it. So for a guessed hand we can ask
+what a model player, the skilled bot, would have done at each of that seat's decisions,
+and compare with what the seat did. A guess that explains the seat's actions is more
+likely than one that does not. Real players (and the other bots) do not play exactly like
+the model, so a mismatch only multiplies the guess's weight by ``eps`` instead of ruling it
+out: the true hands always keep a weight above zero, and sampling never stalls.
+
+A seat's weight depends only on its own guessed hand, so it is cached per hand.
+"""
+
+from __future__ import annotations
+
+from .bots_skilled import Knowledge, best_move
+from .cards import JESTER
+from .sim import Move, move_of
+
+Decision = tuple[tuple[int, ...], tuple[int, ...], int, int, "tuple[int, int] | None", Move]
+
+
+class Inference:
+    """The other seats' decisions in the round so far, replayable against guessed hands.
+
+    ``decisions[s]``: for each of seat s's past decisions, ``(later, avail, n_opp, max_opp,
+    last, move)``: ``later`` the cards (counts) s has played from then on, ``avail`` the
+    cards not yet played then (``deck - played``), the number of other seats holding cards
+    and the largest of their hands, the set to beat ``(count, rank)`` or None, and the move
+    s made. Decisions where s could not have done anything but what it did are left out."""
+
+    def __init__(self, view: dict, eps: float):
+        n = view["n_players"]
+        seat = view["seat"]
+        self.seat = seat
+        self.eps = eps
+        history = view["history"]
+        played_by = [[0] * 14 for _ in range(n)]
+        tricks: list[list[tuple[int, Move]]] = []
+        for trick in history:
+            moves = []
+            for entry in trick:
+                s = entry["seat"]
+                move = None if entry["type"] == "pass" else move_of(entry["cards"])
+                moves.append((s, move))
+                if move is not None:
+                    _take(played_by[s], move)
+            tricks.append(moves)
+        counts = [view["counts"][s] + played_by[s][0] for s in range(n)]
+        avail = list(view["deck"])
+        avail[0] = sum(avail[1:])
+        later = [p[:] for p in played_by]
+        self.decisions: list[list[Decision]] = [[] for _ in range(n)]
+        for moves in tricks:
+            last = None
+            for s, move in moves:
+                if s != seat and counts[s] != _size(move):  # going out tells nothing new
+                    others = [counts[o] for o in range(n) if o != s and counts[o]]
+                    self.decisions[s].append((tuple(later[s]), tuple(avail), len(others),
+                                              max(others, default=0), last, move))
+                if move is not None:
+                    q, m, j = move
+                    _take(later[s], move)
+                    _take(avail, move)
+                    counts[s] -= m + j
+                    last = (m + j, q)
+        self._cache: dict[tuple, float] = {}
+
+    @property
+    def informative(self) -> bool:
+        return any(self.decisions)
+
+    def seat_weight(self, s: int, hand: list[int]) -> float:
+        """``eps`` to the power of the number of s's past decisions the model player
+        holding ``hand`` now would have made differently."""
+        decisions = self.decisions[s]
+        if not decisions:
+            return 1.0
+        key = (s, *hand)
+        w = self._cache.get(key)
+        if w is not None:
+            return w
+        w = 1.0
+        eps = self.eps
+        for later, avail, n_opp, max_opp, last, move in decisions:
+            h = [a + b for a, b in zip(hand, later, strict=True)]
+            if last is not None:
+                k, q = last
+                jesters = h[JESTER]
+                for r in range(1, q if q < JESTER else JESTER):
+                    if h[r] and h[r] + jesters >= k:
+                        break
+                else:
+                    continue  # it could only pass, and did
+            unseen = [a - b for a, b in zip(avail, h, strict=True)]
+            if best_move(Knowledge(h, unseen, n_opp, max_opp), last) != move:
+                w *= eps
+        self._cache[key] = w
+        return w
+
+    def weight(self, hands: list[list[int]]) -> float:
+        """The weight of a guessed deal: the product of every other seat's weight."""
+        w = 1.0
+        for s, h in enumerate(hands):
+            if s != self.seat and self.decisions[s]:
+                w *= self.seat_weight(s, h)
+        return w
+
+
+def _take(h: list[int], move: tuple[int, int, int]) -> None:
+    q, m, j = move
+    h[q] -= m
+    h[JESTER] -= j
+    h[0] -= m + j
+
+
+def _size(move: Move) -> int:
+    return 0 if move is None else move[1] + move[2]
