@@ -45,7 +45,7 @@ class Inference:
                 move = None if entry["type"] == "pass" else move_of(entry["cards"])
                 moves.append((s, move))
                 if move is not None:
-                    _take(played_by[s], move)
+                    _take(played_by[s], move, -1)
             tricks.append(moves)
         counts = [view["counts"][s] + played_by[s][0] for s in range(n)]
         avail = list(view["deck"])
@@ -108,11 +108,11 @@ class Inference:
         return w
 
 
-def _take(h: list[int], move: tuple[int, int, int]) -> None:
+def _take(h: list[int], move: tuple[int, int, int], sign: int = 1) -> None:
     q, m, j = move
-    h[q] -= m
-    h[JESTER] -= j
-    h[0] -= m + j
+    h[q] -= sign * m
+    h[JESTER] -= sign * j
+    h[0] -= sign * (m + j)
 
 
 def _size(move: Move) -> int:
