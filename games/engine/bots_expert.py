@@ -45,7 +45,7 @@ from operator import sub
 
 from .actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
 from .bots_common import legal_actions
-from .bots_infer import Inference
+from .bots_infer import Inference, plain_model
 from .bots_skilled import (
     Knowledge,
     best_move,
@@ -169,6 +169,9 @@ def _play(view: dict, rng: random.Random, samples: int | None,
     finish = view["finish_order"]
     passes = len(trick["passed"])
     values = Values(view)
+    if os.environ.get("ORACLE_PLAIN"):
+        values.policy = [plain_playout_move if s != seat else playout_move
+                         for s in range(view["n_players"])]
 
     def trial(r: random.Random) -> list[float]:
         hands = deals.draw(r)
@@ -486,6 +489,9 @@ class Values:
         self.n = view["n_players"]
         self.options = view["options"]
         self.philanthropic = self.options["philanthropic"] != "off"
+        # How each seat plays in the playouts: ``playout_move`` (the skilled bot) unless
+        # the seat's past decisions fit the plain whole-set player better.
+        self.policy = [playout_move] * self.n
 
     def playout(self, sim: Sim, width: int = 0) -> float:
         """Play the round on, every seat playing the skilled bot, until the seat's place
@@ -516,7 +522,7 @@ class Values:
                     return best
                 move = moves[0]
             else:
-                move = playout_move(sim, left)
+                move = self.policy[sim.to_act](sim, left)
             _step(sim, left, move)
         if to_the_end:
             return round_points(sim.order, finish, self.options)[seat]
@@ -580,3 +586,21 @@ def playout_move(sim: Sim, left: list[int]) -> Move:
             return None
         last = (last[1], last[2])
     return best_move(_knowledge(sim, left, seat), last)
+
+
+def plain_playout_move(sim: Sim, left: list[int]) -> Move:
+    """The plain whole-set player's move for ``sim.to_act`` (``bots_infer.plain_model``)."""
+    last = sim.last
+    seat = sim.to_act
+    hands = sim.hands
+    h = hands[seat]
+    if last is not None:
+        if _forced_pass(h, last):
+            return None
+        last = (last[1], last[2])
+    max_opp = 0
+    for other in hands:
+        c = other[0]
+        if c > max_opp and other is not h:
+            max_opp = c
+    return plain_model(h, list(map(sub, left, h)), 0, max_opp, last)

@@ -117,3 +117,66 @@ def _take(h: list[int], move: tuple[int, int, int], sign: int = 1) -> None:
 
 def _size(move: Move) -> int:
     return 0 if move is None else move[1] + move[2]
+
+
+# --- models of the other players ---------------------------------------------------------
+
+
+def skilled_model(h: list[int], unseen: list[int], n_opp: int, max_opp: int,
+                  last: tuple[int, int] | None) -> Move:
+    """The skilled bot's move."""
+    return best_move(Knowledge(h, unseen, n_opp, max_opp), last)
+
+
+def plain_model(h: list[int], unseen: list[int], n_opp: int, max_opp: int,
+                last: tuple[int, int] | None) -> Move:
+    """The plain whole-set player of many card-game apps: go out when one set empties
+    the hand; lead the worst whole rank (or, with one other rank left, the worst set
+    nobody can beat, to go out on the lead it wins back); follow with the worst whole set
+    of the size asked, else pass; never break a set; keep the jesters for going out."""
+    jesters = h[JESTER]
+    if last is None:
+        found = 0
+        for r in range(1, JESTER):
+            if h[r]:
+                if found:
+                    found = -1
+                    break
+                found = r
+        if found == 0:
+            return (JESTER, jesters, 0)
+        if found > 0:
+            return (found, h[found], jesters)
+        worst_other = worst_control = 0
+        others = 0
+        for r in range(1, JESTER):
+            c = h[r]
+            if c:
+                if _plain_beat(unseen, max_opp, c) >= r:
+                    worst_control = r
+                else:
+                    worst_other = r
+                    others += 1
+        if worst_control and others <= 1:
+            return (worst_control, h[worst_control], 0)
+        return (worst_other, h[worst_other], 0)
+    k, q = last
+    top = q if q < JESTER else JESTER
+    if h[0] == k:
+        for r in range(1, top):
+            if h[r] and h[r] + jesters == k:
+                return (r, h[r], jesters)
+    for r in range(top - 1, 0, -1):
+        if h[r] == k:
+            return (r, k, 0)
+    return None
+
+
+def _plain_beat(unseen: list[int], max_opp: int, k: int) -> int:
+    if k > max_opp:
+        return 14
+    uj = unseen[JESTER]
+    for r in range(1, JESTER):
+        if unseen[r] and unseen[r] + uj >= k:
+            return r
+    return JESTER if uj >= k else 14
