@@ -65,6 +65,7 @@ CANDIDATES = 6  # else the skilled bot's best ones (and passing)
 MIN_SAMPLES = 4  # even when the time is up
 EPS = 0.3  # a past decision the model player would not have made: the deal's weight times this
 PROPOSALS = 4  # deals drawn per sample, one kept by weight
+MODEL_DEALS = 8  # deals on which to find which model explains each seat's play best
 LOOKAHEAD = 2  # the seat's own next decision in a playout: the best of this many moves
 
 
@@ -130,10 +131,18 @@ class Deals:
     """Sampled deals of the unseen cards (``Sampler``), drawn by how well they explain
     the other seats' past decisions (``Inference``)."""
 
-    def __init__(self, view: dict, proposals: int = PROPOSALS, eps: float = EPS):
+    def __init__(self, view: dict, rng: random.Random, proposals: int = PROPOSALS,
+                 eps: float = EPS):
         self.sampler = Sampler(view)
         self.inference = Inference(view, eps)
         self.proposals = proposals if self.inference.informative else 1
+        if self.proposals > 1 and MODEL_DEALS:
+            self.inference.choose_models([self.sampler.sample(rng) for _ in range(MODEL_DEALS)])
+
+    def policies(self) -> list:
+        """How each seat plays in the playouts, as the inference sees it."""
+        return [plain_playout_move if m is plain_model else playout_move
+                for m in self.inference.models]
 
     def draw(self, rng: random.Random) -> list[list[int]]:
         if self.proposals <= 1:
@@ -162,16 +171,14 @@ def _play(view: dict, rng: random.Random, samples: int | None,
     if len(candidates) == 1:
         return candidates[0]
     seat = view["seat"]
-    deals = Deals(view)
+    deals = Deals(view, rng)
     trick = view["trick"]
     last_play = (trick["plays"][-1]["seat"], last[0], last[1]) if last else None
     order = view["order"]
     finish = view["finish_order"]
     passes = len(trick["passed"])
     values = Values(view)
-    if os.environ.get("ORACLE_PLAIN"):
-        values.policy = [plain_playout_move if s != seat else playout_move
-                         for s in range(view["n_players"])]
+    values.policy = deals.policies()
 
     def trial(r: random.Random) -> list[float]:
         hands = deals.draw(r)
@@ -196,7 +203,7 @@ def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random,
     rest = sorted((g for g in gives if g != first), key=lambda g: _cost_after(kn, g))
     candidates = [first] + rest[: CANDIDATES - 1]
     seat = view["seat"]
-    deals = Deals(view)
+    deals = Deals(view, rng)
     plan = [(e["from"], e["to"], e["count"]) for e in view["taxes"]["exchanges"]]
     order = view["order"]
     values = Values(view)
@@ -223,7 +230,7 @@ def _revolution(view: dict, rng: random.Random, samples: int | None,
     great = seat == order[-1]
     turned = order[::-1] if great else order
     plan = [(e["from"], e["to"], e["count"]) for e in view["taxes"]["exchanges"]]
-    deals = Deals(view)
+    deals = Deals(view, rng)
     values = Values(view)
 
     def trial(r: random.Random) -> list[float]:
@@ -241,7 +248,7 @@ def _trade_partner(view: dict, partners: list[int | None], rng: random.Random,
                    samples: int | None, deadline: float | None) -> int | None:
     seat = view["seat"]
     order = view["order"]
-    deals = Deals(view)
+    deals = Deals(view, rng)
     values = Values(view)
     chosen = view["options"]["merchant_trade"] == "chosen"
 
@@ -266,7 +273,7 @@ def _trade_card(view: dict, cards: list[int], rng: random.Random, samples: int |
     trade = view["trade"]
     partner = trade["to"] if trade["from"] == seat else trade["from"]
     order = view["order"]
-    deals = Deals(view)
+    deals = Deals(view, rng)
     values = Values(view)
 
     def trial(r: random.Random) -> list[float]:

@@ -14,10 +14,13 @@ A seat's weight depends only on its own guessed hand, so it is cached per hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .bots_skilled import Knowledge, best_move
 from .cards import JESTER
 from .sim import Move, move_of
 
+Model = Callable[[list[int], list[int], int, int, "tuple[int, int] | None"], Move]
 Decision = tuple[tuple[int, ...], tuple[int, ...], int, int, "tuple[int, int] | None", Move]
 
 
@@ -66,18 +69,36 @@ class Inference:
                     counts[s] -= m + j
                     last = (m + j, q)
         self._cache: dict[tuple, float] = {}
+        # How each seat is taken to play: the skilled bot unless ``choose_models`` finds
+        # that another model explains its decisions better.
+        self.models: list[Model] = [skilled_model] * n
+
+    def choose_models(self, deals: list[list[list[int]]]) -> None:
+        """For each other seat, the model under which its past decisions are the most
+        likely, on average over the given deals (the skilled bot on a tie)."""
+        for s, decisions in enumerate(self.decisions):
+            if s == self.seat or not decisions:
+                continue
+            best, best_like = skilled_model, -1.0
+            for model in MODELS:
+                like = sum(self.seat_weight(s, h[s], model) for h in deals)
+                if like > best_like * (1 + 1e-9):
+                    best, best_like = model, like
+            self.models[s] = best
 
     @property
     def informative(self) -> bool:
         return any(self.decisions)
 
-    def seat_weight(self, s: int, hand: list[int]) -> float:
+    def seat_weight(self, s: int, hand: list[int], model: Model | None = None) -> float:
         """``eps`` to the power of the number of s's past decisions the model player
         holding ``hand`` now would have made differently."""
         decisions = self.decisions[s]
         if not decisions:
             return 1.0
-        key = (s, *hand)
+        if model is None:
+            model = self.models[s]
+        key = (s, model, *hand)
         w = self._cache.get(key)
         if w is not None:
             return w
@@ -94,7 +115,7 @@ class Inference:
                 else:
                     continue  # it could only pass, and did
             unseen = [a - b for a, b in zip(avail, h, strict=True)]
-            if best_move(Knowledge(h, unseen, n_opp, max_opp), last) != move:
+            if model(h, unseen, n_opp, max_opp, last) != move:
                 w *= eps
         self._cache[key] = w
         return w
@@ -170,6 +191,9 @@ def plain_model(h: list[int], unseen: list[int], n_opp: int, max_opp: int,
         if h[r] == k:
             return (r, k, 0)
     return None
+
+
+MODELS: tuple[Model, ...] = (skilled_model, plain_model)
 
 
 def _plain_beat(unseen: list[int], max_opp: int, k: int) -> int:
