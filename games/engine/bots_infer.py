@@ -15,6 +15,7 @@ A seat's weight depends only on its own guessed hand, so it is cached per hand.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import log
 
 from .bots_skilled import Knowledge, best_move
 from .cards import JESTER
@@ -74,15 +75,17 @@ class Inference:
         self.models: list[Model] = [skilled_model] * n
 
     def choose_models(self, deals: list[list[list[int]]]) -> None:
-        """For each other seat, the model under which its past decisions are the most
-        likely, on average over the given deals (the skilled bot on a tie)."""
+        """For each other seat, the model that explains its past decisions best over the
+        given deals: the fewest decisions it would have made differently, on average
+        (the skilled bot on a tie). The average count is steadier than the average
+        weight, which a single lucky deal dominates."""
         for s, decisions in enumerate(self.decisions):
             if s == self.seat or not decisions:
                 continue
-            best, best_like = skilled_model, -1.0
+            best, best_like = skilled_model, -1e18
             for model in MODELS:
-                like = sum(self.seat_weight(s, h[s], model) for h in deals)
-                if like > best_like * (1 + 1e-9):
+                like = sum(log(self.seat_weight(s, h[s], model)) for h in deals)
+                if like > best_like + 1e-9:
                     best, best_like = model, like
             self.models[s] = best
 
