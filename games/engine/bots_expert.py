@@ -569,8 +569,10 @@ def _forced_pass(h: list[int], last) -> bool:
 
 
 def own_moves(sim: Sim, left: list[int], width: int) -> list[Move]:
-    """The skilled bot's ``width`` best moves for ``sim.to_act`` (only the sure one when
-    it has a sure way out, only passing when it cannot follow)."""
+    """``width`` moves worth trying for ``sim.to_act``: the skilled bot's best ones, the
+    last of them replaced by the plain whole-set player's move when that differs (two
+    different ways to play on, rather than two near-equal skilled scores); only the sure
+    one when it has a sure way out, only passing when it cannot follow."""
     last = sim.last
     h = sim.hands[sim.to_act]
     if last is not None and _forced_pass(h, last):
@@ -580,7 +582,11 @@ def own_moves(sim: Sim, left: list[int], width: int) -> list[Move]:
     move = sure_move(kn, pair)
     if move is not False:
         return [move]
-    return [m for _, m in scored_moves(kn, pair)][:width]
+    moves = [m for _, m in scored_moves(kn, pair)][:width]
+    plain = plain_model(kn.hand, kn.unseen, 0, kn.max_opp, pair)
+    if plain not in moves:
+        moves = moves[:max(1, width - 1)] + [plain]
+    return moves
 
 
 def playout_move(sim: Sim, left: list[int]) -> Move:
