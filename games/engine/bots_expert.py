@@ -63,6 +63,7 @@ DEFAULT_BUDGET = 0.5
 ALL_MOVES = 8  # up to this many legal moves, all are searched
 CANDIDATES = 6  # else the skilled bot's best ones (and passing)
 MIN_SAMPLES = 4  # even when the time is up
+PRUNE_FROM, PRUNE_EVERY, PRUNE_Z = 8, 4, 2.5  # dropping clearly worse candidates (budget)
 EPS = 0.3  # a past decision the model player would not have made: the deal's weight times this
 PROPOSALS = 4  # deals drawn per sample, one kept by weight
 MODEL_DEALS = 8  # deals on which to find which model explains each seat's play best
@@ -107,24 +108,47 @@ def expert_bot(view: dict, rng: random.Random, budget: float | None = None,
 # --- the search -------------------------------------------------------------------------
 
 
-def _search(candidates: list, trial: Callable[[random.Random], list[float]],
+def _search(candidates: list, trial: Callable[[random.Random, list[int]], list[float]],
             rng: random.Random, samples: int | None, deadline: float | None):
-    """The candidate with the best mean value over sampled deals; ``trial(rng)`` samples a
-    deal and returns one value per candidate. Exact ties are broken by ``rng``."""
-    totals = [0.0] * len(candidates)
+    """The candidate with the best mean value over sampled deals; ``trial(rng, active)``
+    samples a deal and returns one value for each candidate index in ``active``. Exact
+    ties are broken by ``rng``.
+
+    With a time budget (not a fixed number of samples), a candidate clearly worse than
+    the leader on the deals so far (the paired difference ``PRUNE_Z`` standard errors
+    above zero) stops being played out, so the rest get more deals in the same time."""
+    active = list(range(len(candidates)))
+    history: list[list[float]] = [[] for _ in candidates]
     done = 0
     while True:
-        for i, value in enumerate(trial(rng)):
-            totals[i] += value
+        for i, value in zip(active, trial(rng, active), strict=True):
+            history[i].append(value)
         done += 1
         if samples is not None:
             if done >= samples:
                 break
-        elif done >= MIN_SAMPLES and time.perf_counter() >= deadline:
+            continue
+        if done >= MIN_SAMPLES and time.perf_counter() >= deadline:
             break
-    top = max(totals)
-    best = [i for i, t in enumerate(totals) if t == top]
+        if done >= PRUNE_FROM and done % PRUNE_EVERY == 0 and len(active) > 2:
+            active = _survivors(active, history)
+    totals = {i: sum(history[i]) for i in active}
+    top = max(totals.values())
+    best = [i for i in active if totals[i] == top]
     return candidates[best[0] if len(best) == 1 else rng.choice(best)]
+
+
+def _survivors(active: list[int], history: list[list[float]]) -> list[int]:
+    lead = max(active, key=lambda i: sum(history[i]))
+    keep = []
+    for i in active:
+        diffs = [a - b for a, b in zip(history[lead], history[i], strict=True)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if i == lead or mean <= 0 or mean * mean * n <= PRUNE_Z * PRUNE_Z * var:
+            keep.append(i)
+    return keep
 
 
 class Deals:
@@ -180,13 +204,13 @@ def _play(view: dict, rng: random.Random, samples: int | None,
     values = Values(view)
     values.policy = deals.policies()
 
-    def trial(r: random.Random) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[float]:
         hands = deals.draw(r)
         base = Sim(order, hands, seat, last_play, passes, finish)
         out = []
-        for move in candidates:
+        for i in active:
             sim = base.copy()
-            sim.step(move)
+            sim.step(candidates[i])
             out.append(values.playout(sim, LOOKAHEAD))
         return out
 
@@ -208,7 +232,7 @@ def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random,
     order = view["order"]
     values = Values(view)
 
-    def trial(r: random.Random) -> list[float]:
+    def trial(r: random.Random, _active: list[int]) -> list[float]:
         hands = deals.draw(r)
         returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan if d != seat}
         out = []
@@ -233,7 +257,7 @@ def _revolution(view: dict, rng: random.Random, samples: int | None,
     deals = Deals(view, rng)
     values = Values(view)
 
-    def trial(r: random.Random) -> list[float]:
+    def trial(r: random.Random, _active: list[int]) -> list[float]:
         hands = deals.draw(r)
         declared = values.playout(Sim(turned, hands, turned[0]), LOOKAHEAD)
         returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan}
@@ -252,7 +276,7 @@ def _trade_partner(view: dict, partners: list[int | None], rng: random.Random,
     values = Values(view)
     chosen = view["options"]["merchant_trade"] == "chosen"
 
-    def trial(r: random.Random) -> list[float]:
+    def trial(r: random.Random, _active: list[int]) -> list[float]:
         hands = deals.draw(r)
         out = []
         for p in partners:
@@ -276,7 +300,7 @@ def _trade_card(view: dict, cards: list[int], rng: random.Random, samples: int |
     deals = Deals(view, rng)
     values = Values(view)
 
-    def trial(r: random.Random) -> list[float]:
+    def trial(r: random.Random, _active: list[int]) -> list[float]:
         hands = deals.draw(r)
         theirs = _trade_card_of(view, hands, partner)
         out = []

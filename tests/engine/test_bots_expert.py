@@ -1,6 +1,7 @@
 """The expert bot: its deals of the unseen cards fit what the seat knows; it searches."""
 
 import random
+import time
 
 from games.engine import JESTER, PASS, Options, Play, Revolution, Round, deal
 from games.engine.bots_expert import (
@@ -278,7 +279,24 @@ def test_the_lookahead_moves_are_legal_and_led_by_the_skilled_choice():
 def test_ties_are_not_given_to_the_first_candidate():
     picks = set()
     for seed in range(30):
-        picks.add(_search(["a", "b", "c"], lambda r: [1.0, 1.0, 1.0], random.Random(seed),
+        picks.add(_search(["a", "b", "c"], lambda r, a: [1.0, 1.0, 1.0], random.Random(seed),
                           3, None))
     assert picks == {"a", "b", "c"}
-    assert _search(["a", "b"], lambda r: [0.0, 1.0], random.Random(0), 2, None) == "b"
+    assert _search(["a", "b"], lambda r, a: [0.0, 1.0], random.Random(0), 2, None) == "b"
+
+
+def test_with_a_time_budget_clearly_worse_candidates_stop_being_played_out():
+    seen = []
+
+    def trial(r, active):
+        seen.append(list(active))
+        return [(0.0 if i == 0 else 1.0 + r.random()) for i in active]
+
+    deadline = time.perf_counter() + 0.3
+    assert _search(["bad", "x", "y"], trial, random.Random(0), None, deadline) != "bad"
+    assert seen[0] == [0, 1, 2]
+    assert 0 not in seen[-1] and seen[-1]
+    # With a fixed number of samples every candidate is played out on every deal.
+    seen.clear()
+    _search(["bad", "x", "y"], trial, random.Random(0), 30, None)
+    assert all(a == [0, 1, 2] for a in seen) and len(seen) == 30
