@@ -45,7 +45,7 @@ from operator import sub
 
 from .actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
 from .bots_common import legal_actions
-from .bots_infer import FastKnowledge, Inference, plain_model
+from .bots_infer import Inference, plain_model
 from .bots_skilled import (
     Knowledge,
     best_move,
@@ -580,7 +580,7 @@ def _knowledge(sim: Sim, left: list[int], seat: int) -> Knowledge:
             n_opp += 1
             if c > max_opp:
                 max_opp = c
-    return FastKnowledge(h, list(map(sub, left, h)), n_opp, max_opp)
+    return Knowledge(h, list(map(sub, left, h)), n_opp, max_opp)
 
 
 def _forced_pass(h: list[int], last) -> bool:
@@ -641,4 +641,3 @@ def plain_playout_move(sim: Sim, left: list[int]) -> Move:
         if c > max_opp and other is not h:
             max_opp = c
     return plain_model(h, list(map(sub, left, h)), 0, max_opp, last)
-

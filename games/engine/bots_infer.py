@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from math import log
 
-from .bots_skilled import Knowledge, best_move, spread_row
+from .bots_skilled import Knowledge, best_move
 from .cards import JESTER
 from .sim import Move, move_of
 
@@ -149,7 +149,7 @@ def _size(move: Move) -> int:
 def skilled_model(h: list[int], unseen: list[int], n_opp: int, max_opp: int,
                   last: tuple[int, int] | None) -> Move:
     """The skilled bot's move."""
-    return best_move(FastKnowledge(h, unseen, n_opp, max_opp), last)
+    return best_move(Knowledge(h, unseen, n_opp, max_opp), last)
 
 
 def plain_model(h: list[int], unseen: list[int], n_opp: int, max_opp: int,
@@ -207,38 +207,3 @@ def _plain_beat(unseen: list[int], max_opp: int, k: int) -> int:
         if unseen[r] and unseen[r] + uj >= k:
             return r
     return JESTER if uj >= k else 14
-
-
-class FastKnowledge(Knowledge):
-    """``Knowledge`` with the same ``keep``, computed faster: the playouts and the
-    inference ask for it most. For a set size the running product over the ranks is
-    taken once, and each rank reads its prefix (the factors are at most 1, so the product
-    only falls, and cutting it to 0 below 0.02 on the way is the same as cutting the
-    prefix). It must stay equal to ``Knowledge.keep``: ``test_bots_expert`` compares
-    them on random hands, so it fails if the skilled bot's own changes."""
-
-    __slots__ = ("_prefix",)
-
-    def __init__(self, hand, unseen, n_opp: int, max_opp: int):
-        super().__init__(hand, unseen, n_opp, max_opp)
-        self._prefix: dict[int, list[float]] = {}
-
-    def keep(self, k: int, rank: int) -> float:
-        if self.beat(k) >= rank:
-            return 1.0
-        prefix = self._prefix.get(k)
-        if prefix is None:
-            u = self.unseen
-            uj = u[JESTER]
-            row = spread_row(k, self.n_opp)
-            prefix = [1.0] * 15
-            p = 1.0
-            for r in range(1, JESTER):
-                prefix[r] = p
-                if u[r] and p:
-                    p *= 1.0 - row[u[r] + uj]
-                    if p < 0.02:
-                        p = 0.0
-            prefix[JESTER] = prefix[14] = p
-            self._prefix[k] = prefix
-        return prefix[rank]

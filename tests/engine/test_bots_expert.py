@@ -14,8 +14,8 @@ from games.engine.bots_expert import (
     playout_move,
 )
 from games.engine.bots_greedy import greedy_bot
-from games.engine.bots_infer import FastKnowledge, Inference, plain_model
-from games.engine.bots_skilled import Knowledge, best_move, counts, last_of, skilled_bot
+from games.engine.bots_infer import Inference, plain_model
+from games.engine.bots_skilled import counts, last_of, skilled_bot
 from games.engine.sim import Sim, move_of
 
 from .helpers import give_both_jesters, open_round, run
@@ -300,28 +300,3 @@ def test_with_a_time_budget_clearly_worse_candidates_stop_being_played_out():
     seen.clear()
     _search(["bad", "x", "y"], trial, random.Random(0), 30, None)
     assert all(a == [0, 1, 2] for a in seen) and len(seen) == 30
-
-
-def test_the_fast_knowledge_keeps_as_the_skilled_bots_own():
-    rng = random.Random(4)
-    compared = 0
-    for _ in range(3000):
-        deck = [0] + list(range(1, 13)) + [2]
-        hand = [0] * 14
-        unseen = [0] * 14
-        for r in range(1, 14):
-            out = rng.randint(0, deck[r])
-            hand[r] = rng.randint(0, out)
-            unseen[r] = out - hand[r]
-        hand[0], unseen[0] = sum(hand[1:]), sum(unseen[1:])
-        n_opp = rng.randint(1, 9)
-        max_opp = rng.randint(1, max(1, unseen[0]))
-        slow = Knowledge(hand, unseen, n_opp, max_opp)
-        fast = FastKnowledge(hand, unseen, n_opp, max_opp)
-        for k in range(1, 8):
-            for rank in range(1, 14):
-                assert fast.keep(k, rank) == slow.keep(k, rank)
-                compared += 1
-        for last in [None, (1, 9), (2, 7), (3, 12), (1, 13)]:
-            assert best_move(fast, last) == best_move(slow, last)
-    assert compared > 100000
