@@ -1,37 +1,41 @@
 """The ``expert`` bot: determinized Monte-Carlo search over deals inferred from the round.
 
-For a play it searches every legal move when there are few (``ALL_MOVES``), else the
-skilled bot's best few (``CANDIDATES``) plus passing. Again and again it deals the unseen
-cards at random consistently with everything the seat has seen (each hand's size, the
-cards played, the taxes and the trade it took part in, a declared revolution), and weighs
-each deal by how well it explains the other seats' past plays and passes (``bots_infer``:
-a seat that passed while the model player holding that hand would have played, or played
-what the model would not, makes the deal less likely by a factor ``EPS`` per decision).
-Of ``PROPOSALS`` deals drawn, one is kept with probability proportional to its weight, so
-every sample counts the same and a deal that explains nothing still gets chosen sometimes.
+Candidates. For a play it searches every legal move when there are few (``ALL_MOVES``),
+else the skilled bot's best few (``CANDIDATES``) plus passing. A play that empties the
+hand or a sure way out (the skilled bot's exact endgame) is played at once.
 
-On the kept deal it plays the round out from every candidate, every seat playing the
-skilled bot (which sees only its own hand and the cards gone), except that at the seat's
-own next decision the playout branches over the skilled bot's best ``LOOKAHEAD`` moves and
-keeps the best outcome: a second ply of search for the seat itself. It takes the move
-with the best mean finishing points; exact ties are broken at random, not in favour of any
-candidate. A play that empties the hand or a sure way out (the skilled bot's exact
-endgame) is played at once, without searching.
+Deals. Again and again it deals the unseen cards at random consistently with everything
+the seat has seen (``Sampler``: each hand's size, the cards played, the taxes and the trade
+it took part in, a declared revolution), and weighs each deal by how well it explains the
+other seats' past plays and passes (``bots_infer.Inference``: every past decision that a
+model player holding the guessed hand would have made differently multiplies the weight
+by ``EPS``). Of ``PROPOSALS`` deals drawn, one is kept with probability proportional to its
+weight, so every kept deal counts the same and the true deal is never ruled out. The
+model of each other seat is the one of two (the skilled bot, or the plain whole-set
+player of ``bots_infer.plain_model``) that explains its decisions so far better on a few
+deals; the same model plays that seat in the playouts.
 
-The decisions before the first trick are searched the same way, playing whole rounds out
-after each choice: a Dalmuti's tribute return, declaring a revolution or not (a Great
-Revolution turns the order round; keeping quiet lets the taxes happen, the other Dalmutis
-returning what the skilled bot would), and in the merchant trade the partner (or none)
-and the card given (the partner giving what the skilled bot would, or a random card in a
-``random`` trade).
+Playouts. On the kept deal it plays the round out from every candidate on the fast
+simulator (``sim.py``), every seat playing its model (which sees only its own hand and the
+cards gone), until the seat's place is known. At the seat's own next decision the playout
+branches (``LOOKAHEAD``): it tries the skilled bot's best move and the plain player's (or
+the skilled bot's second best) and keeps the better outcome, a second ply of search for
+the seat itself (on a known deal, so it is optimistic alike for every candidate). It
+takes the candidate with the best mean points; exact ties are broken at random, never in
+favour of a candidate's place in the list. With a time budget, candidates clearly worse
+than the leader stop being played out, so the others get more deals.
 
-Playouts run on the fast simulator (``sim.py``) with ``playout_move``, which answers a
-forced pass without asking the skilled bot and builds its ``Knowledge`` from running
-totals.
+Before the first trick the same search plays whole rounds out after each choice: a
+Dalmuti's tribute return (the other Dalmuti returning what the skilled bot would),
+declaring a revolution or keeping quiet (a Great Revolution turns the order round; keeping
+quiet lets the planned taxes happen), and in the merchant trade the partner (or none) and
+the card given (the partner giving what the skilled bot would, or a random card in a
+``random`` trade). Only the round's points count, not the positions they lead to.
 
 Time: ``budget`` seconds per move (``DEFAULT_BUDGET``, or the ``DALMUTI_EXPERT_BUDGET``
 environment variable). Reproducible: ``samples`` fixes the number of sampled deals
-instead (``DALMUTI_EXPERT_SAMPLES``); then the move depends only on the view and ``rng``.
+instead (``DALMUTI_EXPERT_SAMPLES``), and no candidate is dropped; then the move depends
+only on the view and ``rng``.
 """
 
 from __future__ import annotations
