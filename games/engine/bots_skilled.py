@@ -35,6 +35,14 @@ LEAD_VALUE = 1.2
 CARD_VALUE = 0.04
 SIZE_BONUS = 0.15
 ENDGAME_CARDS = 12  # search for a sure way out from this many cards in hand
+# Following with part of a rank costs this much besides what the score sees: the rest of
+# the rank is left as a weaker set that still needs a lead of its own.
+BREAK_COST = 0.6
+# Jesters join a set only from this many cards in hand down (or to go out): early on, a
+# jester spent to win one lead costs more than the lead is worth.
+JESTER_HAND = 8
+# In a give-back, what the cards are worth to the receiver counts this much against them.
+RECEIVER_WEIGHT = 0.5
 
 
 class Knowledge:
@@ -187,6 +195,8 @@ def candidates(kn: Knowledge, last: tuple[int, int] | None) -> list[Move]:
     h = kn.hand
     jesters = h[JESTER]
     out: list[Move] = []
+    if h[0] > JESTER_HAND:
+        jesters = 0
     if last is None:
         for r in range(1, JESTER):
             c = h[r]
@@ -195,7 +205,7 @@ def candidates(kn: Knowledge, last: tuple[int, int] | None) -> list[Move]:
                 for j in range(1, jesters + 1):
                     if kn.beat(c + j) >= r:
                         out.append((r, c, j))
-        for j in range(1, jesters + 1):
+        for j in range(1, h[JESTER] + 1):
             out.append((JESTER, j, 0))
         return out
     out.append(None)
@@ -224,6 +234,8 @@ def move_score(kn: Knowledge, move: Move, lead: bool, sizes) -> float:
         score += kn.group_cost(q, c) - kn.group_cost(q, c - m)
         if lead:
             score += SIZE_BONUS * (sizes[k] - (1 if m == c and sizes[0] & (1 << q) else 0))
+        elif m < c:
+            score -= BREAK_COST
     else:
         score -= JESTER_VALUE * m
         if lead:
@@ -364,15 +376,23 @@ def play_moves(view: dict) -> list[Move]:
 
 
 def give_back_choice(kn: Knowledge, options: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """The give-back (or trade card) that leaves the best hand, so it keeps its sets."""
+    """The give-back (or trade card) that leaves the best hand, so it keeps its sets, and
+    helps the receiver least: good singles given away are controls against us later, a
+    spare pair of weak cards is a lead the receiver still has to find."""
     h = kn.hand
     best = None
     for cards in options:
         after = h[:]
+        given = [0] * 14
         for c in cards:
             after[c] -= 1
+            given[c] += 1
         after[0] -= len(cards)
         cost = kn.hand_cost(after)
+        for r in range(1, JESTER):
+            if given[r]:
+                cost -= RECEIVER_WEIGHT * kn.group_cost(r, given[r])
+        cost += RECEIVER_WEIGHT * JESTER_VALUE * given[JESTER]
         if best is None or cost < best[0] - 1e-12:
             best = (cost, cards)
     return best[1]

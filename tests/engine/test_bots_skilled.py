@@ -6,11 +6,19 @@ import pytest
 
 from games.engine import JESTER, PASS, GiveBack, Options, Play, Round
 from games.engine.bots import basic_bot
-from games.engine.bots_skilled import Knowledge, counts, skilled_bot, spread_chance
+from games.engine.bots_skilled import (
+    JESTER_HAND,
+    Knowledge,
+    counts,
+    last_of,
+    skilled_bot,
+    spread_chance,
+    sure_move,
+)
 from games.engine.sim import move_of
 
 from .helpers import open_round, run
-from .test_bots_levels import STATES
+from .test_bots_levels import STATES, random_states
 
 J = JESTER
 
@@ -102,3 +110,42 @@ def test_spread_chance_is_exact_on_small_cases():
     assert spread_chance(3, 2, 3) == pytest.approx(1 - 6 / 27)
     assert spread_chance(1, 2, 4) == 0.0 and spread_chance(3, 1, 4) == 1.0
     assert spread_chance(5, 3, 1) == 1.0
+
+
+def test_it_keeps_its_jesters_while_its_hand_is_big():
+    """A jester spent early to win one lead costs more than the lead is worth: from a big
+    hand it joins a set only to go out."""
+    checked = 0
+    for r, seat in random_states(31, 1500):
+        if r.phase != "play" or len(r.hand(seat)) <= JESTER_HAND or JESTER not in r.hand(seat):
+            continue
+        view = r.view(seat)
+        if sure_move(Knowledge.from_view(view), last_of(view)) is not False:
+            continue  # a sure way out may use them
+        action = skilled(r, seat)
+        if action != PASS:
+            assert JESTER not in action.cards, (view, action)
+        checked += 1
+    assert checked > 50
+
+
+def test_it_keeps_a_pair_rather_than_break_it_to_follow():
+    r = open_round([[9, 10, 11], [7, 7, 7, 8, 8], [3, 4, 12, 12], [5, 6, 12, 12]])
+    r = run(r, [(0, [9])])
+    assert skilled(r) == PASS
+    r = run(r, [(1, None), (2, None), (3, None), (0, [10])])
+    assert skilled(r) == PASS
+
+
+def test_a_dalmuti_gives_back_weak_cards_rather_than_a_good_single():
+    """A 3 given back to the Greater Peon would beat the Dalmuti's sets later; a 10 and a
+    12 cost the Dalmuti about as little and help the Peon far less."""
+    hands = [
+        [2, 3, 7, 7, 8, 8, 8, 8, 10, 11, 11, 11, 11, 12, 12, 12],
+        [4, 5, 6, 7, 9, 9, 9, 10, 10, 11, 12, 12, 12, 12],
+        [4, 4, 5, 6, 6, 6, 7, 9, 9, 9, 10, 10, 11, 11],
+        [1, 2, 3, 5, 6, 8, 8, 10, 10, 11, 11, 11, 12, 12],
+    ]
+    r = Round.start(hands, Options())
+    assert r.phase == "taxes" and 0 in r.awaiting
+    assert skilled(r, 0) == GiveBack((10, 12))
