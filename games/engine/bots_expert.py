@@ -1,18 +1,41 @@
-"""The ``expert`` bot: determinized flat Monte-Carlo search at the root.
+"""The ``expert`` bot: determinized Monte-Carlo search over deals inferred from the round.
 
-For a decision it keeps the skilled bot's best few moves (plus passing), then again and
-again deals the unseen cards at random in a way consistent with everything the seat has
-seen (each hand's size, the cards played, the taxes and the trade it took part in, a
-declared revolution), plays the round out from every candidate move on that same deal,
-every seat playing the skilled bot (which sees only its own hand and the cards gone), and
-takes the move with the best mean finishing points. A play that empties the hand or a sure
-way out (the skilled bot's exact endgame) is played at once, without searching. A
-Dalmuti's tribute return is chosen the same way, playing out whole rounds after the
-exchange; revolutions and merchant trades are the skilled bot's decisions.
+Candidates. For a play it searches every legal move when there are few (``ALL_MOVES``),
+else the skilled bot's best few (``CANDIDATES``) plus passing. A play that empties the
+hand or a sure way out (the skilled bot's exact endgame) is played at once.
+
+Deals. Again and again it deals the unseen cards at random consistently with everything
+the seat has seen (``Sampler``: each hand's size, the cards played, the taxes and the trade
+it took part in, a declared revolution), and weighs each deal by how well it explains the
+other seats' past plays and passes (``bots_infer.Inference``: every past decision that a
+model player holding the guessed hand would have made differently multiplies the weight
+by ``EPS``). Of ``PROPOSALS`` deals drawn, one is kept with probability proportional to its
+weight, so every kept deal counts the same and the true deal is never ruled out. The
+model of each other seat is the one of two (the skilled bot, or the plain whole-set
+player of ``bots_infer.plain_model``) that explains its decisions so far better on a few
+deals; the same model plays that seat in the playouts.
+
+Playouts. On the kept deal it plays the round out from every candidate on the fast
+simulator (``sim.py``), every seat playing its model (which sees only its own hand and the
+cards gone), until the seat's place is known. At the seat's own next decision the playout
+branches (``LOOKAHEAD``): it tries the skilled bot's best move and the plain player's (or
+the skilled bot's second best) and keeps the better outcome, a second ply of search for
+the seat itself (on a known deal, so it is optimistic alike for every candidate). It
+takes the candidate with the best mean points; exact ties are broken at random, never in
+favour of a candidate's place in the list. With a time budget, candidates clearly worse
+than the leader stop being played out, so the others get more deals.
+
+Before the first trick the same search plays whole rounds out after each choice: a
+Dalmuti's tribute return (the other Dalmuti returning what the skilled bot would),
+declaring a revolution or keeping quiet (a Great Revolution turns the order round; keeping
+quiet lets the planned taxes happen), and in the merchant trade the partner (or none) and
+the card given (the partner giving what the skilled bot would, or a random card in a
+``random`` trade). Only the round's points count, not the positions they lead to.
 
 Time: ``budget`` seconds per move (``DEFAULT_BUDGET``, or the ``DALMUTI_EXPERT_BUDGET``
 environment variable). Reproducible: ``samples`` fixes the number of sampled deals
-instead (``DALMUTI_EXPERT_SAMPLES``); then the move depends only on the view and ``rng``.
+instead (``DALMUTI_EXPERT_SAMPLES``), and no candidate is dropped; then the move depends
+only on the view and ``rng``.
 """
 
 from __future__ import annotations
@@ -20,9 +43,13 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Callable
+from itertools import combinations_with_replacement
+from operator import sub
 
-from .actions import PASS, Action, GiveBack, Play
+from .actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
 from .bots_common import legal_actions
+from .bots_infer import Inference, plain_model
 from .bots_skilled import (
     Knowledge,
     best_move,
@@ -37,9 +64,14 @@ from .cards import JESTER
 from .sim import Move, Sim, move_cards, round_points
 
 DEFAULT_BUDGET = 0.5
-CANDIDATES = 6  # moves searched: the skilled bot's best ones
+ALL_MOVES = 8  # up to this many legal moves, all are searched
+CANDIDATES = 6  # else the skilled bot's best ones (and passing)
 MIN_SAMPLES = 4  # even when the time is up
-SKILLED_BONUS = 0.02  # points: a tie goes to the skilled bot's own choice
+PRUNE_FROM, PRUNE_EVERY, PRUNE_Z = 8, 4, 2.5  # dropping clearly worse candidates (budget)
+EPS = 0.3  # a past decision the model player would not have made: the deal's weight times this
+PROPOSALS = 4  # deals drawn per sample, one kept by weight
+MODEL_DEALS = 8  # deals on which to find which model explains each seat's play best
+LOOKAHEAD = 2  # the seat's own next decision in a playout: the best of this many moves
 
 
 def _env_number(name: str, kind):
@@ -55,41 +87,97 @@ def expert_bot(view: dict, rng: random.Random, budget: float | None = None,
     if budget is None:
         budget = _env_number("DALMUTI_EXPERT_BUDGET", float) or DEFAULT_BUDGET
     deadline = None if samples else time.perf_counter() + budget
-    phase = view["phase"]
-    if phase == "play":
+    if view["phase"] == "play":
         move = _play(view, rng, samples, deadline)
         return PASS if move is None else Play(move_cards(move))
     actions = legal_actions(view)
     if not actions:
         raise ValueError("this seat has nothing to do")
+    if len(actions) == 1:
+        return actions[0]
+    if Revolution(True) in actions:
+        return Revolution(_revolution(view, rng, samples, deadline))
     gives = [a.cards for a in actions if isinstance(a, GiveBack)]
-    if phase == "taxes" and len(gives) > 1:
+    if len(gives) > 1:
         return GiveBack(_give_back(view, gives, rng, samples, deadline))
+    partners = [a.partner for a in actions if isinstance(a, Trade)]
+    if len(partners) > 1:
+        return Trade(_trade_partner(view, partners, rng, samples, deadline))
+    cards = [a.card for a in actions if isinstance(a, TradeCard)]
+    if len(cards) > 1:
+        return TradeCard(_trade_card(view, cards, rng, samples, deadline))
     return tax_or_trade_action(view, actions)
 
 
 # --- the search -------------------------------------------------------------------------
 
 
-def _search(candidates: list, trial, rng: random.Random, samples: int | None,
-            deadline: float | None):
-    """The candidate with the best mean value over sampled deals; ``trial(rng)`` samples a
-    deal and returns one value per candidate. Candidates come best first (the skilled
-    bot's order), which breaks ties."""
-    totals = [0.0] * len(candidates)
+def _search(candidates: list, trial: Callable[[random.Random, list[int]], list[float]],
+            rng: random.Random, samples: int | None, deadline: float | None):
+    """The candidate with the best mean value over sampled deals; ``trial(rng, active)``
+    samples a deal and returns one value for each candidate index in ``active``. Exact
+    ties are broken by ``rng``.
+
+    With a time budget (not a fixed number of samples), a candidate clearly worse than
+    the leader on the deals so far (the paired difference ``PRUNE_Z`` standard errors
+    above zero) stops being played out, so the rest get more deals in the same time."""
+    active = list(range(len(candidates)))
+    history: list[list[float]] = [[] for _ in candidates]
     done = 0
     while True:
-        for i, value in enumerate(trial(rng)):
-            totals[i] += value
+        for i, value in zip(active, trial(rng, active), strict=True):
+            history[i].append(value)
         done += 1
         if samples is not None:
             if done >= samples:
                 break
-        elif done >= MIN_SAMPLES and time.perf_counter() >= deadline:
+            continue
+        if done >= MIN_SAMPLES and time.perf_counter() >= deadline:
             break
-    totals[0] += SKILLED_BONUS * done
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    return candidates[best]
+        if done >= PRUNE_FROM and done % PRUNE_EVERY == 0 and len(active) > 2:
+            active = _survivors(active, history)
+    totals = {i: sum(history[i]) for i in active}
+    top = max(totals.values())
+    best = [i for i in active if totals[i] == top]
+    return candidates[best[0] if len(best) == 1 else rng.choice(best)]
+
+
+def _survivors(active: list[int], history: list[list[float]]) -> list[int]:
+    lead = max(active, key=lambda i: sum(history[i]))
+    keep = []
+    for i in active:
+        diffs = [a - b for a, b in zip(history[lead], history[i], strict=True)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if i == lead or mean <= 0 or mean * mean * n <= PRUNE_Z * PRUNE_Z * var:
+            keep.append(i)
+    return keep
+
+
+class Deals:
+    """Sampled deals of the unseen cards (``Sampler``), drawn by how well they explain
+    the other seats' past decisions (``Inference``)."""
+
+    def __init__(self, view: dict, rng: random.Random, proposals: int = PROPOSALS,
+                 eps: float = EPS):
+        self.sampler = Sampler(view)
+        self.inference = Inference(view, eps)
+        self.proposals = proposals if self.inference.informative else 1
+        if self.proposals > 1 and MODEL_DEALS:
+            self.inference.choose_models([self.sampler.sample(rng) for _ in range(MODEL_DEALS)])
+
+    def policies(self) -> list:
+        """How each seat plays in the playouts, as the inference sees it."""
+        return [plain_playout_move if m is plain_model else playout_move
+                for m in self.inference.models]
+
+    def draw(self, rng: random.Random) -> list[list[int]]:
+        if self.proposals <= 1:
+            return self.sampler.sample(rng)
+        deals = [self.sampler.sample(rng) for _ in range(self.proposals)]
+        weights = [self.inference.weight(h) for h in deals]
+        return rng.choices(deals, weights)[0]
 
 
 def _play(view: dict, rng: random.Random, samples: int | None,
@@ -102,32 +190,38 @@ def _play(view: dict, rng: random.Random, samples: int | None,
     move = sure_move(kn, last)
     if move is not False:
         return move
-    ranked = [m for _, m in scored_moves(kn, last)]
-    candidates = ranked[:CANDIDATES]
-    if last is not None and None not in candidates:
-        candidates.append(None)
+    if len(moves) <= ALL_MOVES:
+        candidates = moves
+    else:
+        candidates = [m for _, m in scored_moves(kn, last)][:CANDIDATES]
+        if last is not None and None not in candidates:
+            candidates.append(None)
     if len(candidates) == 1:
         return candidates[0]
     seat = view["seat"]
-    sampler = Sampler(view)
+    deals = Deals(view, rng)
     trick = view["trick"]
     last_play = (trick["plays"][-1]["seat"], last[0], last[1]) if last else None
     order = view["order"]
     finish = view["finish_order"]
     passes = len(trick["passed"])
     values = Values(view)
+    values.policy = deals.policies()
 
-    def trial(r: random.Random) -> list[float]:
-        hands = sampler.sample(r)
+    def trial(r: random.Random, active: list[int]) -> list[float]:
+        hands = deals.draw(r)
         base = Sim(order, hands, seat, last_play, passes, finish)
         out = []
-        for move in candidates:
+        for i in active:
             sim = base.copy()
-            sim.step(move)
-            out.append(values.playout(sim))
+            sim.step(candidates[i])
+            out.append(values.playout(sim, LOOKAHEAD))
         return out
 
     return _search(candidates, trial, rng, samples, deadline)
+
+
+# --- before the first trick: tribute return, revolution, merchant trade -------------------
 
 
 def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random,
@@ -137,25 +231,146 @@ def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random,
     rest = sorted((g for g in gives if g != first), key=lambda g: _cost_after(kn, g))
     candidates = [first] + rest[: CANDIDATES - 1]
     seat = view["seat"]
-    sampler = Sampler(view)
+    deals = Deals(view, rng)
     plan = [(e["from"], e["to"], e["count"]) for e in view["taxes"]["exchanges"]]
     order = view["order"]
     values = Values(view)
 
-    def trial(r: random.Random) -> list[float]:
-        hands = sampler.sample(r)
+    def trial(r: random.Random, _active: list[int]) -> list[float]:
+        hands = deals.draw(r)
+        returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan if d != seat}
         out = []
         for give in candidates:
-            after = [h[:] for h in hands]
-            for peon, dalmuti, k in plan:
-                tribute = _best(hands[peon], k)
-                back = give if dalmuti == seat else _worst(hands[dalmuti], k)
-                _move_cards(after, peon, dalmuti, tribute)
-                _move_cards(after, dalmuti, peon, back)
-            out.append(values.playout(Sim(order, after, order[0])))
+            after = _taxed(hands, plan, {**returns, seat: list(give)})
+            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD))
         return out
 
     return _search(candidates, trial, rng, samples, deadline)
+
+
+def _revolution(view: dict, rng: random.Random, samples: int | None,
+                deadline: float | None) -> bool:
+    """Declare a revolution? Both futures are played out on the same deals: with it (no
+    taxes; a Greater Peon's turns the order round), and without it (the taxes as
+    planned)."""
+    seat = view["seat"]
+    order = view["order"]
+    great = seat == order[-1]
+    turned = order[::-1] if great else order
+    plan = [(e["from"], e["to"], e["count"]) for e in view["taxes"]["exchanges"]]
+    deals = Deals(view, rng)
+    values = Values(view)
+
+    def trial(r: random.Random, _active: list[int]) -> list[float]:
+        hands = deals.draw(r)
+        declared = values.playout(Sim(turned, hands, turned[0]), LOOKAHEAD)
+        returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan}
+        after = _taxed(hands, plan, returns)
+        quiet = values.playout(Sim(order, after, order[0]), LOOKAHEAD)
+        return [declared, quiet]
+
+    return _search([True, False], trial, rng, samples, deadline)
+
+
+def _trade_partner(view: dict, partners: list[int | None], rng: random.Random,
+                   samples: int | None, deadline: float | None) -> int | None:
+    seat = view["seat"]
+    order = view["order"]
+    deals = Deals(view, rng)
+    values = Values(view)
+    chosen = view["options"]["merchant_trade"] == "chosen"
+
+    def trial(r: random.Random, _active: list[int]) -> list[float]:
+        hands = deals.draw(r)
+        out = []
+        for p in partners:
+            after = hands
+            if p is not None:
+                mine = _trade_card_of(view, hands, seat) if chosen else _random_card(hands[seat], r)
+                theirs = _trade_card_of(view, hands, p) if chosen else _random_card(hands[p], r)
+                after = _swapped(hands, seat, p, mine, theirs)
+            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD))
+        return out
+
+    return _search(partners, trial, rng, samples, deadline)
+
+
+def _trade_card(view: dict, cards: list[int], rng: random.Random, samples: int | None,
+                deadline: float | None) -> int:
+    seat = view["seat"]
+    trade = view["trade"]
+    partner = trade["to"] if trade["from"] == seat else trade["from"]
+    order = view["order"]
+    deals = Deals(view, rng)
+    values = Values(view)
+
+    def trial(r: random.Random, _active: list[int]) -> list[float]:
+        hands = deals.draw(r)
+        theirs = _trade_card_of(view, hands, partner)
+        out = []
+        for card in cards:
+            after = _swapped(hands, seat, partner, card, theirs)
+            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD))
+        return out
+
+    return _search(cards, trial, rng, samples, deadline)
+
+
+def _knowledge_of(view: dict, hands: list[list[int]], s: int) -> Knowledge:
+    """What seat s knows in a sampled deal before the first trick."""
+    h = hands[s]
+    deck, played = view["deck"], view["played"]
+    unseen = [0] * 14
+    for r in range(1, 14):
+        unseen[r] = deck[r] - played[r] - h[r]
+    unseen[0] = sum(unseen[1:])
+    others = [o[0] for t, o in enumerate(hands) if t != s and o[0]]
+    return Knowledge(h, unseen, len(others), max(others, default=0))
+
+
+def _dalmuti_return(view: dict, hands: list[list[int]], d: int, k: int) -> list[int]:
+    """What the Dalmuti d gives back (as the skilled bot would), from its dealt hand."""
+    h = hands[d]
+    if view["options"]["tribute_return"] == "worst":
+        return _worst(h, k)
+    ranks = [r for r in range(1, JESTER) if h[r]]
+    options = [c for c in combinations_with_replacement(ranks, k)
+               if all(c.count(r) <= h[r] for r in c)]
+    if not options:
+        return _worst(h, k)
+    return list(give_back_choice(_knowledge_of(view, hands, d), options))
+
+
+def _trade_card_of(view: dict, hands: list[list[int]], s: int) -> int | None:
+    """The card seat s gives in a chosen trade (as the skilled bot would)."""
+    options = [(r,) for r in range(1, JESTER) if hands[s][r]]
+    if not options:
+        return None
+    return give_back_choice(_knowledge_of(view, hands, s), options)[0]
+
+
+def _random_card(h: list[int], rng: random.Random) -> int | None:
+    cards = [r for r in range(1, JESTER) for _ in range(h[r])]
+    return rng.choice(cards) if cards else None
+
+
+def _swapped(hands, a: int, b: int, card_a: int | None, card_b: int | None):
+    after = [h[:] for h in hands]
+    if card_a is not None:
+        _move_cards(after, a, b, [card_a])
+    if card_b is not None:
+        _move_cards(after, b, a, [card_b])
+    return after
+
+
+def _taxed(hands, plan, returns: dict) -> list[list[int]]:
+    """The hands after the taxes: each Peon's best cards for the Dalmuti's ``returns``,
+    chosen from the hands as dealt (the exchange is simultaneous)."""
+    after = [h[:] for h in hands]
+    for peon, dalmuti, k in plan:
+        _move_cards(after, peon, dalmuti, _best(hands[peon], k))
+        _move_cards(after, dalmuti, peon, returns[dalmuti])
+    return after
 
 
 def _cost_after(kn: Knowledge, cards) -> float:
@@ -308,53 +523,125 @@ class Values:
         self.seat = view["seat"]
         self.n = view["n_players"]
         self.options = view["options"]
-        order = view["order"]
-        # Philanthropic points of a Dalmuti depend on how the others finish.
-        self.to_the_end = self.options["philanthropic"] != "off" and self.seat in order[:2]
+        self.philanthropic = self.options["philanthropic"] != "off"
+        # How each seat plays in the playouts: ``playout_move`` (the skilled bot) unless
+        # the seat's past decisions fit the plain whole-set player better.
+        self.policy = [playout_move] * self.n
 
-    def playout(self, sim: Sim) -> float:
-        """Play the round on (every seat plays the skilled bot) until the seat's place
-        is known; what it scores."""
+    def playout(self, sim: Sim, width: int = 0) -> float:
+        """Play the round on, every seat playing the skilled bot, until the seat's place
+        is known (to the end when a Dalmuti's philanthropic points depend on the others);
+        what it scores. With ``width`` > 1, the seat's own next decision instead tries
+        the skilled bot's best ``width`` moves and keeps the best outcome."""
+        left = [sum(h[r] for h in sim.hands) for r in range(14)]
+        return self._run(sim, left, width)
+
+    def _run(self, sim: Sim, left: list[int], width: int) -> float:
         seat = self.seat
-        stop = None if self.to_the_end else seat
-        hands = sim.hands
-        left = [sum(h[r] for h in hands) for r in range(14)]
+        to_the_end = self.philanthropic and seat in sim.order[:2]
+        stop = None if to_the_end else seat
         finish = sim.finish
         while sim.to_act is not None and stop not in finish:
-            move = playout_move(sim, left)
-            sim.step(move)
-            if move is not None:
-                q, m, j = move
-                left[q] -= m
-                left[JESTER] -= j
-                left[0] -= m + j
-        if self.to_the_end:
+            if width > 1 and sim.to_act == seat:
+                moves = own_moves(sim, left, width)
+                width = 0
+                if len(moves) > 1:
+                    best = -1e9
+                    for move in moves:
+                        branch = sim.copy()
+                        after = left[:]
+                        _step(branch, after, move)
+                        value = self._run(branch, after, 0)
+                        if value > best:
+                            best = value
+                    return best
+                move = moves[0]
+            else:
+                move = self.policy[sim.to_act](sim, left)
+            _step(sim, left, move)
+        if to_the_end:
             return round_points(sim.order, finish, self.options)[seat]
         return self.n - 1 - finish.index(seat)
+
+
+def _step(sim: Sim, left: list[int], move: Move) -> None:
+    sim.step(move)
+    if move is not None:
+        q, m, j = move
+        left[q] -= m
+        left[JESTER] -= j
+        left[0] -= m + j
+
+
+def _knowledge(sim: Sim, left: list[int], seat: int) -> Knowledge:
+    """What ``seat`` knows in the simulation: its hand and the cards still held."""
+    hands = sim.hands
+    h = hands[seat]
+    n_opp = max_opp = 0
+    for other in hands:
+        c = other[0]
+        if c and other is not h:
+            n_opp += 1
+            if c > max_opp:
+                max_opp = c
+    return Knowledge(h, list(map(sub, left, h)), n_opp, max_opp)
+
+
+def _forced_pass(h: list[int], last) -> bool:
+    """Nothing in the hand can follow ``last`` (``(seat, count, rank)``)."""
+    top = last[2] if last[2] < JESTER else JESTER
+    if top <= 1:
+        return True
+    need = last[1] - h[JESTER]
+    return max(h[1:top]) < (need if need > 1 else 1)
+
+
+def own_moves(sim: Sim, left: list[int], width: int) -> list[Move]:
+    """``width`` moves worth trying for ``sim.to_act``: the skilled bot's best ones, the
+    last of them replaced by the plain whole-set player's move when that differs (two
+    different ways to play on, rather than two near-equal skilled scores); only the sure
+    one when it has a sure way out, only passing when it cannot follow."""
+    last = sim.last
+    h = sim.hands[sim.to_act]
+    if last is not None and _forced_pass(h, last):
+        return [None]
+    kn = _knowledge(sim, left, sim.to_act)
+    pair = None if last is None else (last[1], last[2])
+    move = sure_move(kn, pair)
+    if move is not False:
+        return [move]
+    moves = [m for _, m in scored_moves(kn, pair)][:width]
+    plain = plain_model(kn.hand, kn.unseen, 0, kn.max_opp, pair)
+    if plain not in moves:
+        moves = moves[:max(1, width - 1)] + [plain]
+    return moves
 
 
 def playout_move(sim: Sim, left: list[int]) -> Move:
     """The skilled bot's move for ``sim.to_act``, which knows its own hand and the cards
     still held (``left``: all hands together), as it would from its view."""
+    last = sim.last
+    seat = sim.to_act
+    if last is not None:
+        if _forced_pass(sim.hands[seat], last):
+            return None
+        last = (last[1], last[2])
+    return best_move(_knowledge(sim, left, seat), last)
+
+
+def plain_playout_move(sim: Sim, left: list[int]) -> Move:
+    """The plain whole-set player's move for ``sim.to_act`` (``bots_infer.plain_model``)."""
+    last = sim.last
     seat = sim.to_act
     hands = sim.hands
     h = hands[seat]
-    last = sim.last
     if last is not None:
-        k, q = last[1], last[2]
-        jesters = h[JESTER]
-        for r in range(1, q if q < JESTER else JESTER):
-            if h[r] and h[r] + jesters >= k:
-                break
-        else:
-            return None  # nothing can follow
-        last = (k, q)
-    unseen = [a - b for a, b in zip(left, h, strict=True)]
-    n_opp = max_opp = 0
-    for s, other in enumerate(hands):
+        if _forced_pass(h, last):
+            return None
+        last = (last[1], last[2])
+    max_opp = 0
+    for other in hands:
         c = other[0]
-        if c and s != seat:
-            n_opp += 1
-            if c > max_opp:
-                max_opp = c
-    return best_move(Knowledge(h, unseen, n_opp, max_opp), last)
+        if c > max_opp and other is not h:
+            max_opp = c
+    return plain_model(h, list(map(sub, left, h)), 0, max_opp, last)

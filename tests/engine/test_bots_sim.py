@@ -3,7 +3,8 @@
 import random
 
 from games.engine import PASS, Options, Play, Round, deal
-from games.engine.bots_expert import playout_move
+from games.engine.bots_expert import plain_playout_move, playout_move
+from games.engine.bots_greedy import greedy_bot
 from games.engine.bots_skilled import skilled_bot
 from games.engine.sim import Sim, move_cards, move_of, round_points
 
@@ -113,3 +114,28 @@ def _finished(options: Options, seed: int) -> Round:
         seat = r.awaiting[0]
         r = r.apply(seat, rng.choice(r.legal_actions(seat)))
     return r
+
+
+def test_the_plain_playouts_play_the_greedy_yardstick_and_legal_moves():
+    compared = 0
+    for seed in range(30):
+        r = _play_phase(2000 + seed)
+        if r.phase != "play":
+            continue
+        sim = Sim.from_round(r)
+        left = [sum(h[i] for h in sim.hands) for i in range(14)]
+        while r.phase != "over":
+            move = plain_playout_move(sim, left)
+            assert move in sim.legal()
+            action = greedy_bot(r.view(r.to_act), random.Random(seed))
+            assert move == (None if action == PASS else move_of(action.cards))
+            compared += 1
+            r = r.apply(r.to_act, PASS if move is None else Play(move_cards(move)))
+            sim.step(move)
+            _same(r, sim)
+            if move is not None:
+                q, m, j = move
+                left[q] -= m
+                left[13] -= j
+                left[0] -= m + j
+    assert compared > 500
