@@ -21,18 +21,21 @@ from .bots_skilled import Knowledge, best_move
 from .cards import JESTER
 from .sim import Move, move_of
 
-Model = Callable[[list[int], list[int], int, int, "tuple[int, int] | None"], Move]
-Decision = tuple[tuple[int, ...], tuple[int, ...], int, int, "tuple[int, int] | None", Move]
+Model = Callable[[list[int], list[int], int, int, "tuple[int, int] | None", tuple], Move]
+Decision = tuple[tuple[int, ...], tuple[int, ...], int, int, "tuple[int, int] | None", tuple,
+                 Move]
 
 
 class Inference:
     """The other seats' decisions in the round so far, replayable against guessed hands.
 
     ``decisions[s]``: for each of seat s's past decisions, ``(later, avail, n_opp, max_opp,
-    last, move)``: ``later`` the cards (counts) s has played from then on, ``avail`` the
-    cards not yet played then (``deck - played``), the number of other seats holding cards
-    and the largest of their hands, the set to beat ``(count, rank)`` or None, and the move
-    s made. Decisions where s could not have done anything but what it did are left out."""
+    last, passed, move)``: ``later`` the cards (counts) s has played from then on,
+    ``avail`` the cards not yet played then (``deck - played``), the number of other seats
+    holding cards and the largest of their hands, the set to beat ``(count, rank)`` or
+    None, what the others holding cards had passed on by then (as
+    ``bots_skilled.passed_on``), and the move s made. Decisions where s could not have
+    done anything but what it did are left out."""
 
     def __init__(self, view: dict, eps: float):
         n = view["n_players"]
@@ -56,14 +59,19 @@ class Inference:
         avail[0] = sum(avail[1:])
         later = [p[:] for p in played_by]
         self.decisions: list[list[Decision]] = [[] for _ in range(n)]
+        caps = [[0] * 16 for _ in range(n)]
         for moves in tricks:
             last = None
             for s, move in moves:
                 if s != seat and counts[s] != _size(move):  # going out tells nothing new
                     others = [counts[o] for o in range(n) if o != s and counts[o]]
+                    passed = tuple(tuple(caps[o]) for o in range(n) if o != s and counts[o])
                     self.decisions[s].append((tuple(later[s]), tuple(avail), len(others),
-                                              max(others, default=0), last, move))
-                if move is not None:
+                                              max(others, default=0), last, passed, move))
+                if move is None:
+                    if last is not None and last[1] > caps[s][last[0]]:
+                        caps[s][last[0]] = last[1]
+                else:
                     q, m, j = move
                     _take(later[s], move)
                     _take(avail, move)
@@ -107,7 +115,7 @@ class Inference:
             return w
         w = 1.0
         eps = self.eps
-        for later, avail, n_opp, max_opp, last, move in decisions:
+        for later, avail, n_opp, max_opp, last, passed, move in decisions:
             h = [a + b for a, b in zip(hand, later, strict=True)]
             if last is not None:
                 k, q = last
@@ -118,7 +126,7 @@ class Inference:
                 else:
                     continue  # it could only pass, and did
             unseen = [a - b for a, b in zip(avail, h, strict=True)]
-            if model(h, unseen, n_opp, max_opp, last) != move:
+            if model(h, unseen, n_opp, max_opp, last, passed) != move:
                 w *= eps
         self._cache[key] = w
         return w
@@ -147,13 +155,13 @@ def _size(move: Move) -> int:
 
 
 def skilled_model(h: list[int], unseen: list[int], n_opp: int, max_opp: int,
-                  last: tuple[int, int] | None) -> Move:
+                  last: tuple[int, int] | None, passed: tuple = ()) -> Move:
     """The skilled bot's move."""
-    return best_move(Knowledge(h, unseen, n_opp, max_opp), last)
+    return best_move(Knowledge(h, unseen, n_opp, max_opp, passed), last)
 
 
 def plain_model(h: list[int], unseen: list[int], n_opp: int, max_opp: int,
-                last: tuple[int, int] | None) -> Move:
+                last: tuple[int, int] | None, passed: tuple = ()) -> Move:
     """The plain whole-set player of many card-game apps: go out when one set empties
     the hand; lead the worst whole rank (or, with one other rank left, the worst set
     nobody can beat, to go out on the lead it wins back); follow with the worst whole set
