@@ -251,8 +251,9 @@ def spread_chance(u: int, k: int, m: int) -> float:
 def candidates(kn: Knowledge, last: tuple[int, int] | None) -> list[Move]:
     """The moves worth scoring: to lead, whole ranks, with jesters only where they make a
     set nobody can beat, or jesters alone; to follow, a pass, sets of the needed size from
-    one rank (whole or broken) or a whole rank with jesters. (Leading part of a rank, or
-    adding jesters to part of one, is left to the endgame search.)"""
+    one rank (whole or broken) or a whole rank with jesters. Jesters join a rank only from
+    ``JESTER_HAND`` cards down. (Leading part of a rank, or adding jesters to part of one,
+    is left to the endgame search.)"""
     h = kn.hand
     jesters = h[JESTER]
     out: list[Move] = []
