@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from math import log
 
-from .bots_skilled import Knowledge, best_move
+from .bots_skilled import Knowledge, best_move, out_on
 from .cards import JESTER
 from .sim import Move, move_of
 
@@ -192,12 +192,11 @@ def plain_model(h: list[int], unseen: list[int], n_opp: int, max_opp: int,
         if worst_control and others <= 1:
             return (worst_control, h[worst_control], 0)
         return (worst_other, h[worst_other], 0)
+    move = out_on(h, last)
+    if move is not None:
+        return move
     k, q = last
     top = q if q < JESTER else JESTER
-    if h[0] == k:
-        for r in range(1, top):
-            if h[r] and h[r] + jesters == k:
-                return (r, h[r], jesters)
     for r in range(top - 1, 0, -1):
         if h[r] == k:
             return (r, k, 0)

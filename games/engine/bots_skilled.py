@@ -222,10 +222,7 @@ def spread_part(u: int, k: int, m: int, total: int) -> float:
         return spread_chance(u, k, total)
     if m <= 0 or u < k:
         return 0.0
-    ways = [1] + [0] * u
-    for _ in range(m):
-        ways = [sum(comb(t, i) * ways[t - i] for i in range(min(t, k - 1) + 1))
-                for t in range(u + 1)]
+    ways = _ways_below(u, k, m)
     rest = total - m
     return 1.0 - sum(comb(u, t) * ways[t] * rest ** (u - t) for t in range(u + 1)) / total**u
 
@@ -237,12 +234,17 @@ def spread_chance(u: int, k: int, m: int) -> float:
         return 0.0
     if m == 1:
         return 1.0
-    # ways: ways to put t distinct cards into the hands so far, each fewer than k.
+    return 1.0 - _ways_below(u, k, m)[u] / m**u
+
+
+def _ways_below(u: int, k: int, m: int) -> list[int]:
+    """``ways[t]``: the ways to put t distinct cards (t up to u) into m hands, each getting
+    fewer than k."""
     ways = [1] + [0] * u
     for _ in range(m):
         ways = [sum(comb(t, i) * ways[t - i] for i in range(min(t, k - 1) + 1))
                 for t in range(u + 1)]
-    return 1.0 - ways[u] / m**u
+    return ways
 
 
 # --- choosing a move ----------------------------------------------------------------------
@@ -391,6 +393,17 @@ def guaranteed_out(h, kn: Knowledge, memo: dict | None = None) -> tuple[int, int
     return move
 
 
+def out_on(h, last: tuple[int, int]) -> tuple[int, int, int] | None:
+    """The play of one rank and every jester that beats ``last`` and empties the hand."""
+    k, q = last
+    if h[0] == k:
+        jesters = h[JESTER]
+        for r in range(1, q if q < JESTER else JESTER):
+            if h[r] and h[r] + jesters == k:
+                return (r, h[r], jesters)
+    return None
+
+
 def sure_move(kn: Knowledge, last: tuple[int, int] | None) -> Move | bool:
     """A play that empties the hand, or the first step of a sure way out; False if none."""
     h = kn.hand
@@ -406,10 +419,9 @@ def sure_move(kn: Knowledge, last: tuple[int, int] | None) -> Move | bool:
         return False
     k, q = last
     top = q if q < JESTER else JESTER
-    if h[0] == k:
-        for r in range(1, top):
-            if h[r] and h[r] + jesters == k:
-                return (r, h[r], jesters)
+    move = out_on(h, last)
+    if move is not None:
+        return move
     reach = min(top, kn.beat(k) + 1)  # a safe play has a rank below this
     if (h[0] <= ENDGAME_CARDS and any(h[r] and h[r] + jesters >= k for r in range(1, reach))
             and _hopeless(h, kn) <= 1):

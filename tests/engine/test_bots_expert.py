@@ -9,6 +9,7 @@ from games.engine.bots_expert import (
     Sampler,
     Values,
     _search,
+    _step,
     expert_bot,
     own_moves,
     playout_move,
@@ -267,13 +268,7 @@ def test_the_lookahead_moves_are_legal_and_led_by_the_skilled_choice():
             assert moves and len(moves) <= 3
             assert all(m in sim.legal() for m in moves)
             assert moves[0] == playout_move(sim, left)
-            move = rng.choice(moves)
-            sim.step(move)
-            if move is not None:
-                q, m, j = move
-                left[q] -= m
-                left[J] -= j
-                left[0] -= m + j
+            _step(sim, left, rng.choice(moves))
 
 
 def test_ties_are_not_given_to_the_first_candidate():
