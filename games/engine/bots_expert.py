@@ -17,13 +17,15 @@ deals; the same model plays that seat in the playouts.
 
 Playouts. On the kept deal it plays the round out from every candidate on the fast
 simulator (``sim.py``), every seat playing its model (which sees only its own hand and the
-cards gone), until the seat's place is known. At the seat's own next decision the playout
-branches (``LOOKAHEAD``): it tries the skilled bot's best move and the plain player's (or
-the skilled bot's second best) and keeps the better outcome, a second ply of search for
-the seat itself (on a known deal, so it is optimistic alike for every candidate). It
+cards gone), until the seat's place is known. The seat's own plan is searched too: at each
+of its next ``DEPTH`` decisions the playout branches (``LOOKAHEAD``) into the skilled
+bot's best move and the plain player's (or the skilled bot's second best) and keeps the
+better outcome. On a known deal that is optimistic alike for every candidate, and the
+arena showed it matters: a candidate is only as good as the plan that follows it, and a
+single fixed continuation undervalues moves that need a different plan after them. It
 takes the candidate with the best mean points; exact ties are broken at random, never in
-favour of a candidate's place in the list. With a time budget, candidates clearly worse
-than the leader stop being played out, so the others get more deals.
+favour of a candidate's place in the list. Candidates clearly worse than the leader stop
+being played out, so the others get more deals.
 
 Before the first trick the same search plays whole rounds out after each choice: a
 Dalmuti's tribute return (the other Dalmuti returning what the skilled bot would),
@@ -34,8 +36,8 @@ the card given (the partner giving what the skilled bot would, or a random card 
 
 Time: ``budget`` seconds per move (``DEFAULT_BUDGET``, or the ``DALMUTI_EXPERT_BUDGET``
 environment variable). Reproducible: ``samples`` fixes the number of sampled deals
-instead (``DALMUTI_EXPERT_SAMPLES``), and no candidate is dropped; then the move depends
-only on the view and ``rng``.
+instead (``DALMUTI_EXPERT_SAMPLES``), with the same search otherwise; then the move
+depends only on the view and ``rng``, and the arena measures the bot players meet.
 """
 
 from __future__ import annotations
@@ -67,11 +69,12 @@ DEFAULT_BUDGET = 0.5
 ALL_MOVES = 8  # up to this many legal moves, all are searched
 CANDIDATES = 6  # else the skilled bot's best ones (and passing)
 MIN_SAMPLES = 4  # even when the time is up
-PRUNE_FROM, PRUNE_EVERY, PRUNE_Z = 8, 4, 2.5  # dropping clearly worse candidates (budget)
+PRUNE_FROM, PRUNE_EVERY, PRUNE_Z = 8, 4, 2.5  # dropping clearly worse candidates
 EPS = 0.3  # a past decision the model player would not have made: the deal's weight times this
 PROPOSALS = 4  # deals drawn per sample, one kept by weight
 MODEL_DEALS = 8  # deals on which to find which model explains each seat's play best
-LOOKAHEAD = 2  # the seat's own next decision in a playout: the best of this many moves
+LOOKAHEAD = 2  # at the seat's own decisions in a playout: the best of this many moves
+DEPTH = 2  # how many of the seat's own next decisions in a playout branch so
 
 
 def _env_number(name: str, kind):
@@ -118,9 +121,10 @@ def _search(candidates: list, trial: Callable[[random.Random, list[int]], list[f
     samples a deal and returns one value for each candidate index in ``active``. Exact
     ties are broken by ``rng``.
 
-    With a time budget (not a fixed number of samples), a candidate clearly worse than
-    the leader on the deals so far (the paired difference ``PRUNE_Z`` standard errors
-    above zero) stops being played out, so the rest get more deals in the same time."""
+    A candidate clearly worse than the leader on the deals so far (the paired difference
+    ``PRUNE_Z`` standard errors above zero) stops being played out, so the rest get more
+    deals in the same time. It stops after ``samples`` deals, or at the ``deadline``
+    (after at least ``MIN_SAMPLES``)."""
     active = list(range(len(candidates)))
     history: list[list[float]] = [[] for _ in candidates]
     done = 0
@@ -131,8 +135,7 @@ def _search(candidates: list, trial: Callable[[random.Random, list[int]], list[f
         if samples is not None:
             if done >= samples:
                 break
-            continue
-        if done >= MIN_SAMPLES and time.perf_counter() >= deadline:
+        elif done >= MIN_SAMPLES and time.perf_counter() >= deadline:
             break
         if done >= PRUNE_FROM and done % PRUNE_EVERY == 0 and len(active) > 2:
             active = _survivors(active, history)
@@ -215,7 +218,7 @@ def _play(view: dict, rng: random.Random, samples: int | None,
         for i in active:
             sim = base.copy()
             sim.step(candidates[i])
-            out.append(values.playout(sim, LOOKAHEAD))
+            out.append(values.playout(sim, LOOKAHEAD, DEPTH))
         return out
 
     return _search(candidates, trial, rng, samples, deadline)
@@ -242,7 +245,7 @@ def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random,
         out = []
         for give in candidates:
             after = _taxed(hands, plan, {**returns, seat: list(give)})
-            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD))
+            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
         return out
 
     return _search(candidates, trial, rng, samples, deadline)
@@ -263,10 +266,10 @@ def _revolution(view: dict, rng: random.Random, samples: int | None,
 
     def trial(r: random.Random, _active: list[int]) -> list[float]:
         hands = deals.draw(r)
-        declared = values.playout(Sim(turned, hands, turned[0]), LOOKAHEAD)
+        declared = values.playout(Sim(turned, hands, turned[0]), LOOKAHEAD, DEPTH)
         returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan}
         after = _taxed(hands, plan, returns)
-        quiet = values.playout(Sim(order, after, order[0]), LOOKAHEAD)
+        quiet = values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH)
         return [declared, quiet]
 
     return _search([True, False], trial, rng, samples, deadline)
@@ -289,7 +292,7 @@ def _trade_partner(view: dict, partners: list[int | None], rng: random.Random,
                 mine = _trade_card_of(view, hands, seat) if chosen else _random_card(hands[seat], r)
                 theirs = _trade_card_of(view, hands, p) if chosen else _random_card(hands[p], r)
                 after = _swapped(hands, seat, p, mine, theirs)
-            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD))
+            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
         return out
 
     return _search(partners, trial, rng, samples, deadline)
@@ -310,7 +313,7 @@ def _trade_card(view: dict, cards: list[int], rng: random.Random, samples: int |
         out = []
         for card in cards:
             after = _swapped(hands, seat, partner, card, theirs)
-            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD))
+            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
         return out
 
     return _search(cards, trial, rng, samples, deadline)
@@ -528,30 +531,30 @@ class Values:
         # the seat's past decisions fit the plain whole-set player better.
         self.policy = [playout_move] * self.n
 
-    def playout(self, sim: Sim, width: int = 0) -> float:
-        """Play the round on, every seat playing the skilled bot, until the seat's place
-        is known (to the end when a Dalmuti's philanthropic points depend on the others);
-        what it scores. With ``width`` > 1, the seat's own next decision instead tries
-        the skilled bot's best ``width`` moves and keeps the best outcome."""
+    def playout(self, sim: Sim, width: int = 0, depth: int = 1) -> float:
+        """Play the round on, every seat playing its model, until the seat's place is
+        known (to the end when a Dalmuti's philanthropic points depend on the others);
+        what it scores. With ``width`` > 1, each of the seat's own next ``depth``
+        decisions instead tries ``width`` moves (``own_moves``) and keeps the best
+        outcome: a search of the seat's own plan on this deal."""
         left = [sum(h[r] for h in sim.hands) for r in range(14)]
-        return self._run(sim, left, width)
+        return self._run(sim, left, width, depth if width > 1 else 0)
 
-    def _run(self, sim: Sim, left: list[int], width: int) -> float:
+    def _run(self, sim: Sim, left: list[int], width: int, depth: int) -> float:
         seat = self.seat
         to_the_end = self.philanthropic and seat in sim.order[:2]
         stop = None if to_the_end else seat
         finish = sim.finish
         while sim.to_act is not None and stop not in finish:
-            if width > 1 and sim.to_act == seat:
+            if depth and sim.to_act == seat:
                 moves = own_moves(sim, left, width)
-                width = 0
                 if len(moves) > 1:
                     best = -1e9
                     for move in moves:
                         branch = sim.copy()
                         after = left[:]
                         _step(branch, after, move)
-                        value = self._run(branch, after, 0)
+                        value = self._run(branch, after, width, depth - 1)
                         if value > best:
                             best = value
                     return best

@@ -27,7 +27,7 @@ from math import comb
 from .actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
 from .bots_common import legal_actions
 from .cards import JESTER
-from .sim import Move, lead_moves, move_cards, move_of
+from .sim import Move, move_cards, move_of
 
 NONE = 14  # a rank worse than any: "nobody can beat this"
 
@@ -60,8 +60,7 @@ class Knowledge:
     seats still hold cards, the biggest hand has ``max_opp``. Derived values are cached:
     a Knowledge is made for one decision."""
 
-    __slots__ = ("hand", "unseen", "n_opp", "max_opp", "passed_on", "worse", "_beat", "_keep",
-                 "_cost")
+    __slots__ = ("hand", "unseen", "n_opp", "max_opp", "passed_on", "_beat", "_keep", "_cost")
 
     def __init__(self, hand, unseen, n_opp: int, max_opp: int, passed_on=()):
         self.hand = hand
@@ -69,15 +68,7 @@ class Knowledge:
         self.n_opp = n_opp
         self.max_opp = max_opp
         self.passed_on = passed_on
-        # worse[r]: the share of unseen non-jester cards of a rank worse than r.
-        total = unseen[0] - unseen[JESTER]
-        worse = [0.0] * 14
-        if total > 0:
-            below = 0
-            for r in range(12, 0, -1):
-                worse[r] = below / total
-                below += unseen[r]
-        self.worse = worse
+        # Nothing is worked out up front: a playout decision asks for only a few values.
         self._beat = [0] * 16
         self._keep: dict[int, float] = {}
         self._cost: dict[int, float] = {}
@@ -117,26 +108,27 @@ class Knowledge:
         """A rough chance that nobody else holds a k-card set of a rank better than
         ``rank``, the unseen cards being spread evenly over the other hands, of which
         those that passed on a weaker k-card set this round count as holding none."""
+        if (self._beat[k] or self.beat(k)) >= rank:  # (the cached rank, without a call)
+            return 1.0
         key = k * 16 + rank
         p = self._keep.get(key)
         if p is None:
-            if self.beat(k) >= rank:
-                p = 1.0
-            else:
-                u = self.unseen
-                uj = u[JESTER]
-                # A seat that passed on a weaker k-card set this round has shown it
-                # holds none better that it would play: only the others may beat it.
-                quiet = sum(1 for caps in self.passed_on if caps[k] >= rank)
-                row = (spread_part_row(k, self.n_opp - quiet, self.n_opp) if quiet
-                       else spread_row(k, self.n_opp))
-                p = 1.0
-                for r in range(1, rank if rank < JESTER else JESTER):
-                    if u[r]:
-                        p *= 1.0 - row[u[r] + uj]
-                        if p < 0.02:
-                            p = 0.0
-                            break
+            u = self.unseen
+            uj = u[JESTER]
+            n_opp = self.n_opp
+            # A seat that passed on a weaker k-card set this round has shown it holds
+            # none better that it would play: only the others may beat it.
+            quiet = (sum(1 for caps in self.passed_on if caps[k] >= rank)
+                     if self.passed_on else 0)
+            miss = miss_row(k, n_opp - quiet, n_opp)
+            p = 1.0
+            for r in range(1, rank if rank < JESTER else JESTER):
+                c = u[r]
+                if c:
+                    p *= miss[c + uj]
+                    if p < 0.02:
+                        p = 0.0
+                        break
             self._keep[key] = p
         return p
 
@@ -148,7 +140,15 @@ class Knowledge:
         cost = self._cost.get(key)
         if cost is None:
             keep = self.keep(c, r)
-            cost = -CONTROL[c] * keep + (1.0 - keep) * (1.0 - FOLLOW[c] * self.worse[r])
+            if keep == 1.0:
+                cost = -CONTROL[c]  # what the formula below gives: a control, never lost
+            else:
+                # The share of unseen non-jester cards of a rank worse than r (worked
+                # out only for a set that may be beaten, the rank's alone).
+                u = self.unseen
+                total = u[0] - u[JESTER]
+                worse = sum(u[r + 1:JESTER]) / total if total > 0 else 0.0
+                cost = -CONTROL[c] * keep + (1.0 - keep) * (1.0 - FOLLOW[c] * worse)
             self._cost[key] = cost
         return cost
 
@@ -214,6 +214,22 @@ def spread_part_row(k: int, m: int, total: int) -> list[float]:
     if row is None:
         row = [spread_part(u, k, m, total) for u in range(MAX_SPREAD)]
         _PART[(k, m, total)] = row
+    return row
+
+
+_MISS: dict[int, list[float]] = {}
+
+
+def miss_row(k: int, m: int, total: int) -> list[float]:
+    """``row[u]``: the chance that, of u cards dealt at random into ``total`` hands, none
+    of ``m`` given hands gets k or more (``1 - spread_part_row``, kept ready for
+    ``Knowledge.keep``)."""
+    key = (k * 16 + m) * 16 + total
+    row = _MISS.get(key)
+    if row is None:
+        part = spread_row(k, total) if m == total else spread_part_row(k, m, total)
+        row = [1.0 - x for x in part]
+        _MISS[key] = row
     return row
 
 
@@ -295,7 +311,10 @@ def move_score(kn: Knowledge, move: Move, lead: bool, sizes) -> float:
     score = CARD_VALUE * k - JESTER_VALUE * j + LEAD_VALUE * kn.keep(k, q)
     if q < JESTER:
         c = h[q]
-        score += kn.group_cost(q, c) - kn.group_cost(q, c - m)
+        if m < c:  # (what is left of the rank costs nothing once the rank is gone)
+            score += kn.group_cost(q, c) - kn.group_cost(q, c - m)
+        else:
+            score += kn.group_cost(q, c)
         if lead:
             score += SIZE_BONUS * (sizes[k] - (1 if m == c and sizes[0] & (1 << q) else 0))
         elif m < c:
@@ -340,7 +359,8 @@ def best_move(kn: Knowledge, last: tuple[int, int] | None) -> Move:
     best = None
     best_score = -1e9
     for move in candidates(kn, last):
-        score = move_score(kn, move, lead, sizes)
+        # A pass (the first candidate to follow) scores 0: no need to ask.
+        score = 0.0 if move is None else move_score(kn, move, lead, sizes)
         if score > best_score:
             best, best_score = move, score
     return best
@@ -369,28 +389,77 @@ def _one_set(h) -> tuple[int, int, int] | None:
     return found or (JESTER, h[JESTER], 0)
 
 
-def _hopeless(h, kn: Knowledge) -> int:
-    """How many ranks in hand somebody could beat even with all the jesters added: each
-    of them needs a lead of its own that may be lost."""
+def _hopeful(h, kn: Knowledge) -> bool:
+    """At most one rank in hand is hopeless: somebody could beat it even with all the
+    jesters added, so it needs a lead of its own that may be lost. A sure way out can
+    only play such a rank last. (It stops at the second one, so it looks at the weakest
+    ranks first, the likeliest to be hopeless.)"""
     jesters = h[JESTER]
-    return sum(1 for r in range(1, JESTER) if h[r] and kn.beat(h[r] + jesters) < r)
+    beat = kn.beat
+    hopeless = False
+    for r in range(JESTER - 1, 0, -1):
+        c = h[r]
+        if c and beat(c + jesters) < r:
+            if hopeless:
+                return False
+            hopeless = True
+    return True
 
 
-def guaranteed_out(h, kn: Knowledge, memo: dict | None = None) -> tuple[int, int, int] | None:
+def guaranteed_out(h, kn: Knowledge) -> tuple[int, int, int] | None:
     """A lead from which the hand surely goes out: sets nobody can beat, then the rest in
-    one set; None if there is no such sequence."""
-    if memo is None:
-        memo = {}
-    key = tuple(h)
-    if key in memo:
-        return memo[key]
+    one set; None if there is no such sequence. It is the first such lead in the order of
+    ``lead_moves``; ``_goes_out`` tells, without a search, whether what it leaves goes
+    out (``_hopeful`` is the same test's quick first part)."""
     move = _one_set(h)
-    if move is None and _hopeless(h, kn) <= 1:
-        memo[key] = None
-        move = next((m for m in lead_moves(h)
-                     if kn.safe(m) and guaranteed_out(_after(h, m), kn, memo)), None)
-    memo[key] = move
+    if move is None and _hopeful(h, kn) and _goes_out(h, kn):
+        move = next((m for m in _safe_leads(h, kn) if _goes_out(_after(h, m), kn)), None)
     return move
+
+
+def _goes_out(h, kn: Knowledge) -> bool:
+    """Some sequence of sets nobody can beat leaves one set (one rank and every jester
+    left, or jesters alone), found without searching: the sets nobody can beat stay so
+    (the Knowledge does not change), so their order does not matter. Each rank but the
+    last one is led whole with the fewest jesters that make it safe (split, it would need
+    more), and the jesters left over go with the last one: the rank that needs the most
+    is best kept for last."""
+    jesters = h[JESTER]
+    beat = kn.beat
+    need = most = 0
+    for q in range(1, JESTER):
+        c = h[q]
+        if c:
+            if beat(c + jesters) < q:
+                extra = jesters + 1  # not even with every jester: it must come last
+            else:
+                extra = 0  # a bigger set is at least as safe: the fewest that will do
+                while beat(c + extra) < q:
+                    extra += 1
+            need += extra
+            if extra > most:
+                most = extra
+    return need - most <= jesters
+
+
+def _safe_leads(h, kn: Knowledge) -> list[tuple[int, int, int]]:
+    """The sets of ``lead_moves(h)`` that nobody can beat, in the same order. A bigger set
+    is at least as safe (fewer ranks make one), so a rank whose whole, with every jester,
+    can be beaten has none."""
+    jesters = h[JESTER]
+    beat = kn.beat
+    out = []
+    for q in range(1, JESTER):
+        c = h[q]
+        if c and beat(c + jesters) >= q:
+            for m in range(1, c + 1):
+                for j in range(jesters + 1):
+                    if beat(m + j) >= q:
+                        out.append((q, m, j))
+    for m in range(1, jesters + 1):
+        if beat(m) >= JESTER:
+            out.append((JESTER, m, 0))
+    return out
 
 
 def out_on(h, last: tuple[int, int]) -> tuple[int, int, int] | None:
@@ -412,7 +481,7 @@ def sure_move(kn: Knowledge, last: tuple[int, int] | None) -> Move | bool:
         move = _one_set(h)
         if move is not None:
             return move
-        if h[0] <= ENDGAME_CARDS:
+        if h[0] <= ENDGAME_CARDS and _hopeful(h, kn):
             move = guaranteed_out(h, kn)
             if move is not None:
                 return move
@@ -423,14 +492,14 @@ def sure_move(kn: Knowledge, last: tuple[int, int] | None) -> Move | bool:
     if move is not None:
         return move
     reach = min(top, kn.beat(k) + 1)  # a safe play has a rank below this
-    if (h[0] <= ENDGAME_CARDS and any(h[r] and h[r] + jesters >= k for r in range(1, reach))
-            and _hopeless(h, kn) <= 1):
-        memo: dict = {}
+    need = k - jesters if k > jesters else 1  # cards of one rank that make a play
+    if (h[0] <= ENDGAME_CARDS and max(h[1:reach], default=0) >= need
+            and _hopeful(h, kn)):
         for r in range(1, reach):
             c = h[r]
             for m in range(max(1, k - jesters), min(c, k) + 1):
                 move = (r, m, k - m)
-                if kn.safe(move) and guaranteed_out(_after(h, move), kn, memo):
+                if kn.safe(move) and _goes_out(_after(h, move), kn):
                     return move
     return False
 

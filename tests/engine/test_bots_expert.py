@@ -280,7 +280,7 @@ def test_ties_are_not_given_to_the_first_candidate():
     assert _search(["a", "b"], lambda r, a: [0.0, 1.0], random.Random(0), 2, None) == "b"
 
 
-def test_with_a_time_budget_clearly_worse_candidates_stop_being_played_out():
+def test_clearly_worse_candidates_stop_being_played_out():
     seen = []
 
     def trial(r, active):
@@ -291,7 +291,28 @@ def test_with_a_time_budget_clearly_worse_candidates_stop_being_played_out():
     assert _search(["bad", "x", "y"], trial, random.Random(0), None, deadline) != "bad"
     assert seen[0] == [0, 1, 2]
     assert 0 not in seen[-1] and seen[-1]
-    # With a fixed number of samples every candidate is played out on every deal.
+    # With a fixed number of samples the search is the same, stops after that many deals
+    # and is reproducible.
     seen.clear()
-    _search(["bad", "x", "y"], trial, random.Random(0), 30, None)
-    assert all(a == [0, 1, 2] for a in seen) and len(seen) == 30
+    first = _search(["bad", "x", "y"], trial, random.Random(0), 30, None)
+    assert len(seen) == 30 and seen[0] == [0, 1, 2] and 0 not in seen[-1]
+    runs = list(seen)
+    seen.clear()
+    assert _search(["bad", "x", "y"], trial, random.Random(0), 30, None) == first
+    assert seen == runs
+
+
+def test_searching_its_own_next_decisions_finds_better_plans_on_a_known_deal():
+    # Every branch of the search contains the plain playout's line (the skilled bot's
+    # move comes first), so a deeper search never scores a deal lower; and sometimes
+    # another plan after the first move does better.
+    better = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        r = open_round(deal(rng.randint(4, 7), Options(first_round_taxes=False), seed))
+        seat = r.to_act
+        values = Values(r.view(seat))
+        scores = [values.playout(Sim.from_round(r), 2, depth) for depth in (0, 1, 2, 3)]
+        assert scores == sorted(scores), (seed, scores)
+        better += scores[-1] > scores[0]
+    assert better >= 5
