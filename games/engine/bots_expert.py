@@ -74,7 +74,7 @@ EPS = 0.3  # a past decision the model player would not have made: the deal's we
 PROPOSALS = 4  # deals drawn per sample, one kept by weight
 MODEL_DEALS = 8  # deals on which to find which model explains each seat's play best
 LOOKAHEAD = 2  # at the seat's own decisions in a playout: the best of this many moves
-DEPTH = 2  # how many of the seat's own next decisions in a playout branch so
+DEPTH = 2  # how many of the seat's own next decisions branch in a playout
 
 
 def _env_number(name: str, kind):
