@@ -481,7 +481,7 @@ def sure_move(kn: Knowledge, last: tuple[int, int] | None) -> Move | bool:
         move = _one_set(h)
         if move is not None:
             return move
-        if h[0] <= ENDGAME_CARDS and _hopeful(h, kn):
+        if h[0] <= ENDGAME_CARDS:
             move = guaranteed_out(h, kn)
             if move is not None:
                 return move
