@@ -312,6 +312,16 @@ def test_a_name_is_not_resolved_again_for_the_connection(loopback_allowed, fake_
     assert only_loopback == []
 
 
+def test_the_next_checked_address_is_tried_when_one_cannot_be_reached(
+        loopback_allowed, fake_dns, http_server):
+    """Nothing listens on ::1 at the server's port: the connection fails before anything
+    was sent, and the next address the name resolved to (also checked) is used."""
+    fake_dns.names[NAME] = ["::1", "127.0.0.1"]
+    answer = outbound.session().post(f"http://{NAME}:{http_server.port}/push/a", data=b"x")
+    assert answer.status_code == 201
+    assert fake_dns.lookups == [NAME] and len(http_server.requests) == 1
+
+
 def test_redirects_are_not_followed(loopback_allowed, http_server):
     url = f"http://127.0.0.1:{http_server.port}/moved"
     session = outbound.session()
