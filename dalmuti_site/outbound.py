@@ -55,7 +55,7 @@ SITE_LOCAL = ipaddress.ip_network("fec0::/10")
 NAT64 = ipaddress.ip_network("64:ff9b::/96")  # the well-known prefix: IPv4 in the low bits
 LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")  # a network's own translators
 
-_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 # Percent-encoded control characters: a server may decode them into the request line.
 _ENCODED_CONTROL = re.compile(r"%(?:[01][0-9a-f]|7f)", re.IGNORECASE)
 
@@ -135,7 +135,10 @@ def check_url(url: str, *, max_length: int = MAX_URL_LENGTH) -> Destination:
         raise Refused("characters that have no place in an address")
     if "\\" in url or "#" in url or _ENCODED_CONTROL.search(url):
         raise Refused("characters that have no place in an address")
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an unclosed IPv6 bracket
+        raise Refused("not an address") from None
     scheme = parts.scheme.lower()
     if scheme not in ("https", "http"):
         raise Refused("not HTTPS")
@@ -156,6 +159,8 @@ def check_url(url: str, *, max_length: int = MAX_URL_LENGTH) -> Destination:
     except ValueError:
         ip = None
         _check_name(host)
+    if ("[" in parts.netloc) != (ip is not None and ip.version == 6):
+        raise Refused("not an address")  # brackets hold an IPv6 address, and only that
     if ip is not None:
         reason = refusal(ip)
         if reason:
@@ -173,7 +178,7 @@ def _check_name(host: str) -> None:
     ending in a top-level domain that is not a number (which resolvers would read as an
     IPv4 address: 2130706433, 127.1, 0x7f.1)."""
     labels = host.split(".")
-    if len(host) > 253 or not all(_LABEL.match(label) for label in labels):
+    if len(host) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
         raise Refused(f"{host[:60]} is not a host name")
     if host in ("localhost",) or host.endswith(".localhost"):
         return

@@ -124,7 +124,8 @@ def test_addresses_with_userinfo_are_refused_unresolved(url, loopback_refused, f
     f"https://{NAME}:99999/x", f"https://{NAME}/\u202ex", f"https://{NAME}/a%00b",
     f"https://{NAME}/a\r\nHost: x", f"https://{NAME}/a b", "https://intranet/x",
     "https://push.example.123/x", f"https://{NAME}." + "a" * 64 + "/x",
-    f"https://{NAME}/" + "a" * 3000,
+    f"https://{NAME}/" + "a" * 3000, "https://[::1/x", "https://[v1.fe]/x", "https://[]/x",
+    "https://push_service.example.net/x", "https://-push.example.net/x",
 ])
 def test_anything_but_a_plain_https_address_is_refused(url, loopback_refused, fake_dns):
     fake_dns.names[NAME] = [PUBLIC_V4]

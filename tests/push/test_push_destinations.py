@@ -60,7 +60,7 @@ def tia(client, settings):
     "javascript:alert(1)", "https://push.example.net/\u202ex", "https://push.example.net/a%00b",
     "https://push.example.net/a%0d%0ab", "https://pu\u0073h.example.net\u200b/x",
     "https://push.example.net/" + "a" * 1000, "https://intranet/x", "https://2130706433/x",
-    "", "https://", 42, None,
+    "", "https://", "https://[::1/x", 42, None, ["https://push.example.net/x"],
 ])
 def test_a_subscription_to_a_bad_address_is_refused_and_nothing_stored(
         endpoint, client, tia, fake_dns, quiet_listener):
