@@ -217,3 +217,29 @@ def test_a_device_stored_with_unusable_keys_is_forgotten_and_the_others_still_se
     assert {r["path"] for r in push_service.received} == {good.path}
     assert list(PushSubscription.objects.filter(user=user).values_list("endpoint", flat=True)
                 ) == [good.endpoint]
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_through_the_real_worker_nothing_inside_is_reached(celery_worker, settings, fake_dns,
+                                                           quiet_listener, only_loopback):
+    """The worker's task (what runs at a game's start) goes through the same guard: the
+    name resolves to loopback, the listener sees no connection, the device is forgotten,
+    and the task is not retried for it."""
+    from push import services
+
+    settings.OUTBOUND_ALLOW_LOOPBACK = False
+    user = make_user("tia")
+    services.subscribe(user, {"endpoint": f"https://{NAME}:{quiet_listener.port}/push/x",
+                              "keys": _keys()})
+    PushSubscription.objects.create(user=user, endpoint=f"http://127.0.0.1:{quiet_listener.port}/y",
+                                    p256dh=_keys()["p256dh"], auth=_keys()["auth"])
+    fake_dns.names[NAME] = ["127.0.0.1"]
+    game = _game_for(user)
+    notification = Notification.objects.get(user=user, channel="push", kind="started",
+                                            game=game)
+    outcome = send_notification.apply_async((notification.pk,), ignore_result=False)
+    assert outcome.get(timeout=60) == "sent"
+    assert quiet_listener.connections() == 0
+    assert not PushSubscription.objects.filter(user=user).exists()
+    assert only_loopback == []
