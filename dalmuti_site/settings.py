@@ -281,6 +281,10 @@ CONTENT_SECURITY_POLICY = {
 VAPID_PRIVATE_KEY = os.getenv("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.getenv("VAPID_PUBLIC_KEY", "")
 VAPID_SUBJECT = os.getenv("VAPID_SUBJECT", "mailto:dalmuti@localhost")
+# Requests to addresses players give (push services) reach only the public internet over
+# HTTPS (dalmuti_site/outbound.py). On, this lets them reach loopback too, over plain HTTP
+# as well: for tests and a push service on this machine, never in production.
+OUTBOUND_ALLOW_LOOPBACK = envbool("OUTBOUND_ALLOW_LOOPBACK", "0")
 
 # The debug page (DEBUG=1, as with make run) hides a game's state, seed and hands.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "dalmuti_site.debug.GameSecretsFilter"

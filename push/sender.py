@@ -14,11 +14,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
+from dalmuti_site import outbound
 from games import notifications
 from games.models import OPEN_TABLE_DAYS, Invitation, Notification
 from games.notice import game_context
 
-from . import keys
+from . import keys, services
 
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
@@ -77,22 +78,35 @@ def send_notification(notification: Notification) -> int:
     payload = json.dumps(message(notification))
     devices = list(notification.user.push_subscriptions.all())
     delivered, failures = 0, []
-    for device in devices:
-        try:
-            webpush(device.info(), data=payload, vapid_private_key=keys.vapid()["private"],
-                    vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=TTL_SECONDS,
-                    timeout=10)
-        except WebPushException as exc:
-            status = exc.response.status_code if exc.response is not None else None
-            if status in (404, 410):
+    # Every push goes through the guard: the public internet only, checked addresses,
+    # no redirects, short time-outs, answers read up to a cap.
+    with outbound.session() as session:
+        for device in devices:
+            try:
+                services.check_keys(device.p256dh, device.auth)
+                webpush(device.info(), data=payload,
+                        vapid_private_key=keys.vapid()["private"],
+                        vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=TTL_SECONDS,
+                        timeout=outbound.READ_SECONDS, requests_session=session)
+            except (outbound.Refused, services.NotASubscription) as exc:
+                # Not a push service the site may reach (an inside address, stored before
+                # subscriptions were checked, or a name that now resolves inside), or keys
+                # nothing can be encrypted for: it will never take a message, so the device
+                # is forgotten like a gone one.
+                log.warning("push: forgot device %s: %s", device.pk, exc)
                 device.delete()
                 continue
-            failures.append(f"{status}: {exc}")
-        except requests.RequestException as exc:
-            failures.append(str(exc))
-        else:
-            delivered += 1
-            type(device).objects.filter(pk=device.pk).update(last_sent=timezone.now())
+            except WebPushException as exc:
+                status = exc.response.status_code if exc.response is not None else None
+                if status in (404, 410):
+                    device.delete()
+                    continue
+                failures.append(f"{status}: {exc}")
+            except requests.RequestException as exc:
+                failures.append(str(exc))
+            else:
+                delivered += 1
+                type(device).objects.filter(pk=device.pk).update(last_sent=timezone.now())
     if failures and not delivered:
         raise PushFailed("; ".join(failures))
     if failures:

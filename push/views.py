@@ -58,10 +58,13 @@ def offline(request):
 def subscribe(request):
     try:
         info = json.loads(request.body or b"{}")
-        services.subscribe(request.user, info,
-                           services.device_name(request.headers.get("User-Agent", "")))
     except ValueError:
         return JsonResponse({"error": _("That subscription was not understood.")}, status=400)
+    try:
+        services.subscribe(request.user, info,
+                           services.device_name(request.headers.get("User-Agent", "")))
+    except services.NotASubscription as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
     return JsonResponse({"ok": True})
 
 

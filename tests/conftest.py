@@ -6,6 +6,8 @@ PostgreSQL), ``redis`` (CELERY_BROKER_URL points at a reachable Redis) or
 they skip with the reason, unless REQUIRE_SERVICES=1 (as in CI), where that is a failure.
 """
 
+import errno
+import ipaddress
 import os
 import socket
 from urllib.parse import urlparse
@@ -15,6 +17,13 @@ from django.conf import settings
 from django.db import connection
 
 REQUIRE_SERVICES = os.getenv("REQUIRE_SERVICES", "") == "1"
+
+# What the tests may reach: this machine's loopback and unix sockets, nothing else.
+LOOPBACK = {"127.0.0.1", "::1", "::ffff:127.0.0.1"}
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+_real_getaddrinfo = socket.getaddrinfo
+_LOCAL_NAMES = {None, "localhost", socket.gethostname()}
 
 
 def _redis_problem() -> str | None:
@@ -158,3 +167,134 @@ def eager_tasks():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = was
+
+
+def _numeric(host) -> bool:
+    try:
+        ipaddress.ip_address(str(host).split("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+def _may_connect(sock, address) -> bool:
+    if sock.family == socket.AF_UNIX:
+        return True
+    if sock.family in (socket.AF_INET, socket.AF_INET6):
+        return str(address[0]).split("%")[0] in LOOPBACK
+    return False
+
+
+@pytest.fixture(autouse=True)
+def only_loopback(monkeypatch):
+    """No test sends a packet beyond this machine: a connection to anything but
+    127.0.0.1 or ::1 (or a unix socket) is refused before it is made, and so is the
+    resolution of a name other than localhost (tests that need a name stub the resolver,
+    see `fake_dns`). Either fails the test, even when the code under test swallowed the
+    error. Yields the list of what was attempted (a test of the guard itself empties it)."""
+    outside: list[str] = []
+
+    def connect(sock, address):
+        if not _may_connect(sock, address):
+            outside.append(f"connect to {address!r}")
+            raise ConnectionRefusedError(
+                errno.ECONNREFUSED, f"tests may only connect to loopback, not {address!r}")
+        return _real_connect(sock, address)
+
+    def connect_ex(sock, address):
+        if not _may_connect(sock, address):
+            outside.append(f"connect to {address!r}")
+            return errno.ECONNREFUSED
+        return _real_connect_ex(sock, address)
+
+    def getaddrinfo(host, *args, **kwargs):
+        name = host.decode() if isinstance(host, bytes) else host
+        if name in _LOCAL_NAMES or _numeric(name):
+            return _real_getaddrinfo(host, *args, **kwargs)
+        outside.append(f"resolve {name!r}")
+        raise socket.gaierror(socket.EAI_NONAME, f"tests do not resolve {name!r}: stub it")
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    yield outside
+    if outside:
+        pytest.fail("the test reached beyond loopback: " + "; ".join(outside), pytrace=False)
+
+
+class FakeDNS:
+    """A resolver the test controls: names map to the addresses it says, in that order,
+    and every lookup is counted. Numeric hosts go to the real resolver (no lookup is
+    made for them); any other name is unknown."""
+
+    def __init__(self):
+        self.names: dict[str, list[str]] = {}
+        self.lookups: list[str] = []
+
+    def getaddrinfo(self, host, port, family=0, type=0, proto=0, flags=0):  # noqa: A002
+        name = host.decode() if isinstance(host, bytes) else host
+        if name not in self.names:
+            if _numeric(name):
+                return _real_getaddrinfo(host, port, family, type, proto, flags)
+            raise socket.gaierror(socket.EAI_NONAME, f"{name!r} is not in the fake DNS")
+        self.lookups.append(name)
+        answers = []
+        for address in self.names[name]:
+            ip = ipaddress.ip_address(address.split("%")[0])
+            af = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+            if family not in (0, socket.AF_UNSPEC, af):
+                continue
+            sockaddr = (address, int(port or 0), 0, 0) if af == socket.AF_INET6 else (
+                address, int(port or 0))
+            answers.append((af, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", sockaddr))
+        if not answers:
+            raise socket.gaierror(socket.EAI_NONAME, f"{name!r} has no such address")
+        return answers
+
+
+@pytest.fixture
+def fake_dns(monkeypatch, only_loopback):
+    dns = FakeDNS()
+    monkeypatch.setattr(socket, "getaddrinfo", dns.getaddrinfo)
+    return dns
+
+
+class QuietListener:
+    """A real listening socket on this machine that must see no connection: the kernel
+    completes a connection's handshake into the backlog before anyone accepts, so after
+    the code under test ran, a non-blocking accept tells whether anything connected."""
+
+    def __init__(self, host: str = "127.0.0.1"):
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.sock = socket.socket(family, socket.SOCK_STREAM)
+        self.sock.bind((host, 0))
+        self.sock.listen(16)
+        self.sock.setblocking(False)
+        self.host, self.port = host, self.sock.getsockname()[1]
+
+    def connections(self) -> int:
+        count = 0
+        while True:
+            try:
+                conn, _address = self.sock.accept()
+            except BlockingIOError:
+                return count
+            conn.close()
+            count += 1
+
+    def close(self):
+        self.sock.close()
+
+
+@pytest.fixture
+def quiet_listener():
+    listener = QuietListener("127.0.0.1")
+    yield listener
+    listener.close()
+
+
+@pytest.fixture
+def quiet_listener6():
+    listener = QuietListener("::1")
+    yield listener
+    listener.close()

@@ -21,6 +21,7 @@ class PushService:
     def __init__(self):
         self.received: list[dict] = []
         self.status_for: dict[str, int] = {}  # path -> the status it answers
+        self.location_for: dict[str, str] = {}  # path -> where it redirects to
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -30,6 +31,8 @@ class PushService:
                 service.received.append({"path": self.path, "headers": headers,
                                          "body": body})
                 self.send_response(service.status_for.get(self.path, 201))
+                if self.path in service.location_for:
+                    self.send_header("Location", service.location_for[self.path])
                 self.end_headers()
 
             def log_message(self, *args):
@@ -65,7 +68,9 @@ class Device:
 
 
 @pytest.fixture
-def push_service():
+def push_service(settings):
+    # The service is on this machine: let the site reach loopback (and only that).
+    settings.OUTBOUND_ALLOW_LOOPBACK = True
     service = PushService()
     yield service
     service.close()
