@@ -3,6 +3,8 @@ import codecs
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 
+from .errors import CONNECTION_FAILURES, database_unavailable
+
 # Form encodings a browser sends and Django can read: ASCII-compatible ones.
 READABLE_CHARSETS = {"utf-8", "ascii", "latin-1", "iso8859-1", "cp1252", "iso8859-15"}
 
@@ -29,3 +31,21 @@ class FormCharsetMiddleware:
                     status=400, content_type="text/plain; charset=utf-8",
                 )
         return self.get_response(request)
+
+
+
+class DatabaseUnavailableMiddleware:
+    """A view whose database connection failed answers 503 "try again" instead of a 500
+    (dalmuti_site.errors), with DEBUG on too; failures outside the views (a middleware
+    reading the session or the user) reach the same answer through handler500."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, CONNECTION_FAILURES):
+            return database_unavailable(request, exception)
+        return None

@@ -82,6 +82,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so that its answer to a failed database connection (503, try again) comes
+    # before any other's.
+    "dalmuti_site.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "dalmuti_site.urls"
@@ -114,6 +117,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool
     # Connections are reused from psycopg's pool instead of opened for every request
     # (about 10 ms each); each web or worker process keeps its own pool.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A connection is checked (one empty query) before the pool hands it out: after a
+    # restart or a failover the pool holds dead connections, which it then replaces
+    # instead of failing the requests that get them. With a pool, Django passes psycopg's
+    # own check (ConnectionPool.check_connection) when this is on; a `check` in the
+    # options below would clash with it.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1, "max_size": envint("DB_POOL_SIZE", "8"), "timeout": 10,
     }

@@ -279,7 +279,7 @@ def act(request, game_id: int):
         connection.close()
         if commands.already_recorded(Game.objects.get(pk=game.pk), request.user, action, turn):
             return _recorded(request, game)
-        message = _("Your move could not be recorded just now. Please try again.")
+        message = _("That did not go through — please try again.")
         return _action_answer(request, game.pk, me, message, 503)
     try:
         return _action_answer(request, game.pk, me)

@@ -23,6 +23,15 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   }
 });
 
+// "That did not go through" stays until a request of the page goes through again.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const alerts = document.getElementById("alerts");
+  const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  if (alerts && alerts.firstChild && status >= 200 && status < 300) {
+    alerts.replaceChildren();
+  }
+});
+
 // Once a message is posted, empty the input for the next one.
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt.closest("[data-chat-form]");
