@@ -70,6 +70,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a path with a NUL byte or a control character is a 404 before anything reads it.
+    "dalmuti_site.middleware.InvalidPathMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "dalmuti_site.middleware.FormCharsetMiddleware",
@@ -303,7 +305,8 @@ LOGGING = {
 
 # Production hardening: on whenever DEBUG is off.
 if not DEBUG:
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "whitenoise.middleware.WhiteNoiseMiddleware")
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "1")
     SESSION_COOKIE_SECURE = True
