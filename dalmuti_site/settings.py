@@ -268,6 +268,9 @@ INVITATIONS_PER_DAY = envint("INVITATIONS_PER_DAY", "30")
 # After joining or leaving a game in progress, a player waits this long (seconds) before
 # joining or leaving that table again: each step redraws every open page of the table.
 SEAT_CHANGE_SECONDS = envint("SEAT_CHANGE_SECONDS", "30")
+# Event streams one session may hold open (tabs, tables); opening one more closes the
+# oldest, whose page then polls.
+STREAMS_PER_SESSION = envint("STREAMS_PER_SESSION", "8")
 # Turn emails wait this long (a player watching the table acts first), and are held back
 # while the player has been active on the table this recently (seconds).
 NOTIFY_GRACE_SECONDS = envint("NOTIFY_GRACE_SECONDS", "120")

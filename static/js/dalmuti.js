@@ -227,6 +227,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
     }
   });
   document.addEventListener("htmx:sseError", () => { streamAlive = 0; });
+  // A stream closed for good ("closed": the same browser opened too many elsewhere)
+  // does not come back; the page polls as it does without one.
+  document.addEventListener("htmx:sseClose", () => { streamAlive = 0; });
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (event.detail.elt.id !== "poller") return;
     const config = event.detail.requestConfig || {};
