@@ -23,14 +23,30 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   }
 });
 
-// "That did not go through" stays until a request of the page goes through again.
-document.addEventListener("htmx:afterRequest", (event) => {
+// "That did not go through" shows over the page until it is tapped, the next form of
+// the page goes through, or ALERT_MS have passed (the page's own polls leave it alone).
+{
+  const ALERT_MS = 12000;
   const alerts = document.getElementById("alerts");
-  const status = event.detail.xhr ? event.detail.xhr.status : 0;
-  if (alerts && alerts.firstChild && status >= 200 && status < 300) {
-    alerts.replaceChildren();
+  if (alerts) {
+    let timer = 0;
+    const clear = () => { window.clearTimeout(timer); alerts.replaceChildren(); };
+    alerts.addEventListener("click", clear);
+    document.addEventListener("htmx:afterSwap", (event) => {
+      if (event.detail.target === alerts) {
+        window.clearTimeout(timer);
+        timer = window.setTimeout(clear, ALERT_MS);
+      }
+    });
+    document.addEventListener("htmx:afterRequest", (event) => {
+      const xhr = event.detail.xhr;
+      const verb = (event.detail.requestConfig || {}).verb || "get";
+      if (alerts.firstChild && xhr && verb !== "get" && xhr.status >= 200 && xhr.status < 300) {
+        clear();
+      }
+    });
   }
-});
+}
 
 // Once a message is posted, empty the input for the next one.
 document.addEventListener("htmx:afterRequest", (event) => {
