@@ -3,9 +3,13 @@ pg_terminate_backend as a restart or a failover would).
 
 The pool hands out only connections that answer; a request whose connection dies before
 its transaction commits answers 503 "That did not go through — please try again." and
-changes nothing; the very next requests (logins, page loads, moves) succeed.
+changes nothing; the very next requests (logins, page loads, moves) succeed. A move whose
+connection dies during its COMMIT (cut by a proxy, before or after the server committed)
+is looked up in the record on a new connection: played, or 503.
 """
 
+import socket
+import threading
 from contextlib import contextmanager
 
 import psycopg
@@ -179,3 +183,144 @@ def test_in_another_language_the_503_says_it_in_that_language(table, alice):
     assert answer.status_code == 503
     assert AGAIN not in answer.content.decode()
     assert "Dat is niet gelukt" in answer.content.decode()
+
+
+class CommitCutter:
+    """A TCP proxy between the site and PostgreSQL. Armed, it cuts the connection at the
+    next COMMIT: "before" drops the COMMIT (the server rolls the transaction back), "after"
+    lets the server commit and drops its answer. Either way the site sees its connection
+    die during COMMIT and cannot know the outcome."""
+
+    def __init__(self, host: str, port: int):
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.mode: str | None = None
+        self.fired = threading.Event()
+        self.lock = threading.Lock()
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def arm(self, mode: str) -> None:
+        self.mode = mode
+
+    def close(self) -> None:
+        self.listener.close()
+        for sock in self.sockets:
+            _shut(sock)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.target)
+            self.sockets += [client, server]
+            cut_after = threading.Event()
+            threading.Thread(target=self._up, args=(client, server, cut_after),
+                             daemon=True).start()
+            threading.Thread(target=self._down, args=(client, server, cut_after),
+                             daemon=True).start()
+
+    def _up(self, client, server, cut_after) -> None:
+        while data := _recv(client):
+            if b"COMMIT\x00" in data:
+                with self.lock:
+                    mode, self.mode = self.mode, None
+                if mode == "before":
+                    self.fired.set()
+                    return _shut(client, server)
+                if mode == "after":
+                    cut_after.set()
+            try:
+                server.sendall(data)
+            except OSError:
+                return _shut(client, server)
+        _shut(client, server)
+
+    def _down(self, client, server, cut_after) -> None:
+        while data := _recv(server):
+            if cut_after.is_set():
+                # The server's answer to the COMMIT: it committed; the site never hears.
+                self.fired.set()
+                return _shut(client, server)
+            try:
+                client.sendall(data)
+            except OSError:
+                return _shut(client, server)
+        _shut(client, server)
+
+
+def _recv(sock: socket.socket) -> bytes:
+    try:
+        return sock.recv(65536)
+    except OSError:
+        return b""
+
+
+def _shut(*socks: socket.socket) -> None:
+    for sock in socks:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        sock.close()
+
+
+@pytest.fixture
+def cutter(table):
+    """Every connection of the site goes through a CommitCutter (a new pool)."""
+    db = connection.settings_dict
+    saved = (db["HOST"], db["PORT"], dict(db["OPTIONS"]))
+    proxy = CommitCutter(db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432))
+    connection.close()
+    connection.close_pool()
+    db["HOST"], db["PORT"] = "127.0.0.1", str(proxy.port)
+    db["OPTIONS"]["sslmode"] = "disable"  # the proxy reads the protocol
+    yield proxy
+    connection.close()
+    connection.close_pool()
+    db["HOST"], db["PORT"] = saved[:2]
+    db["OPTIONS"].clear()
+    db["OPTIONS"].update(saved[2])
+    proxy.close()
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_move_committed_while_its_connection_died_during_commit_is_reported_played(
+    table, alice, cutter, htmx
+):
+    client = Client(raise_request_exception=False)
+    client.force_login(alice)
+    data = _move(table)
+    before = Action.objects.filter(game=table).count()
+    cutter.arm("after")
+    headers = {"HX-Request": "true"} if htmx else {}
+    answer = client.post(f"/t/{table.pk}/act/", data, headers=headers, follow=not htmx)
+    assert cutter.fired.is_set(), "the connection died during the COMMIT, after the server's"
+    assert answer.status_code == 200
+    assert "Your move was recorded." in answer.content.decode()
+    if htmx:
+        assert answer.headers["HX-Refresh"] == "true"
+    assert Action.objects.filter(game=table).count() == before + 1
+    assert Action.objects.filter(game=table, by_user=alice).count() == 1
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_move_whose_commit_never_reached_the_server_answers_503_and_changes_nothing(
+    table, alice, cutter, htmx
+):
+    client = Client(raise_request_exception=False)
+    client.force_login(alice)
+    data = _move(table)
+    table.refresh_from_db()
+    before = (table.seq, table.version, Action.objects.filter(game=table).count())
+    cutter.arm("before")
+    headers = {"HX-Request": "true"} if htmx else {}
+    answer = client.post(f"/t/{table.pk}/act/", data, headers=headers)
+    assert cutter.fired.is_set(), "the connection died during the COMMIT, before the server's"
+    assert answer.status_code == 503
+    assert AGAIN in answer.content.decode()
+    table.refresh_from_db()
+    assert (table.seq, table.version, Action.objects.filter(game=table).count()) == before
