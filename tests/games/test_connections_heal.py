@@ -151,7 +151,7 @@ def test_a_move_whose_connection_dies_before_the_commit_answers_503_and_changes_
 
 
 @pytest.mark.parametrize("htmx", [False, True])
-def test_a_page_whose_connection_dies_answers_503_then_loads(table, alice, htmx):
+def test_a_form_whose_connection_dies_answers_503_then_the_page_loads(table, alice, htmx):
     client = Client(raise_request_exception=False)
     client.force_login(alice)
     _fill_the_pool()
