@@ -1,10 +1,31 @@
 import codecs
+import re
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
+
+from .errors import CONNECTION_FAILURES, database_unavailable
+
+# Characters no URL path may hold, once its %-escapes are decoded: the C0 controls (NUL
+# among them), DEL and the C1 controls.
+INVALID_PATH_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 # Form encodings a browser sends and Django can read: ASCII-compatible ones.
 READABLE_CHARSETS = {"utf-8", "ascii", "latin-1", "iso8859-1", "cp1252", "iso8859-15"}
+
+
+class InvalidPathMiddleware:
+    """A path with a NUL byte or another control character names nothing on this site:
+    404 at once, for every route, before any view, session or database sees it
+    (PostgreSQL refuses a NUL in a string outright, which would be a 500)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if INVALID_PATH_CHARACTERS.search(request.path):
+            raise Http404("no such page")
+        return self.get_response(request)
 
 
 class FormCharsetMiddleware:
@@ -29,3 +50,21 @@ class FormCharsetMiddleware:
                     status=400, content_type="text/plain; charset=utf-8",
                 )
         return self.get_response(request)
+
+
+
+class DatabaseUnavailableMiddleware:
+    """A view whose database connection failed answers 503 "try again" instead of a 500
+    (dalmuti_site.errors), with DEBUG on too; failures outside the views (a middleware
+    reading the session or the user) reach the same answer through handler500."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, CONNECTION_FAILURES):
+            return database_unavailable(request, exception)
+        return None

@@ -70,6 +70,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a path with a NUL byte or a control character is a 404 before anything reads it.
+    "dalmuti_site.middleware.InvalidPathMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "dalmuti_site.middleware.FormCharsetMiddleware",
@@ -82,6 +84,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so that its answer to a failed database connection (503, try again) comes
+    # before any other's.
+    "dalmuti_site.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "dalmuti_site.urls"
@@ -114,6 +119,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool
     # Connections are reused from psycopg's pool instead of opened for every request
     # (about 10 ms each); each web or worker process keeps its own pool.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A connection is checked (one empty query) before the pool hands it out: after a
+    # restart or a failover the pool holds dead connections, which it then replaces
+    # instead of failing the requests that get them. With a pool, Django passes psycopg's
+    # own check (ConnectionPool.check_connection) when this is on; a `check` in the
+    # options below would clash with it.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1, "max_size": envint("DB_POOL_SIZE", "8"), "timeout": 10,
     }
@@ -254,6 +265,12 @@ CELERY_BEAT_SCHEDULE = {
 # invitations a day: enough for friends, too few to use the site to send spam.
 INVITATIONS_PER_TABLE = envint("INVITATIONS_PER_TABLE", "20")
 INVITATIONS_PER_DAY = envint("INVITATIONS_PER_DAY", "30")
+# After joining or leaving a game in progress, a player waits this long (seconds) before
+# joining or leaving that table again: each step redraws every open page of the table.
+SEAT_CHANGE_SECONDS = envint("SEAT_CHANGE_SECONDS", "30")
+# Event streams one session may hold open (tabs, tables); opening one more closes the
+# oldest, whose page then polls.
+STREAMS_PER_SESSION = envint("STREAMS_PER_SESSION", "8")
 # Turn emails wait this long (a player watching the table acts first), and are held back
 # while the player has been active on the table this recently (seconds).
 NOTIFY_GRACE_SECONDS = envint("NOTIFY_GRACE_SECONDS", "120")
@@ -298,7 +315,8 @@ LOGGING = {
 
 # Production hardening: on whenever DEBUG is off.
 if not DEBUG:
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "whitenoise.middleware.WhiteNoiseMiddleware")
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "1")
     SESSION_COOKIE_SECURE = True

@@ -24,3 +24,6 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("chat.urls")),
 ]
+
+# A database that cannot be reached answers 503 "try again", not 500 (dalmuti_site.errors).
+handler500 = "dalmuti_site.errors.server_error"

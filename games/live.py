@@ -10,6 +10,8 @@ flushed Redis, or a write that was lost, costs a database read, never a wrong an
 """
 
 import asyncio
+import hashlib
+import uuid
 from functools import partial
 
 import redis
@@ -180,6 +182,38 @@ OWN_MOVE_SECONDS = 2.0
 SUBSCRIBE_SECONDS = 5
 
 
+# The channel every hub listens on for word about its streams ("close <stream id>").
+CONTROL = "live:hub"
+# A session's open streams, in every web process together: a sorted set of stream ids in
+# the order they opened, kept a day after the last one opened.
+STREAMS_SECONDS = 86400
+_STREAM_ORDER = "live:streams:order"
+# Count a new stream of a session; beyond the cap, close the oldest ones (their hubs are
+# told on the control channel, whichever process serves them).
+_OPEN_STREAM = """
+local order = redis.call('INCR', KEYS[2])
+redis.call('ZADD', KEYS[1], order, ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[2])
+if over > 0 then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, over - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, over - 1)
+  for _, id in ipairs(oldest) do
+    redis.call('PUBLISH', ARGV[4], 'close ' .. id)
+  end
+end
+return over
+"""
+# Put in a stream's queue when a newer stream of the same session takes its place.
+_CLOSED = object()
+
+
+def session_streams(session_key: str) -> str:
+    """The Redis key of a session's open streams (the session key itself, a secret,
+    is never written anywhere)."""
+    return "live:streams:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
 def channel(game_id: int) -> str:
     """The Redis channel every web process listens on for this table's open streams. A
     message says only which public version or chat message is new: pages fetch the rest
@@ -205,6 +239,8 @@ class _Hub:
                                            retry=Retry(NoBackoff(), 0))
         self.pubsub = self.redis.pubsub()
         self.queues: dict[str, set[asyncio.Queue]] = {}
+        # The streams this process serves for sessions, by stream id.
+        self.streams: dict[str, asyncio.Queue] = {}
         # Per channel: SUBSCRIBE commands sent and not yet confirmed, and who waits for
         # the confirmation (a stream may only start once Redis would send it everything).
         self.unconfirmed: dict[str, int] = {}
@@ -214,8 +250,9 @@ class _Hub:
         self.tasks: set[asyncio.Task] = set()
 
     async def start(self) -> None:
-        # A first subscription gives the reader a connection to read from.
-        await self.pubsub.subscribe("live:hub")
+        # A first subscription gives the reader a connection to read from, and brings
+        # the word about this process's streams.
+        await self.pubsub.subscribe(CONTROL)
         self.reader = asyncio.create_task(self._read())
 
     async def join(self, name: str) -> asyncio.Queue:
@@ -260,6 +297,9 @@ class _Hub:
                 name = message["channel"].decode()
                 if message["type"] == "message":
                     data = message["data"].decode()
+                    if name == CONTROL:
+                        self._control(data)
+                        continue
                     for queue in self.queues.get(name, ()):
                         queue.put_nowait(data)
                 elif message["type"] == "subscribe" and name in self.unconfirmed:
@@ -274,6 +314,30 @@ class _Hub:
             pass
         finally:
             self._break()
+
+    def _control(self, data: str) -> None:
+        kind, _, stream_id = data.partition(" ")
+        if kind == "close" and stream_id in self.streams:
+            self.streams[stream_id].put_nowait(_CLOSED)
+
+    async def count_stream(self, session: str, stream_id: str, queue: asyncio.Queue) -> None:
+        """Count a session's new stream; the oldest ones beyond STREAMS_PER_SESSION are
+        closed, in whichever process they are. Without an answer from Redis the stream
+        stays uncounted (it ends with the hub anyway)."""
+        self.streams[stream_id] = queue
+        try:
+            await self.redis.eval(_OPEN_STREAM, 2, session, _STREAM_ORDER, stream_id,
+                                  max(1, settings.STREAMS_PER_SESSION), STREAMS_SECONDS,
+                                  CONTROL)
+        except (redis.RedisError, OSError):
+            pass
+
+    async def uncount_stream(self, session: str, stream_id: str) -> None:
+        self.streams.pop(stream_id, None)
+        try:
+            await self.redis.zrem(session, stream_id)
+        except (redis.RedisError, OSError):
+            pass  # counted until newer streams of the session push it out
 
     def _break(self) -> None:
         global _hub
@@ -320,12 +384,16 @@ async def _start_hub() -> _Hub | None:
     return _hub
 
 
-async def events(game_id: int, player: int | None = None):
+async def events(game_id: int, player: int | None = None, session: str | None = None):
     """Server-sent events for one open page: "table" whenever the table or its chat
     changes, and a "ping" as a heartbeat: it keeps proxies from closing the connection and
     tells the page its stream is alive, so it need not poll often. The first line is sent
     only once Redis has confirmed the subscription, so nothing committed after it is
-    missed."""
+    missed.
+
+    A session (`session_streams`) holds at most STREAMS_PER_SESSION streams: opening
+    one more closes the oldest, which says "closed" first so that its page stops
+    reconnecting and polls instead."""
     name = channel(game_id)
     current = await hub()
     if current is None:
@@ -334,7 +402,10 @@ async def events(game_id: int, player: int | None = None):
         queue = await current.join(name)
     except (redis.RedisError, OSError, TimeoutError):
         return
+    stream_id = uuid.uuid4().hex
     try:
+        if session:
+            await current.count_stream(session, stream_id, queue)
         yield "retry: 3000\n\n"
         while True:
             try:
@@ -342,6 +413,9 @@ async def events(game_id: int, player: int | None = None):
             except TimeoutError:
                 yield "event: ping\ndata: \n\n"
                 continue
+            if data is _CLOSED:
+                yield "event: closed\ndata: \n\n"
+                return
             if data is None:
                 return
             data, _, actor = data.partition(" by ")
@@ -351,3 +425,5 @@ async def events(game_id: int, player: int | None = None):
             yield f"event: table\ndata: {data}\n\n"
     finally:
         current.leave(name, queue)
+        if session:
+            await current.uncount_stream(session, stream_id)

@@ -28,6 +28,7 @@ from .absence import (
 from .base import Rejected
 from .moves import (
     act,
+    already_recorded,
     bots_awaited,
     end_after_this_round,
     play_bot_move,
@@ -55,7 +56,8 @@ from .tables import (
 )
 
 __all__ = [
-    "BOT_NAMES", "act", "add_bot", "bots_awaited", "cancel_table", "choose_join_place",
+    "BOT_NAMES", "act", "add_bot", "already_recorded", "bots_awaited", "cancel_table",
+    "choose_join_place",
     "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
     "expire_invitations", "expire_open_tables", "invite", "invite_users", "join",
     "join_in_progress", "leave_game",

@@ -4,13 +4,43 @@ newcomer sits in the middle (the Great Dalmuti picks when there are two middle p
 the leaver is out from the next round on and keeps their points. A leaver's cards are
 played to the end of the round by the stand-in bot."""
 
+import math
+import time
+
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .. import engine
 from ..models import Game, Seat
 from .base import Rejected, save_state, table_touched
 from .moves import wake_bots
+
+
+def _seat_change(game: Game, user) -> None:
+    """Count a join or a leave of a game in progress; Rejected (429) if this player
+    joined or left this table less than SEAT_CHANGE_SECONDS ago. Each one redraws every
+    open page of the table, so anyone with the link could otherwise keep them all busy.
+
+    Called under the table's row lock, so two requests of the same player cannot both
+    pass; the time is kept in the cache (with the database cache, inside this very
+    transaction)."""
+    cooldown = settings.SEAT_CHANGE_SECONDS
+    if cooldown <= 0:
+        return
+    key = f"seat-change:{game.pk}:{user.pk}"
+    now = time.time()
+    last = cache.get(key)
+    if last is not None and now < last + cooldown:
+        wait = max(1, math.ceil(last + cooldown - now))
+        raise Rejected(ngettext(
+            "You joined or left this table a moment ago. You can do it again in "
+            "%(seconds)d second.",
+            "You joined or left this table a moment ago. You can do it again in "
+            "%(seconds)d seconds.", wait) % {"seconds": wait}, 429)
+    cache.set(key, now, timeout=cooldown)
 
 
 def join_in_progress(game_id: int, user) -> Seat:
@@ -30,6 +60,7 @@ def join_in_progress(game_id: int, user) -> Seat:
         if len(state.lineup) + joining >= engine.MAX_PLAYERS:
             raise Rejected(_("The table is full: %(max)d players.")
                            % {"max": engine.MAX_PLAYERS}, 409)
+        _seat_change(game, user)
         seat = Seat.objects.create(game=game, user=user, joining=True)
         table_touched(game)
     return seat
@@ -72,12 +103,13 @@ def leave_game(game_id: int, user) -> Seat:
         seat = game.seats.filter(user=user).first()
         if not game.is_playing or seat is None:
             raise Rejected(_("There is no game in progress to leave here."), 409)
+        if seat.leaving or seat.left:
+            raise Rejected(_("You have already left this game."), 409)
+        _seat_change(game, user)
         if seat.joining:
             seat.delete()
             table_touched(game)
             return seat
-        if seat.leaving or seat.left:
-            raise Rejected(_("You have already left this game."), 409)
         seat.stand_in = True
         if game.leaver_bot:
             seat.left = True

@@ -279,7 +279,7 @@ def act(request, game_id: int):
         connection.close()
         if commands.already_recorded(Game.objects.get(pk=game.pk), request.user, action, turn):
             return _recorded(request, game)
-        message = _("Your move could not be recorded just now. Please try again.")
+        message = _("That did not go through — please try again.")
         return _action_answer(request, game.pk, me, message, 503)
     try:
         return _action_answer(request, game.pk, me)
@@ -546,8 +546,10 @@ async def stream(request, game_id: int):
         return HttpResponse(status=204)
     if await live.hub() is None:
         return HttpResponse(status=204)  # Redis is down: the page polls
+    key = request.session.session_key
+    session = live.session_streams(key) if key else None
     return StreamingHttpResponse(
-        live.events(game_id, seat[0]), content_type="text/event-stream",
+        live.events(game_id, seat[0], session), content_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 

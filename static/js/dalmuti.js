@@ -23,6 +23,31 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   }
 });
 
+// "That did not go through" shows over the page until it is tapped, the next form of
+// the page goes through, or ALERT_MS have passed (the page's own polls leave it alone).
+{
+  const ALERT_MS = 12000;
+  const alerts = document.getElementById("alerts");
+  if (alerts) {
+    let timer = 0;
+    const clear = () => { window.clearTimeout(timer); alerts.replaceChildren(); };
+    alerts.addEventListener("click", clear);
+    document.addEventListener("htmx:afterSwap", (event) => {
+      if (event.detail.target === alerts) {
+        window.clearTimeout(timer);
+        timer = window.setTimeout(clear, ALERT_MS);
+      }
+    });
+    document.addEventListener("htmx:afterRequest", (event) => {
+      const xhr = event.detail.xhr;
+      const verb = (event.detail.requestConfig || {}).verb || "get";
+      if (alerts.firstChild && xhr && verb !== "get" && xhr.status >= 200 && xhr.status < 300) {
+        clear();
+      }
+    });
+  }
+}
+
 // Once a message is posted, empty the input for the next one.
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt.closest("[data-chat-form]");
@@ -218,6 +243,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
     }
   });
   document.addEventListener("htmx:sseError", () => { streamAlive = 0; });
+  // A stream closed for good ("closed": the same browser opened too many elsewhere)
+  // does not come back; the page polls as it does without one.
+  document.addEventListener("htmx:sseClose", () => { streamAlive = 0; });
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (event.detail.elt.id !== "poller") return;
     const config = event.detail.requestConfig || {};
