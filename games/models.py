@@ -207,6 +207,25 @@ class Seat(models.Model):
         return self.user.name
 
 
+class Pause(models.Model):
+    """A stretch of time during which a player's clock stood (or stands) still: a vacation
+    at one table, or an absence from every table (`game` None). The turn clock counts only
+    the time outside pauses, so a pause ended early adds exactly the time it lasted."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="pauses")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="pauses")
+    start = models.DateTimeField()
+    end = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "end"], name="pause_user_end")]
+
+    def __str__(self) -> str:
+        return f"{self.user} pauses {self.start:%Y-%m-%d %H:%M}–{self.end:%Y-%m-%d %H:%M}"
+
+
 class InvitationQuerySet(models.QuerySet):
     def for_user(self, user):
         """Invitations by username, and by email address to whoever now has that address."""

@@ -72,6 +72,7 @@ def sweep() -> dict:
         if commands.bots_awaited(game):
             background.after_commit("play_bots", game.pk)
             done["bots"] += 1
+    done["pauses"] = commands.forget_old_pauses(now)
     done["closed"] = commands.expire_open_tables(now)
     done["lapsed"] = commands.expire_invitations(now)
     # Idempotent per local day; beat runs it hourly too, this covers set-ups without beat.
