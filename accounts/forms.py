@@ -62,7 +62,8 @@ class SignupForm(UserCreationForm):
 
 
 class LoginForm(AuthenticationForm):
-    """Django's login form, refusing any attempt while the username or address is locked."""
+    """Django's login form, refusing any attempt while this address, or this username from
+    this address, is locked."""
 
     locked_for = 0  # seconds
 
@@ -92,7 +93,7 @@ class LoginForm(AuthenticationForm):
         except ValidationError:
             throttle.record_failure(username, address)
             raise
-        throttle.clear_username(username)
+        throttle.clear_pair(username, address)
         return cleaned_data
 
 

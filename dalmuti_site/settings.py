@@ -142,9 +142,11 @@ TRUSTED_PROXIES = envint("TRUSTED_PROXIES", "0")
 # each one can tell whether an account exists.
 SIGNUP_ATTEMPT_LIMIT = envint("SIGNUP_ATTEMPT_LIMIT", "10")
 LOOKUP_LIMIT = envint("LOOKUP_LIMIT", "20")
-# Failed logins allowed per username and per address within the window (seconds).
+# Failed logins allowed per username from one address, and per address over any names,
+# within the window (seconds). Never per username alone: anyone could lock its owner out.
 LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")
 LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "900")
+LOGIN_ADDRESS_FAILURE_LIMIT = envint("LOGIN_ADDRESS_FAILURE_LIMIT", "20")
 
 # How often an open game page asks whether anything changed (seconds).
 GAME_POLL_SECONDS = envint("GAME_POLL_SECONDS", "3")
