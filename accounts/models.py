@@ -78,3 +78,44 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+
+class OutgoingEmail(models.Model):
+    """An account email (an address to confirm, a password reset, a sign-up with an
+    address that already has an account), written in the request that asks for it and
+    sent by a worker once that request commits: a mail server that fails never fails the
+    request, and a failed send is tried again with a growing delay (accounts.outbox)."""
+
+    class Kind(models.TextChoices):
+        CONFIRM = "confirm", _("Confirm an address")
+        ADDRESS_TAKEN = "address_taken", _("A sign-up with an address that has an account")
+        PASSWORD_RESET = "password_reset", _("Password reset")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        SENDING = "sending", _("sending")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("given up")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="account_emails")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    to = models.EmailField()
+    subject = models.CharField(max_length=200)
+    # Emptied once sent: a link that opens an account has no business lying around.
+    text = models.TextField(blank=True)
+    html = models.TextField(blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING,
+                              db_index=True)
+    due = models.DateTimeField(default=timezone.now, db_index=True)
+    created = models.DateTimeField(auto_now_add=True)
+    claimed = models.DateTimeField(null=True, blank=True)
+    sent = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    note = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["due"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.to} ({self.status})"

@@ -98,3 +98,38 @@ def count_attempt(kind: str, value: str, limit: int, window: int) -> int:
         return math.ceil(until - now)
     cache.set(key, (count + 1, until), timeout=math.ceil(until - now))
     return 0
+
+
+def _peek(key: str, limit: int) -> int:
+    count, until = cache.get(key, (0, 0.0))
+    wait = until - time.time()
+    return math.ceil(wait) if count >= limit and wait > 0 else 0
+
+
+def _count(key: str, window: int) -> None:
+    now = time.time()
+    count, until = cache.get(key, (0, 0.0))
+    if until <= now:
+        count, until = 0, now + window
+    cache.set(key, (count + 1, until), timeout=math.ceil(until - now))
+
+
+def _signup_keys(request) -> dict[str, int]:
+    """One browser (its CSRF cookie, which every sign-up must carry) at one address, and
+    the address as a whole with a larger allowance for everyone behind it."""
+    address = client_address(request)
+    browser = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return {_key("signup-client", f"{address}\n{browser}"): settings.SIGNUP_ATTEMPT_LIMIT,
+            _key("signup-address", address): settings.SIGNUP_ADDRESS_LIMIT}
+
+
+def signup_wait(request) -> int:
+    """Seconds before this client may sign up again (0: now)."""
+    return max(_peek(key, limit) for key, limit in _signup_keys(request).items())
+
+
+def count_signup(request) -> None:
+    """Count a sign-up that made an account or was told its username is taken (the
+    answers worth limiting); a form refused for a short password counts nothing."""
+    for key in _signup_keys(request):
+        _count(key, 3600)

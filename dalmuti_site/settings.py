@@ -138,9 +138,11 @@ AUTH_PASSWORD_VALIDATORS = [
 # How many proxies in front of the site append to X-Forwarded-For (an HTTPS front end: 1).
 # Only then is that header trusted to tell the client's address (login throttling).
 TRUSTED_PROXIES = envint("TRUSTED_PROXIES", "0")
-# Sign-up attempts per client address, and player look-ups by name per inviter, per hour:
-# each one can tell whether an account exists.
+# Sign-ups that made an account or were told their username is taken, per browser and
+# address, and per address for everyone behind it (a shared address: an office, a
+# school), per hour; and player look-ups by name per inviter, per hour.
 SIGNUP_ATTEMPT_LIMIT = envint("SIGNUP_ATTEMPT_LIMIT", "10")
+SIGNUP_ADDRESS_LIMIT = envint("SIGNUP_ADDRESS_LIMIT", "50")
 LOOKUP_LIMIT = envint("LOOKUP_LIMIT", "20")
 # Failed logins allowed per username from one address, and per address over any names,
 # within the window (seconds). Never per username alone: anyone could lock its owner out.

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import outbox
 from push.sender import PushFailed
 
 from . import background, commands, emails, notifications
@@ -79,6 +80,11 @@ def sweep() -> dict:
     done["summaries"] = notifications.for_daily_summaries(now)
     for notification_id in notifications.due_ids(now):
         background.after_commit("send_notification", notification_id)
+        done["emails"] += 1
+    # Account emails (confirmation links, password resets) lost or due to be tried again.
+    outbox.release_stuck(now)
+    for email_id in outbox.due_ids(now):
+        background.after_commit("account_email", email_id)
         done["emails"] += 1
     return done
 

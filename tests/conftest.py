@@ -158,3 +158,12 @@ def eager_tasks():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = was
+
+
+@pytest.fixture
+def after_commit(django_capture_on_commit_callbacks, eager_tasks):
+    """`with after_commit(): client.post(...)` runs what the request left for after its
+    commit (emails), in-process as the worker would, in a test that never commits."""
+    from functools import partial
+
+    return partial(django_capture_on_commit_callbacks, execute=True)
