@@ -17,6 +17,8 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language_info, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.text import PlainLineField
+
 from . import outbox, throttle
 from .models import AWAY_DAYS, OutgoingEmail, User, time_zone_choices
 
@@ -170,6 +172,7 @@ class ProfileForm(forms.ModelForm):
             "notify_by": _("Notifications on a device come once you switch them on there "
                            "(below)."),
         }
+        field_classes = {"display_name": PlainLineField}
         widgets = {
             "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
             "notify": forms.RadioSelect,

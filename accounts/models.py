@@ -7,6 +7,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.text import plain_line
+
 # How far ahead an account-wide absence may be announced.
 AWAY_DAYS = 14
 
@@ -63,6 +65,11 @@ class User(AbstractUser):
             return zoneinfo.ZoneInfo(self.time_zone or settings.TIME_ZONE)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
+    def save(self, *args, **kwargs):
+        # Whatever sets the name (the profile, the admin, a command), it is shown as typed.
+        self.display_name = plain_line(self.display_name)
+        super().save(*args, **kwargs)
 
     def is_away(self, now: datetime | None = None) -> bool:
         return bool(self.away_until and self.away_until > (now or timezone.now()))

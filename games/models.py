@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.text import plain_line
+
 from . import engine
 
 
@@ -103,6 +105,12 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # Whatever names the table (the form, a rematch, a league, the admin), it is shown
+        # as typed.
+        self.name = plain_line(self.name)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])

@@ -1,8 +1,31 @@
+"""The outbox of account emails; display names lose the bidirectional controls that made
+them read otherwise."""
 
 import django.db.models.deletion
 import django.utils.timezone
+import unicodedata
+
 from django.conf import settings
 from django.db import migrations, models
+
+
+# dalmuti_site.text.plain_line as it was when this migration was written.
+BIDI = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E,
+                                  0x200F, 0x061C))
+
+
+def plain_line(text):
+    text = "".join(c for c in text if c not in BIDI)
+    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+    return " ".join(text.split(" ")).strip()
+
+
+def plain_display_names(apps, schema_editor):
+    User = apps.get_model("accounts", "User")
+    for user in User.objects.exclude(display_name="").only("pk", "display_name").iterator():
+        name = plain_line(user.display_name)
+        if name != user.display_name:
+            User.objects.filter(pk=user.pk).update(display_name=name)
 
 
 class Migration(migrations.Migration):
@@ -34,4 +57,5 @@ class Migration(migrations.Migration):
                 'ordering': ['due'],
             },
         ),
+        migrations.RunPython(plain_display_names, migrations.RunPython.noop),
     ]

@@ -1,8 +1,10 @@
 """Pauses of the turn clock, each with its start: vacations and absences running now are
-recorded from the earliest moment they can have begun, so no deadline comes sooner."""
+recorded from the earliest moment they can have begun, so no deadline comes sooner.
+Table names lose the bidirectional controls that made them read otherwise."""
 
 import django.db.models.deletion
 from django.conf import settings
+import unicodedata
 from datetime import timedelta
 
 from django.db import migrations, models
@@ -10,6 +12,24 @@ from django.utils import timezone
 
 # accounts.models.AWAY_DAYS: an absence is announced at most this far ahead.
 AWAY_DAYS = 14
+
+# dalmuti_site.text.plain_line as it was when this migration was written.
+BIDI = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E,
+                                  0x200F, 0x061C))
+
+
+def plain_line(text):
+    text = "".join(c for c in text if c not in BIDI)
+    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+    return " ".join(text.split(" ")).strip()
+
+
+def plain_table_names(apps, schema_editor):
+    Game = apps.get_model("games", "Game")
+    for game in Game.objects.only("pk", "name").iterator():
+        name = plain_line(game.name)
+        if name != game.name:
+            Game.objects.filter(pk=game.pk).update(name=name or "?")
 
 
 def running_pauses(apps, schema_editor):
@@ -49,4 +69,5 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.RunPython(running_pauses, migrations.RunPython.noop),
+        migrations.RunPython(plain_table_names, migrations.RunPython.noop),
     ]
