@@ -105,24 +105,26 @@ class OutgoingEmail(models.Model):
         FAILED = "failed", _("given up")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="account_emails")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    to = models.EmailField()
-    subject = models.CharField(max_length=200)
+                             related_name="account_emails", verbose_name=_("account"))
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    to = models.EmailField(_("to"))
+    subject = models.CharField(_("subject"), max_length=200)
     # Emptied once sent: a link that opens an account has no business lying around.
     text = models.TextField(blank=True)
     html = models.TextField(blank=True)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING,
-                              db_index=True)
-    due = models.DateTimeField(default=timezone.now, db_index=True)
-    created = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices,
+                              default=Status.PENDING, db_index=True)
+    due = models.DateTimeField(_("next try"), default=timezone.now, db_index=True)
+    created = models.DateTimeField(_("written"), auto_now_add=True)
     claimed = models.DateTimeField(null=True, blank=True)
-    sent = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    note = models.CharField(max_length=120, blank=True)
+    sent = models.DateTimeField(_("sent"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("tries"), default=0)
+    note = models.CharField(_("last failure"), max_length=120, blank=True)
 
     class Meta:
         ordering = ["due"]
+        verbose_name = _("account email")
+        verbose_name_plural = _("account emails")
 
     def __str__(self) -> str:
         return f"{self.kind} → {self.to} ({self.status})"

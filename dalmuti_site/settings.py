@@ -222,6 +222,9 @@ if EMAIL_HOST:
     EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "1")
+    # A mail server that stops answering must not hold a worker (or, without a broker,
+    # a request) for ever: the send fails and is tried again later.
+    EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "15")
 else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = VAR_DIR / "mail"

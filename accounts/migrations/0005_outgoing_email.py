@@ -1,10 +1,10 @@
 """The outbox of account emails; display names lose the bidirectional controls that made
 them read otherwise."""
 
-import django.db.models.deletion
-import django.utils.timezone
 import unicodedata
 
+import django.db.models.deletion
+import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
@@ -39,21 +39,23 @@ class Migration(migrations.Migration):
             name='OutgoingEmail',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('confirm', 'Confirm an address'), ('address_taken', 'A sign-up with an address that has an account'), ('password_reset', 'Password reset')], max_length=16)),
-                ('to', models.EmailField(max_length=254)),
-                ('subject', models.CharField(max_length=200)),
+                ('kind', models.CharField(choices=[('confirm', 'Confirm an address'), ('address_taken', 'A sign-up with an address that has an account'), ('password_reset', 'Password reset')], max_length=16, verbose_name='kind')),
+                ('to', models.EmailField(max_length=254, verbose_name='to')),
+                ('subject', models.CharField(max_length=200, verbose_name='subject')),
                 ('text', models.TextField(blank=True)),
                 ('html', models.TextField(blank=True)),
-                ('status', models.CharField(choices=[('pending', 'pending'), ('sending', 'sending'), ('sent', 'sent'), ('failed', 'given up')], db_index=True, default='pending', max_length=8)),
-                ('due', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('created', models.DateTimeField(auto_now_add=True)),
+                ('status', models.CharField(choices=[('pending', 'pending'), ('sending', 'sending'), ('sent', 'sent'), ('failed', 'given up')], db_index=True, default='pending', max_length=8, verbose_name='status')),
+                ('due', models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='next try')),
+                ('created', models.DateTimeField(auto_now_add=True, verbose_name='written')),
                 ('claimed', models.DateTimeField(blank=True, null=True)),
-                ('sent', models.DateTimeField(blank=True, null=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('note', models.CharField(blank=True, max_length=120)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='account_emails', to=settings.AUTH_USER_MODEL)),
+                ('sent', models.DateTimeField(blank=True, null=True, verbose_name='sent')),
+                ('attempts', models.PositiveSmallIntegerField(default=0, verbose_name='tries')),
+                ('note', models.CharField(blank=True, max_length=120, verbose_name='last failure')),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='account_emails', to=settings.AUTH_USER_MODEL, verbose_name='account')),
             ],
             options={
+                'verbose_name': 'account email',
+                'verbose_name_plural': 'account emails',
                 'ordering': ['due'],
             },
         ),

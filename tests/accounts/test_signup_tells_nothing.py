@@ -176,3 +176,12 @@ class RefusingBackend:
         import smtplib
 
         raise smtplib.SMTPRecipientsRefused({"a@example.com": (451, b"try later")})
+
+
+def test_the_admin_lists_the_outbox_without_the_bodies(admin_client, alice):
+    email = OutgoingEmail.objects.create(user=alice, kind="password_reset", to="a@example.com",
+                                         subject="Reset", text="SECRET-LINK")
+    listing = admin_client.get("/admin/accounts/outgoingemail/")
+    assert listing.status_code == 200 and "a@example.com" in listing.content.decode()
+    page = admin_client.get(f"/admin/accounts/outgoingemail/{email.pk}/change/")
+    assert page.status_code == 200 and "SECRET-LINK" not in page.content.decode()

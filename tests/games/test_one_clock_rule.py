@@ -172,3 +172,20 @@ def test_the_sweep_forgets_only_pauses_no_running_wait_can_need(table):
     table.save(update_fields=["status"])
     with time_machine.travel(began + timedelta(minutes=7), tick=False):
         assert commands.forget_old_pauses() == 1
+
+
+def test_taking_the_seat_back_from_the_stand_in_gives_the_wait_a_deadline_again(table):
+    seat, began = _waiting(table)
+    # The stand-in took the seat while the table waited for it: that wait had no clock.
+    seat.stand_in = True
+    seat.save(update_fields=["stand_in"])
+    table.refresh_from_db()
+    table.awaiting[str(seat.player)][2] = None
+    table.save(update_fields=["awaiting"])
+    back = began + timedelta(minutes=30)
+    with time_machine.travel(back, tick=False):
+        commands.take_seat_back(table.pk, seat.user)
+    assert _deadline(table, seat) == back + HOUR
+    with time_machine.travel(back + HOUR, tick=False):
+        assert commands.enforce_deadlines(table.pk) >= 1
+    assert _timed_out(table, seat)
