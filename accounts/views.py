@@ -73,7 +73,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         wait = throttle.signup_wait(request)
         if wait:
             response = render(request, "accounts/signup.html", {
-                "form": SignupForm(request.POST), "next": next_url,
+                # Unbound: checking the form would say whether the username is taken.
+                "form": SignupForm(initial={k: request.POST.get(k, "")
+                                            for k in ("username", "email")}),
+                "next": next_url,
                 "error": _("Too many sign-ups from here. Please try again later."),
             }, status=429)
             response.headers["Retry-After"] = str(wait)

@@ -122,4 +122,7 @@ def test_probing_usernames_from_one_browser_is_limited(client, alice, settings):
     answer = client.post("/accounts/signup/", _form(username="alice"))
     assert answer.status_code == 429 and "Retry-After" in answer.headers
     assert "Too many sign-ups from here" in answer.content.decode()
+    # Not even the refusal says whether the name is taken; the form keeps what was typed.
+    assert "already exists" not in answer.content.decode()
+    assert 'value="alice"' in answer.content.decode()
     assert not User.objects.filter(email="carol@example.com").exists()

@@ -189,3 +189,22 @@ def test_taking_the_seat_back_from_the_stand_in_gives_the_wait_a_deadline_again(
     with time_machine.travel(back + HOUR, tick=False):
         assert commands.enforce_deadlines(table.pk) >= 1
     assert _timed_out(table, seat)
+
+
+def test_as_reported_five_vacations_ended_at_once_55_minutes_apart(client, table):
+    seat, began = _waiting(table)
+    client.force_login(seat.user)
+    timed_out_at = None
+    for cycle in range(1, 6):
+        moment = began + timedelta(minutes=55 * cycle)
+        with time_machine.travel(moment, tick=False):
+            client.get(f"/t/{table.pk}/")  # any page load enforces what is due
+            if timed_out_at is None and _timed_out(table, seat):
+                timed_out_at = moment
+            client.post(f"/t/{table.pk}/vacation/", {"days": 1})
+        with time_machine.travel(moment + timedelta(seconds=1), tick=False):
+            client.post(f"/t/{table.pk}/vacation/", {"end": 1})
+    # The hour ran out (plus the one second of vacation) before the second cycle.
+    assert timed_out_at == began + timedelta(minutes=110)
+    timeout = Action.objects.filter(game=table, by="timeout", player=seat.player).first()
+    assert timeout.created <= began + timedelta(minutes=110)
