@@ -1,22 +1,29 @@
 """Confirming an email address: a signed link, valid for a few days, sent to the address.
 
 The link names the address it was sent to, so a link for an address the user has since
-replaced confirms nothing.
+replaced confirms nothing. An address belongs to the account that confirmed it: another
+account may write it down (sign-up says nothing about who has which address), but then
+the link goes nowhere and the owner is told instead that someone tried to use it.
 """
 
 from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from .models import User
+from . import outbox, throttle
+from .models import OutgoingEmail, User
 
 SALT = "dalmuti.confirm-email"
 VALID_FOR = timedelta(days=3)
+# The owner of an address is told at most this often that someone tried to use it, so
+# that sign-ups cannot be used to flood their inbox.
+OWNER_NOTICE_SECONDS = 24 * 3600
+# "Send the link again": at most this many an hour per account.
+RESENDS_PER_HOUR = 3
 
 
 def link_for(user: User) -> str:
@@ -24,14 +31,50 @@ def link_for(user: User) -> str:
     return settings.SITE_URL + reverse("confirm_email", args=[token])
 
 
+def owner_of(email: str, but: User | None = None) -> User | None:
+    """The account that has confirmed this address, if it is not `but`."""
+    owners = User.objects.filter(email__iexact=email, email_verified=True)
+    if but is not None and but.pk:
+        owners = owners.exclude(pk=but.pk)
+    return owners.first()
+
+
+def _render(name: str, context: dict, language: str) -> tuple[str, str]:
+    with translation.override(language):
+        subject = render_to_string(f"accounts/{name}_subject.txt", context)
+        body = render_to_string(f"accounts/{name}_body.txt", context)
+    return " ".join(subject.split()), body
+
+
 def send_link(user: User) -> None:
-    if not user.email:
+    """The confirmation link to the user's address, after the commit, by a worker; when
+    another account has confirmed that address, its owner is told instead (the user
+    sees the same either way)."""
+    if not user.email or user.email_verified:
+        return
+    owner = owner_of(user.email, but=user)
+    if owner is not None:
+        _tell_owner(owner)
         return
     context = {"user": user, "link": link_for(user), "days": VALID_FOR.days}
-    with translation.override(user.language or translation.get_language()):
-        subject = render_to_string("accounts/confirm_email_subject.txt", context)
-        body = render_to_string("accounts/confirm_email_body.txt", context)
-    send_mail(" ".join(subject.split()), body, None, [user.email])
+    subject, body = _render("confirm_email", context,
+                            user.language or translation.get_language())
+    outbox.enqueue(user, OutgoingEmail.Kind.CONFIRM, user.email, subject, body)
+
+
+def _tell_owner(owner: User) -> None:
+    if throttle.count_attempt("address-taken", owner.email.lower(), 1, OWNER_NOTICE_SECONDS):
+        return
+    context = {"user": owner, "login": settings.SITE_URL + reverse("login"),
+               "reset": settings.SITE_URL + reverse("password_reset")}
+    subject, body = _render("address_taken", context,
+                            owner.language or settings.LANGUAGE_CODE)
+    outbox.enqueue(owner, OutgoingEmail.Kind.ADDRESS_TAKEN, owner.email, subject, body)
+
+
+def resend_wait(user: User) -> int:
+    """Count one "send the link again"; the seconds to wait when there were too many."""
+    return throttle.count_attempt("resend-confirmation", str(user.pk), RESENDS_PER_HOUR, 3600)
 
 
 def confirm(token: str) -> User | None:
@@ -44,6 +87,8 @@ def confirm(token: str) -> User | None:
     if user is None or user.email.lower() != data.get("email"):
         return None
     if not user.email_verified:
+        if owner_of(user.email, but=user) is not None:
+            return None  # confirmed by another account meanwhile: first come, first served
         user.email_verified = True
         user.save(update_fields=["email_verified"])
     return user

@@ -11,13 +11,16 @@ from django.contrib.auth.forms import (
     UserCreationForm,
 )
 from django.core.exceptions import ValidationError
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.text import capfirst
 from django.utils.translation import get_language_info, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from . import throttle
-from .models import AWAY_DAYS, User, time_zone_choices
+from dalmuti_site.text import PlainLineField
+
+from . import outbox, throttle
+from .models import AWAY_DAYS, OutgoingEmail, User, time_zone_choices
 
 
 def zoneinfo_for(name: str) -> zoneinfo.ZoneInfo:
@@ -27,16 +30,8 @@ def zoneinfo_for(name: str) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
-def _check_email_is_free(email: str, user: User | None = None) -> str:
-    email = User.objects.normalize_email(email)
-    others = User.objects.filter(email__iexact=email)
-    if user is not None and user.pk:
-        others = others.exclude(pk=user.pk)
-    if others.exists():
-        raise ValidationError(
-            _("An account with this email address already exists."), code="email_taken"
-        )
-    return email
+# An address already in use is not refused: that would tell anyone whose address has an
+# account here. The address is confirmed by its owner only (accounts.confirmation).
 
 
 class SignupForm(UserCreationForm):
@@ -58,11 +53,19 @@ class SignupForm(UserCreationForm):
         return zone if zone in dict(time_zone_choices()) else ""
 
     def clean_email(self):
-        return _check_email_is_free(self.cleaned_data["email"])
+        return User.objects.normalize_email(self.cleaned_data["email"])
+
+    def username_taken(self) -> bool:
+        """Whether the form was refused for a username somebody already has (the one
+        thing a sign-up still tells: usernames are unique and shown at every table)."""
+        username = self.data.get("username", "")
+        return (self.has_error("username")
+                and User.objects.filter(username__iexact=username).exists())
 
 
 class LoginForm(AuthenticationForm):
-    """Django's login form, refusing any attempt while the username or address is locked."""
+    """Django's login form, refusing any attempt while this address, or this username from
+    this address, is locked."""
 
     locked_for = 0  # seconds
 
@@ -92,16 +95,27 @@ class LoginForm(AuthenticationForm):
         except ValidationError:
             throttle.record_failure(username, address)
             raise
-        throttle.clear_username(username)
+        throttle.clear_pair(username, address)
         return cleaned_data
 
 
 class ConfirmedAddressResetForm(PasswordResetForm):
     """A password reset goes only to a confirmed address: an address typed into a profile
-    by someone else must not receive a way into that account."""
+    by someone else must not receive a way into that account. It is sent like every
+    other email, by a worker after the commit (a failing mail server fails no request)."""
 
     def get_users(self, email):
         return (user for user in super().get_users(email) if user.email_verified)
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email,
+                  to_email, html_email_template_name=None):
+        user = context["user"]
+        with translation.override(user.language or translation.get_language()):
+            subject = " ".join(render_to_string(subject_template_name, context).split())
+            text = render_to_string(email_template_name, context)
+            html = (render_to_string(html_email_template_name, context)
+                    if html_email_template_name else "")
+        outbox.enqueue(user, OutgoingEmail.Kind.PASSWORD_RESET, to_email, subject, text, html)
 
 
 class ResetPasswordForm(SetPasswordForm):
@@ -158,6 +172,7 @@ class ProfileForm(forms.ModelForm):
             "notify_by": _("Notifications on a device come once you switch them on there "
                            "(below)."),
         }
+        field_classes = {"display_name": PlainLineField}
         widgets = {
             "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
             "notify": forms.RadioSelect,
@@ -184,7 +199,7 @@ class ProfileForm(forms.ModelForm):
         ) % {"time": f"{now:%H:%M} {now.tzname()}"}
 
     def clean_email(self):
-        return _check_email_is_free(self.cleaned_data["email"], self.instance)
+        return User.objects.normalize_email(self.cleaned_data["email"])
 
     def clean_away_until(self):
         """The last day away, in the player's own zone: away until that day's end."""

@@ -7,6 +7,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.text import plain_line
+
 # How far ahead an account-wide absence may be announced.
 AWAY_DAYS = 14
 
@@ -64,6 +66,11 @@ class User(AbstractUser):
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
+    def save(self, *args, **kwargs):
+        # Whatever sets the name (the profile, the admin, a command), it is shown as typed.
+        self.display_name = plain_line(self.display_name)
+        super().save(*args, **kwargs)
+
     def is_away(self, now: datetime | None = None) -> bool:
         return bool(self.away_until and self.away_until > (now or timezone.now()))
 
@@ -78,3 +85,46 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+
+class OutgoingEmail(models.Model):
+    """An account email (an address to confirm, a password reset, a sign-up with an
+    address that already has an account), written in the request that asks for it and
+    sent by a worker once that request commits: a mail server that fails never fails the
+    request, and a failed send is tried again with a growing delay (accounts.outbox)."""
+
+    class Kind(models.TextChoices):
+        CONFIRM = "confirm", _("Confirm an address")
+        ADDRESS_TAKEN = "address_taken", _("A sign-up with an address that has an account")
+        PASSWORD_RESET = "password_reset", _("Password reset")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        SENDING = "sending", _("sending")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("given up")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="account_emails", verbose_name=_("account"))
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    to = models.EmailField(_("to"))
+    subject = models.CharField(_("subject"), max_length=200)
+    # Emptied once sent: a link that opens an account has no business lying around.
+    text = models.TextField(blank=True)
+    html = models.TextField(blank=True)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices,
+                              default=Status.PENDING, db_index=True)
+    due = models.DateTimeField(_("next try"), default=timezone.now, db_index=True)
+    created = models.DateTimeField(_("written"), auto_now_add=True)
+    claimed = models.DateTimeField(null=True, blank=True)
+    sent = models.DateTimeField(_("sent"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("tries"), default=0)
+    note = models.CharField(_("last failure"), max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["due"]
+        verbose_name = _("account email")
+        verbose_name_plural = _("account emails")
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.to} ({self.status})"

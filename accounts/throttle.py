@@ -1,8 +1,12 @@
-"""Failed logins, counted per username and per client address in Django's cache.
+"""Failed logins, counted per client address and per (username, address) pair in Django's
+cache.
 
-Each counter lives for LOGIN_FAILURE_WINDOW seconds from its first failure; once it
-reaches LOGIN_FAILURE_LIMIT, logins for that username (or from that address) are refused
-until the window ends, whatever the password.
+Each counter lives for LOGIN_FAILURE_WINDOW seconds from its first failure. Once a pair
+reaches LOGIN_FAILURE_LIMIT, that username is refused from that address until the window
+ends, whatever the password; once an address reaches LOGIN_ADDRESS_FAILURE_LIMIT (over
+any usernames), every login from it is. Nothing counts per username alone: usernames are
+public, and a lock that followed one everywhere would let anybody keep its owner out.
+Guessing one password from many addresses costs each of them its own lock.
 """
 
 import hashlib
@@ -18,8 +22,19 @@ def _key(kind: str, value: str) -> str:
     return f"login-failures:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
 
 
-def _keys(username: str, address: str) -> list[str]:
-    return [_key("username", username.casefold()), _key("address", address)]
+def _generation(username: str) -> str:
+    """Bumped when the password is reset, which forgets every pair counter of the name."""
+    return str(cache.get(_key("generation", username.casefold()), 0))
+
+
+def _pair_key(username: str, address: str) -> str:
+    name = username.casefold()
+    return _key("pair", f"{_generation(name)}\n{name}\n{address}")
+
+
+def _limits(username: str, address: str) -> dict[str, int]:
+    return {_pair_key(username, address): settings.LOGIN_FAILURE_LIMIT,
+            _key("address", address): settings.LOGIN_ADDRESS_FAILURE_LIMIT}
 
 
 def client_address(request) -> str:
@@ -41,15 +56,16 @@ def seconds_locked(username: str, address: str) -> int:
     """How long until this username may try again from this address (0: right now)."""
     now = time.time()
     wait = 0.0
-    for count, until in cache.get_many(_keys(username, address)).values():
-        if count >= settings.LOGIN_FAILURE_LIMIT and until > now:
+    limits = _limits(username, address)
+    for key, (count, until) in cache.get_many(list(limits)).items():
+        if count >= limits[key] and until > now:
             wait = max(wait, until - now)
     return math.ceil(wait)
 
 
 def record_failure(username: str, address: str) -> None:
     now = time.time()
-    for key in _keys(username, address):
+    for key in _limits(username, address):
         count, until = cache.get(key, (0, 0.0))
         if until <= now:
             count, until = 0, now + settings.LOGIN_FAILURE_WINDOW
@@ -57,8 +73,16 @@ def record_failure(username: str, address: str) -> None:
         cache.set(key, (count + 1, until), timeout=math.ceil(until - now))
 
 
+def clear_pair(username: str, address: str) -> None:
+    """A successful login forgets the failures of that name from that address (not the
+    address's own count: logging in to one's own account must not reset it)."""
+    cache.delete(_pair_key(username, address))
+
+
 def clear_username(username: str) -> None:
-    cache.delete(_key("username", username.casefold()))
+    """A new password: the name's locks at every address are lifted."""
+    key = _key("generation", username.casefold())
+    cache.set(key, int(cache.get(key, 0)) + 1, timeout=None)
 
 
 def count_attempt(kind: str, value: str, limit: int, window: int) -> int:
@@ -74,3 +98,38 @@ def count_attempt(kind: str, value: str, limit: int, window: int) -> int:
         return math.ceil(until - now)
     cache.set(key, (count + 1, until), timeout=math.ceil(until - now))
     return 0
+
+
+def _peek(key: str, limit: int) -> int:
+    count, until = cache.get(key, (0, 0.0))
+    wait = until - time.time()
+    return math.ceil(wait) if count >= limit and wait > 0 else 0
+
+
+def _count(key: str, window: int) -> None:
+    now = time.time()
+    count, until = cache.get(key, (0, 0.0))
+    if until <= now:
+        count, until = 0, now + window
+    cache.set(key, (count + 1, until), timeout=math.ceil(until - now))
+
+
+def _signup_keys(request) -> dict[str, int]:
+    """One browser (its CSRF cookie, which every sign-up must carry) at one address, and
+    the address as a whole with a larger allowance for everyone behind it."""
+    address = client_address(request)
+    browser = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return {_key("signup-client", f"{address}\n{browser}"): settings.SIGNUP_ATTEMPT_LIMIT,
+            _key("signup-address", address): settings.SIGNUP_ADDRESS_LIMIT}
+
+
+def signup_wait(request) -> int:
+    """Seconds before this client may sign up again (0: now)."""
+    return max(_peek(key, limit) for key, limit in _signup_keys(request).items())
+
+
+def count_signup(request) -> None:
+    """Count a sign-up that made an account or was told its username is taken (the
+    answers worth limiting); a form refused for a short password counts nothing."""
+    for key in _signup_keys(request):
+        _count(key, 3600)

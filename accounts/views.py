@@ -1,13 +1,19 @@
+import math
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.contrib import auth, messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
@@ -62,28 +68,70 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(next_url or settings.LOGIN_REDIRECT_URL)
 
     if request.method == "POST":
-        # Each attempt can tell whether a username or an address is taken: limit them.
-        wait = throttle.count_attempt("signup", throttle.client_address(request),
-                                      settings.SIGNUP_ATTEMPT_LIMIT, 3600)
+        # A sign-up tells whether a username is taken, and makes an account: limited per
+        # browser, and more loosely per address (accounts.throttle).
+        wait = throttle.signup_wait(request)
         if wait:
             response = render(request, "accounts/signup.html", {
-                "form": SignupForm(), "next": next_url,
-                "error": _("Too many sign-up attempts from your address. Please try again "
-                           "later."),
+                # Unbound: checking the form would say whether the username is taken.
+                "form": SignupForm(initial={k: request.POST.get(k, "")
+                                            for k in ("username", "email")}),
+                "next": next_url,
+                "error": _("Too many sign-ups from here. Please try again later."),
             }, status=429)
             response.headers["Retry-After"] = str(wait)
             return response
         form = SignupForm(request.POST)
         if form.is_valid():
-            user = form.save()
-            confirmation.send_link(user)
+            with transaction.atomic():
+                user = form.save()
+                # The link, or (an address another account confirmed) a word to its
+                # owner: sent by a worker once this commits, never failing the sign-up.
+                confirmation.send_link(user)
+            throttle.count_signup(request)
             auth.login(request, user)
-            welcome = _("Welcome, %(name)s! Your account is ready.") % {"name": user.name}
-            messages.success(request, welcome)
-            return redirect(next_url or settings.LOGIN_REDIRECT_URL)
+            welcome = reverse("signup_welcome")
+            return redirect(f"{welcome}?{urlencode({'next': next_url})}" if next_url else welcome)
+        if form.username_taken():
+            throttle.count_signup(request)
     else:
         form = SignupForm()
-    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url},
+                  status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@never_cache
+def signup_welcome(request: HttpRequest) -> HttpResponse:
+    """After signing up: the account is ready, the confirmation link on its way."""
+    return render(request, "accounts/welcome.html", {
+        "next": _next_url(request) or reverse(settings.LOGIN_REDIRECT_URL),
+    })
+
+
+@login_required
+@require_POST
+def resend_confirmation(request: HttpRequest) -> HttpResponse:
+    """Send the confirmation link again (a few times an hour at most)."""
+    back = _next_url(request) or reverse("profile")
+    user = request.user
+    if user.email_verified or not user.email:
+        messages.info(request, _("Your email address is already confirmed."))
+        return redirect(back)
+    wait = confirmation.resend_wait(user)
+    if wait:
+        minutes = max(1, math.ceil(wait / 60))
+        response = render(request, "accounts/welcome.html", {"next": back, "error": ngettext(
+            "You asked for the link several times already: please wait %(minutes)d minute, "
+            "and look in your spam folder too.",
+            "You asked for the link several times already: please wait %(minutes)d minutes, "
+            "and look in your spam folder too.", minutes) % {"minutes": minutes}}, status=429)
+        response.headers["Retry-After"] = str(wait)
+        return response
+    confirmation.send_link(user)
+    messages.success(request, _("We are sending the link to %(email)s again.")
+                     % {"email": user.email})
+    return redirect(back)
 
 
 class LoginView(auth_views.LoginView):
@@ -105,9 +153,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         # A fresh copy: an invalid form must not change request.user (the header shows it).
         if request.POST.get("resend_confirmation"):
-            confirmation.send_link(request.user)
-            messages.success(request, _("We sent you a new confirmation link."))
-            return redirect("profile")
+            return resend_confirmation(request)
         if request.POST.get("back"):
             set_away(User.objects.get(pk=request.user.pk), None)
             messages.success(request, _("Welcome back: your clocks run again."))
@@ -125,8 +171,9 @@ def profile(request: HttpRequest) -> HttpResponse:
                 set_away(user, form.cleaned_data["away_until"])
             if "email" in form.changed_data:
                 confirmation.send_link(user)
-                messages.info(request, _("We sent a confirmation link to %(email)s: follow it "
-                                         "to get emails there.") % {"email": user.email})
+                messages.info(request, _("We are sending a confirmation link to %(email)s: "
+                                         "follow it to get emails there.")
+                              % {"email": user.email})
             if user.language:
                 translation.activate(user.language)
             messages.success(request, _("Your profile has been saved."))

@@ -2,7 +2,6 @@
 built elsewhere (the poll, "My games"). Chat never touches the Game row, so a message
 changes no version, wakes no bot and sends no email."""
 
-import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
@@ -13,6 +12,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from dalmuti_site.text import plain_line
 from games import live
 from games.models import Game, Seat
 
@@ -41,18 +41,8 @@ def titles(game: Game, me: Seat) -> dict[int, str]:
     return {view["seats"][i]: title for i, title in enumerate(view["titles"])}
 
 
-# Marks that reorder text on screen (right-to-left overrides and isolates): a message could
-# read differently from what was written.
-BIDI_CONTROLS = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E,
-                                  0x200F, 0x061C)}
-
-
-def clean(text: str) -> str:
-    """One line of plain text: control characters (newlines, NUL…) become spaces, and
-    bidirectional controls are dropped."""
-    text = "".join(c for c in text if c not in BIDI_CONTROLS)
-    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
-    return " ".join(text.split(" ")).strip()
+# The sanitiser every player-written line shares (messages, display names, table names).
+clean = plain_line
 
 
 def post(game: Game, seat: Seat, text: str = "", flourish: str = "") -> Message:

@@ -149,13 +149,17 @@ AUTH_PASSWORD_VALIDATORS = [
 # How many proxies in front of the site append to X-Forwarded-For (an HTTPS front end: 1).
 # Only then is that header trusted to tell the client's address (login throttling).
 TRUSTED_PROXIES = envint("TRUSTED_PROXIES", "0")
-# Sign-up attempts per client address, and player look-ups by name per inviter, per hour:
-# each one can tell whether an account exists.
+# Sign-ups that made an account or were told their username is taken, per browser and
+# address, and per address for everyone behind it (a shared address: an office, a
+# school), per hour; and player look-ups by name per inviter, per hour.
 SIGNUP_ATTEMPT_LIMIT = envint("SIGNUP_ATTEMPT_LIMIT", "10")
+SIGNUP_ADDRESS_LIMIT = envint("SIGNUP_ADDRESS_LIMIT", "50")
 LOOKUP_LIMIT = envint("LOOKUP_LIMIT", "20")
-# Failed logins allowed per username and per address within the window (seconds).
+# Failed logins allowed per username from one address, and per address over any names,
+# within the window (seconds). Never per username alone: anyone could lock its owner out.
 LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")
 LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "900")
+LOGIN_ADDRESS_FAILURE_LIMIT = envint("LOGIN_ADDRESS_FAILURE_LIMIT", "20")
 
 # How often an open game page asks whether anything changed (seconds).
 GAME_POLL_SECONDS = envint("GAME_POLL_SECONDS", "3")
@@ -229,6 +233,9 @@ if EMAIL_HOST:
     EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "1")
+    # A mail server that stops answering must not hold a worker (or, without a broker,
+    # a request) for ever: the send fails and is tried again later.
+    EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "15")
 else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = VAR_DIR / "mail"

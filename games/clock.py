@@ -1,15 +1,23 @@
-"""The turn clock: when a player's wait times out, with vacations pausing it.
+"""The turn clock: when a player's wait times out, with vacations and absences pausing it.
 
 Deadlines live in the database (the time each wait began, in Game.awaiting) and are
 enforced by whoever looks next (a page load, a poll, the periodic sweep), never by
 countdowns held in the broker.
+
+One rule moves a deadline: the clock runs from the moment the wait began and stands
+still during the player's pauses (Pause: a vacation at the table, an account-wide
+absence); the turn times out once it has run for the table's limit. A pause ended early
+is cut to the time it lasted, so starting and ending one gives back only the time taken
+and never restarts the wait; a pause that begins after the time ran out adds nothing.
 """
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from django.db.models import Q
 from django.utils import timezone
 
-from .models import Game, Seat
+from .models import Game, Pause, Seat
 
 TIMEOUTS_BEFORE_STAND_IN = 3
 VACATION_DAYS = 7
@@ -17,17 +25,46 @@ VACATION_DAYS = 7
 # private steps the player has taken since (at most a few: a revolution declined).
 TOKEN_STEPS = 16
 
+Spans = list[tuple[datetime, datetime]]
 
-def deadline(game: Game, seat: Seat, since: datetime) -> datetime | None:
-    """When the player's current turn times out: the table's limit after the wait began,
-    with the clock paused while they are on vacation or away."""
+
+def run_clock(since: datetime, limit: timedelta, pauses: Iterable[tuple[datetime, datetime]]
+              ) -> datetime:
+    """When a clock started at `since` has run for `limit`, standing still during
+    `pauses` (start, end; they may overlap)."""
+    now, left = since, limit
+    for start, end in sorted(pauses):
+        if end <= now:
+            continue
+        if start > now:
+            if start >= now + left:
+                break  # the time ran out before this pause began
+            left -= start - now
+        now = end
+    return now + left
+
+
+def pauses_of(game: Game, seats: Iterable[Seat], since: datetime) -> dict[int, Spans]:
+    """The pauses of the seats' players at this table that end after `since`, by user."""
+    users = [s.user_id for s in seats if s.user_id]
+    spans: dict[int, Spans] = {user: [] for user in users}
+    if not users:
+        return spans
+    for user, start, end in Pause.objects.filter(
+        Q(game=game) | Q(game=None), user__in=users, end__gt=since,
+    ).values_list("user_id", "start", "end"):
+        spans[user].append((start, end))
+    return spans
+
+
+def deadline(game: Game, seat: Seat, since: datetime, pauses: Spans | None = None
+             ) -> datetime | None:
+    """When the player's current turn, begun at `since`, times out (None: never)."""
     if not game.turn_limit or seat.played_by_bot:
         return None
-    start = since
-    paused = seat.paused_until
-    if paused and paused > start:
-        start = paused
-    return start + timedelta(seconds=game.turn_limit)
+    if pauses is None:
+        pauses = pauses_of(game, [seat], since).get(seat.user_id, [])
+    return run_clock(since, timedelta(seconds=game.turn_limit), pauses)
 
 
 def wait_began(game: Game, player: int) -> datetime | None:
@@ -35,10 +72,20 @@ def wait_began(game: Game, player: int) -> datetime | None:
     return datetime.fromisoformat(wait[1]) if wait else None
 
 
-def stored_deadline(game: Game, seat: Seat, since: datetime) -> str | None:
+def current_deadline(game: Game, seat: Seat) -> datetime | None:
+    """The deadline of the seat's running wait as stored (kept up to date by every change
+    of a pause), for the pages and emails."""
+    wait = game.awaiting.get(str(seat.player)) if seat.player is not None else None
+    if not wait or len(wait) < 3 or not wait[2] or seat.played_by_bot:
+        return None
+    return datetime.fromisoformat(wait[2])
+
+
+def stored_deadline(game: Game, seat: Seat, since: datetime, pauses: Spans | None = None
+                    ) -> str | None:
     """The deadline as kept in Game.awaiting, so that a poll can tell from the row alone
     whether anything is due."""
-    limit = deadline(game, seat, since)
+    limit = deadline(game, seat, since, pauses)
     return limit.isoformat() if limit else None
 
 
@@ -48,7 +95,7 @@ def deadlines_may_have_passed(game: Game, now: datetime | None = None) -> bool:
 
 
 def some_deadline_passed(awaiting: dict, now: datetime | None = None) -> bool:
-    """Whether some wait's stored deadline has passed (vacations are counted in it;
+    """Whether some wait's stored deadline has passed (pauses are counted in it;
     enforce_deadlines checks again under the lock)."""
     now_iso = None
     for wait in awaiting.values():

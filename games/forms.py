@@ -3,6 +3,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.text import PlainLineField
+
 from .engine.options import MAX_ROUNDS
 from .models import BotLevel, TurnLimit
 
@@ -34,7 +36,7 @@ class TableForm(forms.Form):
     seats are refused with the reason; every option left out of a submission means the
     standard rules."""
 
-    name = forms.CharField(label=_("Table name"), max_length=80)
+    name = PlainLineField(label=_("Table name"), max_length=80)
     seats = forms.IntegerField(
         label=_("Seats"), min_value=MIN_SEATS, max_value=MAX_SEATS, initial=5,
         help_text=_("4 to 10 players, humans and bots."),

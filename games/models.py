@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.text import plain_line
+
 from . import engine
 
 
@@ -103,6 +105,12 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # Whatever names the table (the form, a rematch, a league, the admin), it is shown
+        # as typed.
+        self.name = plain_line(self.name)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
@@ -205,6 +213,25 @@ class Seat(models.Model):
         if self.user_id is None:
             return self.bot_name or str(_("Bot"))
         return self.user.name
+
+
+class Pause(models.Model):
+    """A stretch of time during which a player's clock stood (or stands) still: a vacation
+    at one table, or an absence from every table (`game` None). The turn clock counts only
+    the time outside pauses, so a pause ended early adds exactly the time it lasted."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="pauses")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="pauses")
+    start = models.DateTimeField()
+    end = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "end"], name="pause_user_end")]
+
+    def __str__(self) -> str:
+        return f"{self.user} pauses {self.start:%Y-%m-%d %H:%M}–{self.end:%Y-%m-%d %H:%M}"
 
 
 class InvitationQuerySet(models.QuerySet):

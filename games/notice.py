@@ -1,11 +1,10 @@
 """What a notification may say about a game (an email, a push message): only what the
 player's own view shows."""
 
-from datetime import datetime
 
 from django.conf import settings
 
-from .clock import deadline
+from .clock import current_deadline
 from .labels import TITLE_NAMES
 
 
@@ -26,7 +25,7 @@ def game_context(game, user) -> dict:
     wait = game.awaiting.get(str(seat.player)) if game.is_playing else None
     if wait is not None:
         # Timed tables: when the player's time runs out, in the reader's zone.
-        context["deadline"] = deadline(game, seat, datetime.fromisoformat(wait[1]))
+        context["deadline"] = current_deadline(game, seat)
     return context
 
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from .clock import deadline
+from .clock import current_deadline
 from .models import Game, Invitation, Notification, Seat
 
 Kind = Notification.Kind
@@ -176,7 +176,7 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
     if notification.kind == Kind.NUDGE:
         return "send", None
     if notification.kind == Kind.REMINDER:
-        limit = deadline(game, seat, datetime.fromisoformat(wait[1]))
+        limit = current_deadline(game, seat)
         if limit is None:
             return "no deadline", None
         remind_at = limit - timedelta(seconds=remind_before(game))

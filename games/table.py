@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import engine
-from .clock import VACATION_DAYS, deadline
+from .clock import VACATION_DAYS, current_deadline
 from .commands import nudged, stand_in_votes, trick_key, two_middle_places
 from .commands.absence import NUDGE_AFTER, TIMEOUTS_BEFORE_VOTE, at_the_table
 from .labels import card_name, cards_phrase, event_sentence, title_name
@@ -248,7 +248,7 @@ def _my_seat(game: Game, me: Seat, view: dict, now: datetime) -> dict:
         "auto_tax_worst": me.auto_tax_worst,
         "pass_trick": view["phase"] == "play" and me.pass_trick == trick_key(view),
         "can_pass_trick": view["phase"] == "play" and bool(view["trick"]["plays"]),
-        "deadline": deadline(game, me, datetime.fromisoformat(wait[1])) if wait else None,
+        "deadline": current_deadline(game, me) if wait else None,
         "turn_limit": game.turn_limit,
         "stand_in": me.stand_in and not (me.leaving or me.left),
         "on_vacation": on_vacation,

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import outbox
 from push.sender import PushFailed
 
 from . import background, commands, emails, notifications
@@ -72,12 +73,18 @@ def sweep() -> dict:
         if commands.bots_awaited(game):
             background.after_commit("play_bots", game.pk)
             done["bots"] += 1
+    done["pauses"] = commands.forget_old_pauses(now)
     done["closed"] = commands.expire_open_tables(now)
     done["lapsed"] = commands.expire_invitations(now)
     # Idempotent per local day; beat runs it hourly too, this covers set-ups without beat.
     done["summaries"] = notifications.for_daily_summaries(now)
     for notification_id in notifications.due_ids(now):
         background.after_commit("send_notification", notification_id)
+        done["emails"] += 1
+    # Account emails (confirmation links, password resets) lost or due to be tried again.
+    outbox.release_stuck(now)
+    for email_id in outbox.due_ids(now):
+        background.after_commit("account_email", email_id)
         done["emails"] += 1
     return done
 

@@ -298,3 +298,12 @@ def quiet_listener6():
     listener = QuietListener("::1")
     yield listener
     listener.close()
+
+
+@pytest.fixture
+def after_commit(django_capture_on_commit_callbacks, eager_tasks):
+    """`with after_commit(): client.post(...)` runs what the request left for after its
+    commit (emails), in-process as the worker would, in a test that never commits."""
+    from functools import partial
+
+    return partial(django_capture_on_commit_callbacks, execute=True)

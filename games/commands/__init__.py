@@ -15,6 +15,7 @@ is handed to games.background and leaves only after the commit.
 from .absence import (
     end_vacation,
     enforce_deadlines,
+    forget_old_pauses,
     nudge,
     nudged,
     seen,
@@ -59,7 +60,8 @@ __all__ = [
     "BOT_NAMES", "act", "add_bot", "already_recorded", "bots_awaited", "cancel_table",
     "choose_join_place",
     "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
-    "expire_invitations", "expire_open_tables", "invite", "invite_users", "join",
+    "expire_invitations", "expire_open_tables", "forget_old_pauses", "invite", "invite_users",
+    "join",
     "join_in_progress", "leave_game",
     "nudge", "nudged", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
     "remove_seat", "seen", "seen_at", "set_away", "set_standing_orders", "set_watchable",

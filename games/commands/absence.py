@@ -8,8 +8,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import background, engine, notifications
-from ..clock import TIMEOUTS_BEFORE_STAND_IN, VACATION_DAYS, deadline, deadlines_may_have_passed
-from ..models import Game, Notification, Seat, StandInVote
+from ..clock import (
+    TIMEOUTS_BEFORE_STAND_IN,
+    VACATION_DAYS,
+    deadline,
+    deadlines_may_have_passed,
+    pauses_of,
+)
+from ..models import Game, Notification, Pause, Seat, StandInVote
 from .base import Rejected, refresh_deadlines, save_state, table_touched
 from .moves import apply_one, run_automatic, wake_bots
 
@@ -24,10 +30,13 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
         if game is None or not deadlines_may_have_passed(game, now):
             return 0
         seats = {s.player: s for s in game.seats.select_related("user")}
+        earliest = min(datetime.fromisoformat(wait[1]) for wait in game.awaiting.values())
+        pauses = pauses_of(game, seats.values(), earliest)
         for _step in range(len(seats) * 2):
             expired = [
                 seats[int(p)] for p, wait in sorted(game.awaiting.items())
-                if (limit := deadline(game, seats[int(p)], datetime.fromisoformat(wait[1])))
+                if (limit := deadline(game, seats[int(p)], datetime.fromisoformat(wait[1]),
+                                      pauses.get(seats[int(p)].user_id, [])))
                 and limit <= now
             ]
             if not expired:
@@ -50,8 +59,8 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
 
 def take_seat_back(game_id: int, user) -> None:
     """The player takes their seat back from the bot standing in for them; their turn, if
-    it is theirs, starts afresh. Without a stand-in this changes nothing (it must not be a
-    way to reset one's own clock)."""
+    it is theirs, starts afresh (the wait so far was the bot's). Without a stand-in this
+    changes nothing (it must not be a way to reset one's own clock)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = game.seats.get(user=user)
@@ -66,6 +75,11 @@ def take_seat_back(game_id: int, user) -> None:
         StandInVote.objects.filter(target=seat).delete()
         if game.is_playing:
             save_state(game, game.engine_state(), actor=seat.player)
+            wait = game.awaiting.get(str(seat.player))
+            if wait:
+                # While the bot held the seat the wait had no deadline: it gets one now.
+                wait[1] = timezone.now().isoformat()
+                refresh_deadlines(game)
 
 
 # "Last seen at the table" is written at most this often (seconds).
@@ -100,12 +114,15 @@ def start_vacation(game_id: int, user, days: int) -> Seat:
         seat.vacation_until = now + length
         seat.vacation_used += length
         seat.save(update_fields=["vacation_until", "vacation_used"])
+        Pause.objects.create(user=user, game=game, start=now, end=seat.vacation_until)
         refresh_deadlines(game)
         game.save(update_fields=["updated"])
     return seat
 
 
 def end_vacation(game_id: int, user) -> Seat:
+    """Back early: the pause is cut to the time it lasted, and the unused days return to
+    the player's allowance. The wait does not start again."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = game.seats.get(user=user)
@@ -114,6 +131,7 @@ def end_vacation(game_id: int, user) -> Seat:
             seat.vacation_used -= seat.vacation_until - now
             seat.vacation_until = now
             seat.save(update_fields=["vacation_until", "vacation_used"])
+            Pause.objects.filter(user=user, game=game, end__gt=now).update(end=now)
             refresh_deadlines(game)
             game.save(update_fields=["updated"])
     return seat
@@ -121,21 +139,42 @@ def end_vacation(game_id: int, user) -> Seat:
 
 def set_away(user, until) -> None:
     """An account-wide absence (or its end, with None): every timed table the player
-    sits at gets its deadlines moved. Coming back early, as at the end of a vacation,
-    restarts the clocks now: a turn that waited while they were away does not time out at
-    once."""
+    sits at gets its deadlines moved. The absence is one pause, from when it was set
+    until it ends: moving its end moves the deadlines with it, and coming back early
+    cuts it to the time it lasted (a turn that began while they were away gets its whole
+    time from their return; one that began before keeps what was left of it)."""
     now = timezone.now()
     if (until is None or until < now) and user.is_away(now):
         until = now
     with transaction.atomic():
         type(user).objects.filter(pk=user.pk).update(away_until=until)
         user.away_until = until
+        running = Pause.objects.filter(user=user, game=None, end__gt=now)
+        if until is not None and until > now:
+            if not running.update(end=until):
+                Pause.objects.create(user=user, start=now, end=until)
+        else:
+            running.update(end=now)
         for game_id in Seat.objects.filter(
             user=user, game__status=Game.Status.PLAYING,
         ).exclude(game__turn_limit=0).order_by("game_id").values_list("game_id", flat=True):
             game = Game.objects.select_for_update().get(pk=game_id)
             refresh_deadlines(game)
             game.save(update_fields=["updated"])
+
+
+def forget_old_pauses(now: datetime | None = None) -> int:
+    """Delete the pauses that ended before every running wait began: no deadline can
+    depend on them any more. Returns how many went."""
+    now = now or timezone.now()
+    oldest = now
+    for awaiting in Game.objects.filter(status=Game.Status.PLAYING).exclude(
+        turn_limit=0,
+    ).values_list("awaiting", flat=True):
+        for wait in awaiting.values():
+            oldest = min(oldest, datetime.fromisoformat(wait[1]))
+    deleted, _kinds = Pause.objects.filter(end__lt=oldest).delete()
+    return deleted
 
 
 # Another player may nudge whoever the table has waited on this long, once per turn.

@@ -8,7 +8,7 @@ from django.utils import timezone
 from players import services as players
 
 from .. import engine, live, notifications
-from ..clock import TOKEN_STEPS, stored_deadline
+from ..clock import TOKEN_STEPS, pauses_of, stored_deadline
 from ..models import Action, Game, Round, Seat
 
 # Seat keys of engine events that name round seats (mapped to stable player indices).
@@ -131,11 +131,18 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
 
 
 def refresh_deadlines(game: Game) -> None:
-    """Recompute the stored deadlines of the running waits (a vacation began or ended)."""
+    """Recompute the stored deadlines of the running waits (a pause began, ended or
+    moved), by the clock's one rule."""
+    if not game.awaiting:
+        return
     seats = {str(s.player): s for s in game.seats.select_related("user")}
+    earliest = min(datetime.fromisoformat(wait[1]) for wait in game.awaiting.values())
+    pauses = pauses_of(game, seats.values(), earliest)
     for key, wait in game.awaiting.items():
         since = datetime.fromisoformat(wait[1])
-        wait[2:] = [stored_deadline(game, seats[key], since) if key in seats else None]
+        seat = seats.get(key)
+        wait[2:] = [stored_deadline(game, seat, since, pauses.get(seat.user_id, []))
+                    if seat else None]
     game.save(update_fields=["awaiting"])
     live.table_forgotten(game.pk)
 

@@ -35,7 +35,7 @@ from .lobby import lobby_page
 @never_cache
 @login_required
 @vary_on_headers("HX-Request")
-def game_page(request, game_id: int, error: str = "", status: int = 200):
+def game_page(request, game_id: int, error: str = "", status: int = 200, form: str = ""):
     game, me = seat_for_user(request, game_id)
     if game.is_open:
         return lobby_page(request, game, me)
@@ -44,7 +44,8 @@ def game_page(request, game_id: int, error: str = "", status: int = 200):
         return render(request, "games/closed.html", {"game": game}, status=410)
     looked = me.last_seen
     game, me = _keep_up(game, me)
-    return _render_game(request, game, me, "games/game.html", error, status, looked=looked)
+    return _render_game(request, game, me, "games/game.html", error, status, looked=looked,
+                        form=form)
 
 
 def _keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
@@ -57,7 +58,8 @@ def _keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
     return game, me
 
 
-def _render_game(request, game, me, template, error="", status=200, me_seen="", looked=None):
+def _render_game(request, game, me, template, error="", status=200, me_seen="", looked=None,
+                 form=""):
     seats = list(game.seats.select_related("user"))
     context = table_context(game, me, seats)
     names = {s.player: s.name for s in seats}
@@ -69,6 +71,8 @@ def _render_game(request, game, me, template, error="", status=200, me_seen="", 
     _mark_arrivals(context, new_lines)
     context.update({
         "game": game, "me": me, "error": error, "log": log,
+        # The form the error belongs to, shown again with it (else the error stands alone).
+        "error_in_form": form if error else "",
         "last_trick": last_trick(log, names),
         "summary": since_you_looked(new_lines, me.player if me else None, names),
         "away": away,
@@ -167,6 +171,15 @@ def _refused(request, game, rejected):
     """A table form that was refused: the table as it is now with the reason, under the
     status that says why."""
     return game_page(request, game.pk, rejected.message, rejected.status)
+
+
+def _form_refused(request, game, message: str, status: int, form: str = ""):
+    """A refused form of the table: without htmx, the table again with the form and its
+    error, under a 4xx status; with htmx, the message over the table it goes back to."""
+    if request.htmx:
+        messages.error(request, message)
+        return redirect(game)
+    return game_page(request, game.pk, message, status, form=form)
 
 
 def _not_understood():
@@ -437,9 +450,9 @@ def vacation(request, game_id: int):
             messages.success(request, _("Your clock is paused until %(when)s.") % {
                 "when": moment(seat.vacation_until)})
     except ValueError:
-        messages.error(request, _("Choose between 1 and 7 days."))
+        return _form_refused(request, game, _("Choose between 1 and 7 days."), 400, "vacation")
     except commands.Rejected as rejected:
-        messages.error(request, rejected.message)
+        return _form_refused(request, game, rejected.message, rejected.status, "vacation")
     return redirect(game)
 
 
@@ -451,12 +464,10 @@ def nudge(request, game_id: int):
         player = int(request.POST.get("player", ""))
         commands.nudge(game.pk, request.user, player)
     except ValueError:
-        messages.error(request, _("That request was not understood. Reload the page and try "
-                                  "again."))
+        return _form_refused(request, game, _not_understood().message, 400)
     except commands.Rejected as rejected:
-        messages.error(request, rejected.message)
-    else:
-        messages.success(request, _("Nudged: they get an email saying the table waits for them."))
+        return _form_refused(request, game, rejected.message, rejected.status)
+    messages.success(request, _("Nudged: they get an email saying the table waits for them."))
     return redirect(game)
 
 

@@ -19,11 +19,12 @@ def _confirm_link(message) -> str:
     return LINK.search(message.body).group(1)
 
 
-def test_signing_up_sends_a_confirmation_link_that_confirms(client):
-    client.post("/accounts/signup/", {
-        "username": "newbie", "email": "newbie@example.com",
-        "password1": "a-long-enough-pass", "password2": "a-long-enough-pass",
-    })
+def test_signing_up_sends_a_confirmation_link_that_confirms(client, after_commit):
+    with after_commit():
+        client.post("/accounts/signup/", {
+            "username": "newbie", "email": "newbie@example.com",
+            "password1": "a-long-enough-pass", "password2": "a-long-enough-pass",
+        })
     from accounts.models import User
 
     user = User.objects.get(username="newbie")
@@ -36,11 +37,13 @@ def test_signing_up_sends_a_confirmation_link_that_confirms(client):
     assert user.email_verified and user.verified_email == "newbie@example.com"
 
 
-def test_changing_the_address_needs_a_new_confirmation(client):
+def test_changing_the_address_needs_a_new_confirmation(client, after_commit):
     user = make_user("mover")
     client.force_login(user)
-    client.post("/accounts/profile/", {"display_name": "Mover", "email": "new@example.com",
-                                       "notify": "every_turn", "notify_by": "both", "language": ""})
+    with after_commit():
+        client.post("/accounts/profile/", {"display_name": "Mover", "email": "new@example.com",
+                                           "notify": "every_turn", "notify_by": "both",
+                                           "language": ""})
     user.refresh_from_db()
     assert user.email == "new@example.com" and not user.email_verified
     assert [m.to for m in mail.outbox] == [["new@example.com"]]
@@ -49,11 +52,13 @@ def test_changing_the_address_needs_a_new_confirmation(client):
     assert user.email_verified
 
 
-def test_a_link_for_an_old_address_confirms_nothing(client):
+def test_a_link_for_an_old_address_confirms_nothing(client, after_commit):
     user = make_user("fickle", email_verified=False)
     client.force_login(user)
-    client.post("/accounts/profile/", {"display_name": "F", "email": "first@example.com",
-                                       "notify": "every_turn", "notify_by": "both", "language": ""})
+    with after_commit():
+        client.post("/accounts/profile/", {"display_name": "F", "email": "first@example.com",
+                                           "notify": "every_turn", "notify_by": "both",
+                                           "language": ""})
     first = _confirm_link(mail.outbox[-1])
     client.post("/accounts/profile/", {"display_name": "F", "email": "second@example.com",
                                        "notify": "every_turn", "notify_by": "both", "language": ""})

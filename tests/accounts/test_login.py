@@ -61,7 +61,7 @@ def test_it_rejects_a_wrong_password(client, alice):
     assert not _is_logged_in(client, alice)
 
 
-def test_it_locks_the_username_after_too_many_failures_even_with_the_right_password(client, alice):
+def test_it_locks_the_username_from_that_address_even_with_the_right_password(client, alice):
     _fail_until_locked(client, "alice")
 
     response = _log_in(client, "alice", PASSWORD)
@@ -72,13 +72,31 @@ def test_it_locks_the_username_after_too_many_failures_even_with_the_right_passw
     assert not _is_logged_in(client, alice)
 
 
-def test_the_lock_follows_the_username_to_another_address(client, alice):
+def test_a_user_locked_out_from_one_address_still_signs_in_from_another(client, alice):
     _fail_until_locked(client, "alice")
+    assert _log_in(client, "alice", PASSWORD).status_code == 429
+    assert _log_in(client, "alice", PASSWORD, **ELSEWHERE).status_code == 302
+    assert _is_logged_in(client, alice)
+
+
+def test_failures_spread_over_many_addresses_lock_nobody_out(client, alice):
+    # Five wrong passwords for a public username, each from another address.
+    for n in range(settings.LOGIN_FAILURE_LIMIT * 2):
+        _log_in(client, "alice", "wrong password", REMOTE_ADDR=f"198.51.100.{n}")
+    assert _log_in(client, "alice", PASSWORD, **ELSEWHERE).status_code == 302
+    client.logout()
+    # Each of those addresses has only its own failures against it.
+    assert _log_in(client, "alice", PASSWORD, REMOTE_ADDR="198.51.100.0").status_code == 302
+
+
+def test_a_pair_lock_keeps_the_attacker_out_of_that_account_only(client, alice, bob):
+    _fail_until_locked(client, "alice", **ELSEWHERE)
     assert _log_in(client, "alice", PASSWORD, **ELSEWHERE).status_code == 429
+    assert _log_in(client, "bob", PASSWORD, **ELSEWHERE).status_code == 302
 
 
 def test_it_locks_an_address_that_tries_many_usernames(client, alice):
-    for n in range(settings.LOGIN_FAILURE_LIMIT):
+    for n in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT):
         _log_in(client, f"nobody{n}", "wrong password")
 
     assert _log_in(client, "alice", PASSWORD).status_code == 429
@@ -105,14 +123,24 @@ def test_it_lets_the_user_in_again_after_the_window(client, alice, time_machine)
     assert _is_logged_in(client, alice)
 
 
-def test_a_success_clears_the_usernames_counter(client, alice):
+def test_a_success_clears_the_pairs_counter(client, alice):
     for _ in range(settings.LOGIN_FAILURE_LIMIT - 1):
-        _log_in(client, "alice", "wrong password", **ELSEWHERE)
+        _log_in(client, "alice", "wrong password")
     assert _log_in(client, "alice", PASSWORD).status_code == 302
     client.logout()
 
     _log_in(client, "alice", "wrong password")
     assert _log_in(client, "alice", PASSWORD).status_code == 302
+
+
+def test_logging_in_does_not_clear_the_addresss_own_count(client, alice, settings):
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 3
+    _log_in(client, "nobody1", "guess")
+    _log_in(client, "nobody2", "guess")
+    assert _log_in(client, "alice", PASSWORD).status_code == 302
+    client.logout()
+    _log_in(client, "nobody3", "guess")
+    assert _log_in(client, "alice", PASSWORD).status_code == 429
 
 
 def test_the_limit_comes_from_the_settings(client, alice, settings):

@@ -27,7 +27,7 @@ def test_it_shows_the_form_with_labelled_fields(client):
 def test_it_creates_the_account_and_logs_the_user_in(client):
     response = client.post("/accounts/signup/", _form())
     assert response.status_code == 302
-    assert response.url == "/"
+    assert response.url == "/accounts/welcome/"
 
     carol = User.objects.get(username="carol")
     assert carol.email == "carol@example.com"
@@ -37,15 +37,16 @@ def test_it_creates_the_account_and_logs_the_user_in(client):
 
 def test_it_requires_an_email_address(client):
     response = client.post("/accounts/signup/", _form(email=""))
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert response.context["form"].has_error("email", "required")
     assert not User.objects.exists()
 
 
-def test_it_refuses_an_email_address_already_in_use(client, alice):
+def test_an_email_address_already_in_use_gets_the_same_answer(client, alice):
     response = client.post("/accounts/signup/", _form(email="ALICE@example.com"))
-    assert response.context["form"].has_error("email", "email_taken")
-    assert not User.objects.filter(username="carol").exists()
+    assert response.status_code == 302 and response.url == "/accounts/welcome/"
+    carol = User.objects.get(username="carol")
+    assert carol.email == "ALICE@example.com" and not carol.email_verified
 
 
 def test_it_refuses_a_username_already_taken_in_another_case(client, alice):
@@ -64,7 +65,7 @@ def test_it_refuses_a_username_already_taken_in_another_case(client, alice):
 )
 def test_it_applies_the_password_validators(client, password, code):
     response = client.post("/accounts/signup/", _form(password1=password, password2=password))
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert response.context["form"].has_error("password2", code)
     assert not User.objects.exists()
 
@@ -89,12 +90,14 @@ def test_it_carries_next_into_the_form(client):
 def test_it_honours_a_safe_next(client):
     response = client.post("/accounts/signup/?next=/join/abc/", _form())
     assert response.status_code == 302
-    assert response.url == "/join/abc/"
+    assert response.url == "/accounts/welcome/?next=%2Fjoin%2Fabc%2F"
+    page = client.get(response.url).content.decode()
+    assert 'href="/join/abc/"' in page
 
 
 def test_it_ignores_an_off_site_next(client):
     response = client.post("/accounts/signup/", _form(next="https://evil.example.com/"))
-    assert response.url == "/"
+    assert response.url == "/accounts/welcome/"
     assert User.objects.filter(username="carol").exists()
 
 
@@ -110,11 +113,16 @@ def test_the_header_offers_sign_up_to_a_visitor(client):
     assert 'href="/accounts/signup/"' in response.content.decode()
 
 
-def test_sign_up_attempts_from_one_address_are_limited(client, settings):
+def test_probing_usernames_from_one_browser_is_limited(client, alice, settings):
     settings.SIGNUP_ATTEMPT_LIMIT = 3
-    for i in range(3):
-        answer = client.post("/accounts/signup/", {"username": f"probe{i}", "email": "x@x"})
-        assert answer.status_code == 200
-    answer = client.post("/accounts/signup/", {"username": "probe9", "email": "x@x"})
+    client.cookies["csrftoken"] = "p" * 32
+    for _ in range(3):
+        answer = client.post("/accounts/signup/", _form(username="alice"))
+        assert answer.status_code == 400
+    answer = client.post("/accounts/signup/", _form(username="alice"))
     assert answer.status_code == 429 and "Retry-After" in answer.headers
-    assert "Too many sign-up attempts" in answer.content.decode()
+    assert "Too many sign-ups from here" in answer.content.decode()
+    # Not even the refusal says whether the name is taken; the form keeps what was typed.
+    assert "already exists" not in answer.content.decode()
+    assert 'value="alice"' in answer.content.decode()
+    assert not User.objects.filter(email="carol@example.com").exists()

@@ -7,7 +7,7 @@ import pytest
 from django.utils.html import escape
 
 from chat.models import Message
-from chat.services import BIDI_CONTROLS
+from dalmuti_site.text import BIDI_CONTROLS
 
 from .conftest import HTMX, say
 

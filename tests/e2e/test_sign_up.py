@@ -1,0 +1,80 @@
+"""Signing up in a real browser, in English and Dutch, on a phone and a laptop: a taken
+username is said next to its field, a taken address is not; the new player lands logged
+in on the page that says the link is on its way, and can ask for it again. Screenshots
+go to var/screenshots/."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from tests.helpers import PASSWORD
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
+WORDS = {
+    "en": {"sign_up": "Sign up", "taken": "A user with that username already exists.",
+           "on_its_way": "A confirmation link is on its way to", "again": "Send the link again",
+           "sent_again": "We are sending the link to", "continue": "Continue"},
+    "nl": {"sign_up": "Registreren",
+           "taken": "Er bestaat al een gebruiker met deze gebruikersnaam.",
+           "on_its_way": "Er is een bevestigingslink onderweg naar",
+           "again": "Stuur de link opnieuw", "sent_again": "We sturen de link opnieuw naar",
+           "continue": "Verder"},
+}
+
+
+def _serious(page):
+    return [v["id"] for v in Axe().run(page).response["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("language", WORDS)
+@pytest.mark.parametrize("size", SIZES)
+def test_sign_up_and_the_link_on_its_way(browser, live_server, size, language, screenshot_dir,
+                                         settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    words = WORDS[language]
+    folder = screenshot_dir / "screenshots"
+    folder.mkdir(exist_ok=True)
+    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone",
+                                  has_touch=size == "phone", locale=language)
+    page = context.new_page()
+    problems = []
+    # The refused form itself answers 400, which the browser notes in its console.
+    page.on("console", lambda m: m.type == "error" and "status of 400" not in m.text
+            and problems.append(m.text))
+
+    def fill(username, email):
+        page.locator("input[name=username]").fill(username)
+        page.locator("input[name=email]").fill(email)
+        page.locator("input[name=password1]").fill(PASSWORD)
+        page.locator("input[name=password2]").fill(PASSWORD)
+        page.get_by_role("button", name=words["sign_up"], exact=True).click()
+        page.wait_for_load_state()
+
+    page.goto(f"{live_server.url}/accounts/signup/?next=/")
+    fill(f"taken{size}{language}", f"first-{size}-{language}@example.com")
+    page.context.clear_cookies()
+    page.goto(f"{live_server.url}/accounts/signup/")
+    fill(f"taken{size}{language}", f"other-{size}-{language}@example.com")
+    error = page.locator("#id_username_error")
+    assert words["taken"] in error.inner_text()
+    page.screenshot(path=str(folder / f"signup-taken-{size}-{language}.png"), full_page=True)
+    assert _serious(page) == []
+
+    # The first account's address again, with a free username: the same page as any.
+    fill(f"new{size}{language}", f"first-{size}-{language}@example.com")
+    assert "/accounts/welcome/" in page.url
+    assert words["on_its_way"] in page.content()
+    page.screenshot(path=str(folder / f"signup-welcome-{size}-{language}.png"), full_page=True)
+    assert _serious(page) == []
+    page.get_by_role("button", name=words["again"]).click()
+    page.wait_for_load_state()
+    assert words["sent_again"] in page.content()
+    page.screenshot(path=str(folder / f"signup-sent-again-{size}-{language}.png"),
+                    full_page=True)
+    page.get_by_role("link", name=words["continue"]).click()
+    page.wait_for_load_state()
+    assert page.url.rstrip("/") == live_server.url
+    assert problems == []
+    context.close()
