@@ -7,6 +7,10 @@ from .models import User
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    """Superusers manage accounts. Everyone else who may look people up (the league
+    organisers, to add members) sees usernames and display names only: no email
+    address, not even as something to search by, and nothing about permissions."""
+
     fieldsets = BaseUserAdmin.fieldsets + (
         (_("Player"), {"fields": ("display_name", "notify", "language")}),
     )
@@ -15,3 +19,23 @@ class UserAdmin(BaseUserAdmin):
     )
     list_display = ("username", "display_name", "email", "notify", "is_staff")
     search_fields = ("username", "display_name", "email")
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None and not request.user.is_superuser:
+            return [(None, {"fields": ("username", "display_name")})]
+        return super().get_fieldsets(request, obj)
+
+    def get_list_display(self, request):
+        if not request.user.is_superuser:
+            return ("username", "display_name")
+        return super().get_list_display(request)
+
+    def get_list_filter(self, request):
+        if not request.user.is_superuser:
+            return ()
+        return super().get_list_filter(request)
+
+    def get_search_fields(self, request):
+        if not request.user.is_superuser:
+            return ("username", "display_name")
+        return super().get_search_fields(request)
