@@ -6,6 +6,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
+from django.db.models.constants import LOOKUP_SEP
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -142,6 +143,16 @@ class GameAdmin(OrganisedAdmin):
     # The table's page on the site opens to its players only: a link there would answer
     # "not found" to an organiser without a seat.
     view_on_site = False
+
+    # Fields a changelist URL may not filter on (`?seed__gt=…`, `?state__icontains=…`):
+    # each answer would tell a little of a deal or a hand, and enough of them tell all.
+    SECRET_FIELDS = {"seed", "state", "awaiting", "invite_token", "watch_token", "seq",
+                     "version", "actions", "rounds", "seats", "invitations"}
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if lookup.split(LOOKUP_SEP)[0] in self.SECRET_FIELDS:
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
     def get_queryset(self, request):
         qs = super().get_queryset(request).select_related("host", "league_link__league")

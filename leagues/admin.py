@@ -224,7 +224,8 @@ class LeagueTableForm(forms.Form):
     turn_limit = forms.TypedChoiceField(
         label=gettext_lazy("Time limit per turn"), coerce=int, empty_value=None,
         required=False, choices=(),
-        help_text=gettext_lazy("After it, reminders, a timeout, and the stand-in vote."),
+        help_text=gettext_lazy("The default is the season's limit, else the league's. After "
+                               "it: reminders, a timeout, and the stand-in vote."),
     )
 
     def __init__(self, *args, league: League, **kwargs):
@@ -237,7 +238,7 @@ class LeagueTableForm(forms.Form):
         self.fields["season"].initial = current
         default = current.table_turn_limit if current else league.turn_limit
         self.fields["turn_limit"].choices = [
-            ("", _("The season's, else the league's (now: %(limit)s)")
+            ("", _("Default: %(limit)s")
              % {"limit": TurnLimit(default).label}),
             *TurnLimit.choices,
         ]

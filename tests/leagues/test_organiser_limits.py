@@ -353,3 +353,28 @@ def test_an_existing_league_gets_its_creator_as_organiser():
     # No creator on record: every organiser keeps the access they had.
     assert set(orphan.organisers.all()) == {olga, fred}
     assert not Action.objects.exists()
+
+
+# -- no back door through the changelists' URL filters --
+
+
+def test_an_organiser_cannot_probe_addresses_or_password_hashes_by_filtering(olga, ground):
+    users = reverse("admin:accounts_user_changelist")
+    for probe in ("email__startswith", "email__icontains", "password__startswith",
+                  "password__contains", "is_superuser", "last_login__isnull"):
+        response = olga.get(users, {probe: "a"})
+        assert response.status_code == 400, probe
+    assert olga.get(users, {"username__startswith": "an"}).status_code == 200
+
+
+@pytest.mark.parametrize("who", ["olga", "root"])
+def test_nobody_finds_a_game_in_play_by_its_seed_or_its_state(request, who, ground):
+    client = request.getfixturevalue(who)
+    game = ground.monday_game
+    seed = game.actions.get(kind="start").payload["seed"]
+    for probe, value in (("seed", game.seed), ("seed__gt", 0), ("state__icontains", "hands"),
+                         ("state__has_key", "round"), ("awaiting__icontains", "0"),
+                         ("invite_token__startswith", game.invite_token[:2]),
+                         ("actions__payload__seed", seed)):
+        response = client.get(GAMES, {probe: value})
+        assert response.status_code == 400, probe
