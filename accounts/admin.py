@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db.models.constants import LOOKUP_SEP
 from django.utils.translation import gettext_lazy as _
 
 from .models import OutgoingEmail, User
@@ -7,6 +8,10 @@ from .models import OutgoingEmail, User
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    """Superusers manage accounts. Everyone else who may look people up (the league
+    organisers, to add members) sees usernames and display names only: no email
+    address, not even as something to search by, and nothing about permissions."""
+
     fieldsets = BaseUserAdmin.fieldsets + (
         (_("Player"), {"fields": ("display_name", "notify", "language")}),
     )
@@ -15,6 +20,34 @@ class UserAdmin(BaseUserAdmin):
     )
     list_display = ("username", "display_name", "email", "notify", "is_staff")
     search_fields = ("username", "display_name", "email")
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None and not request.user.is_superuser:
+            return [(None, {"fields": ("username", "display_name")})]
+        return super().get_fieldsets(request, obj)
+
+    def get_list_display(self, request):
+        if not request.user.is_superuser:
+            return ("username", "display_name")
+        return super().get_list_display(request)
+
+    def get_list_filter(self, request):
+        if not request.user.is_superuser:
+            return ()
+        return super().get_list_filter(request)
+
+    def lookup_allowed(self, lookup, value, request=None):
+        # Filtering by URL (`?email__startswith=a`, `?password__startswith=…`) would
+        # answer what the columns do not show, one letter at a time.
+        if request is None or not request.user.is_superuser:
+            if lookup.split(LOOKUP_SEP)[0] not in ("username", "display_name"):
+                return False
+        return super().lookup_allowed(lookup, value, request)
+
+    def get_search_fields(self, request):
+        if not request.user.is_superuser:
+            return ("username", "display_name")
+        return super().get_search_fields(request)
 
 
 @admin.register(OutgoingEmail)

@@ -1,19 +1,32 @@
 import json
+from datetime import datetime
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
+from django.db.models.constants import LOOKUP_SEP
+from django.http import Http404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from leagues.admin import action_page
-from leagues.models import League, LeagueGame
+from leagues.admin import OrganisedAdmin, action_page, leagues_of, limit_choices
+from leagues.models import AdminRecord, LeagueGame
 from leagues.services import end_game, replace_by_bot
 
 from .commands import Rejected
 from .models import Action, BotLevel, Game, Round, Seat
 from .replay import all_log_lines
+from .table import log_lines
+
+# What the admin shows of a game in play instead of anything private.
+HIDDEN_IN_PLAY = gettext_lazy("Hidden while the game is in play.")
 
 
 class LeagueFilter(admin.SimpleListFilter):
@@ -21,9 +34,10 @@ class LeagueFilter(admin.SimpleListFilter):
     parameter_name = "league"
 
     def lookups(self, request, model_admin):
-        return [(str(pk), name) for pk, name in League.objects.values_list("pk", "name")] + [
-            ("none", gettext_lazy("No league"))
-        ]
+        leagues = [(str(pk), name) for pk, name in leagues_of(request).values_list("pk", "name")]
+        if request.user.is_superuser:
+            leagues.append(("none", gettext_lazy("No league")))
+        return leagues
 
     def queryset(self, request, queryset):
         value = self.value()
@@ -41,6 +55,20 @@ class LeagueGameInline(admin.StackedInline):
     extra = 0
     verbose_name = gettext_lazy("league")
     verbose_name_plural = gettext_lazy("league")
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        limit_choices(db_field, request, kwargs)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        # Here one only picks the league and season: editing, adding or deleting a
+        # league from beside a table's page is a trap.
+        for name in ("can_add_related", "can_change_related", "can_delete_related",
+                     "can_view_related"):
+            if hasattr(field, "widget") and hasattr(field.widget, name):
+                setattr(field.widget, name, False)
+        return field
 
 
 class SeatInline(admin.TabularInline):
@@ -89,19 +117,42 @@ class ReplaceForm(forms.Form):
         )
 
 
+class RevealForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), max_length=200,
+        help_text=gettext_lazy("Kept in the admin record, with your name, for everyone who "
+                               "runs the league to read."),
+    )
+
+
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ("name", "status", "league", "round_number", "host", "players", "updated")
+class GameAdmin(OrganisedAdmin):
+    league_path = "league_link__league"
+    list_display = ("name", "status", "league", "round_number", "turn_limit", "host",
+                    "players", "updated")
     list_filter = ("status", LeagueFilter, "created")
     search_fields = ("name", "host__username", "host__display_name", "seats__user__username",
                      "seats__user__display_name", "seats__bot_name")
     date_hierarchy = "created"
     fields = ("name", "host", "status", "end_reason", "seats_wanted", "options",
-              "round_number", "version", "created", "started", "finished", "updated",
-              "awaiting", "state_display", "log_display")
+              "turn_limit", "round_number", "created", "started", "finished",
+              "updated", "waiting_for", "state_display", "log_display")
     readonly_fields = tuple(f for f in fields if f != "name")
     inlines = [LeagueGameInline, SeatInline, RoundInline]
     actions = ["replace_absent_player", "end_stalled_games"]
+    # The table's page on the site opens to its players only: a link there would answer
+    # "not found" to an organiser without a seat.
+    view_on_site = False
+
+    # Fields a changelist URL may not filter on (`?seed__gt=…`, `?state__icontains=…`):
+    # each answer would tell a little of a deal or a hand, and enough of them tell all.
+    SECRET_FIELDS = {"seed", "state", "awaiting", "invite_token", "watch_token", "seq",
+                     "version", "actions", "rounds", "seats", "invitations"}
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if lookup.split(LOOKUP_SEP)[0] in self.SECRET_FIELDS:
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
     def get_queryset(self, request):
         qs = super().get_queryset(request).select_related("host", "league_link__league")
@@ -123,10 +174,30 @@ class GameAdmin(admin.ModelAdmin):
     def players(self, obj):
         return ", ".join(seat.name for seat in obj.seats.all())
 
+    @admin.display(description=gettext_lazy("waiting for"))
+    def waiting_for(self, obj):
+        """Whom the table waits for, and until when: no turn token (it counts private
+        steps, which would tell a private decision)."""
+        if not obj.is_playing or not obj.awaiting:
+            return "—"
+        names = {str(s.player): s.name for s in obj.seats.all() if s.player is not None}
+        parts = []
+        for player, (_token, _since, deadline) in sorted(obj.awaiting.items()):
+            name = names.get(player, "?")
+            if deadline:
+                when = timezone.localtime(datetime.fromisoformat(deadline))
+                parts.append(_("%(player)s (until %(deadline)s)") % {
+                    "player": name, "deadline": date_format(when, "DATETIME_FORMAT")})
+            else:
+                parts.append(name)
+        return ", ".join(parts)
+
     @admin.display(description=gettext_lazy("state"))
     def state_display(self, obj):
         if obj.state is None:
             return "—"
+        if not obj.is_over:
+            return HIDDEN_IN_PLAY
         return format_html(
             "<details><summary>{}</summary><pre>{}</pre></details>",
             _("The engine state (every hand)"), json.dumps(obj.state, indent=1),
@@ -136,17 +207,82 @@ class GameAdmin(admin.ModelAdmin):
     def log_display(self, obj):
         names = {s.player: s.name for s in obj.seats.all() if s.player is not None}
         actions = obj.actions.order_by("seq")
-        lines = all_log_lines(actions, names)
+        if obj.is_over:
+            # The record as the replay tells it: the private lines too, marked.
+            lines = all_log_lines(actions, names)
+            note = ""
+        else:
+            # In play: the lines everybody at the table reads, nothing private.
+            lines = log_lines(list(actions), None, names)
+            note = format_html("<p class=\"help\">{}</p>", _(
+                "Only the public lines while the game is in play; the private ones (the "
+                "give-backs, a revolution kept quiet) show once it is over."))
         if not lines:
             return "—"
+        # Folded: a game over days runs to hundreds of lines, and the seats and the
+        # league come after it on the page.
+        count = ngettext("%(count)d line", "%(count)d lines", len(lines)) % {
+            "count": len(lines)}
         return format_html(
-            "<ol>{}</ol>",
+            "<details><summary>{}</summary>{}<ol>{}</ol></details>", count, note,
             format_html_join(
                 "", "<li>#{} {} · {} {}</li>",
                 ((line["seq"], line["time"].strftime("%Y-%m-%d %H:%M"), line["text"],
                   _("(private)") if line["private"] else "") for line in lines),
             ),
         )
+
+    # -- a superuser's explicit look at a game in play, with a reason on record --
+
+    def get_urls(self):
+        return [
+            path("<path:object_id>/reveal/", self.admin_site.admin_view(self.reveal_view),
+                 name="games_game_reveal"),
+            *super().get_urls(),
+        ]
+
+    def render_change_form(self, request, context, *args, obj=None, **kwargs):
+        if obj is not None and request.user.is_superuser and obj.is_playing:
+            context["reveal_url"] = reverse("admin:games_game_reveal", args=[obj.pk])
+        return super().render_change_form(request, context, *args, obj=obj, **kwargs)
+
+    change_form_template = "games/admin/game_change_form.html"
+
+    def reveal_view(self, request, object_id):
+        """Everything about a game in play, for debugging: only a superuser, only with a
+        reason, which goes into the admin record (kept after any account deletion) before
+        anything is shown. Nothing is shown on a GET."""
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        game = self.get_object(request, unquote(object_id))
+        if game is None:
+            raise Http404
+        form = RevealForm(request.POST if request.method == "POST" else None)
+        context = {
+            **self.admin_site.each_context(request), "opts": self.opts, "original": game,
+            "title": _("Reveal “%(table)s” for debugging") % {"table": game.name},
+            "form": form,
+        }
+        if request.method == "POST" and form.is_valid():
+            reason = form.cleaned_data["reason"]
+            entry = admin.ModelAdmin.log_change(
+                self, request, game, _("Revealed for debugging: %(reason)s") % {"reason": reason}
+            )
+            league, _game = self.league_and_game(game)
+            record = AdminRecord.from_log_entry(entry, league, game)
+            record.kind, record.reason = AdminRecord.Kind.REVEAL, reason
+            record.save()
+            names = {s.player: s.name for s in game.seats.select_related("user")
+                     if s.player is not None}
+            actions = list(game.actions.order_by("seq"))
+            context.update({
+                "record": record, "seed": game.seed,
+                "state": json.dumps(game.state, indent=1),
+                "rounds": [(r.number, json.dumps(r.hands)) for r in game.rounds.all()],
+                "lines": all_log_lines(actions, names),
+                "actions": [(a, json.dumps(a.payload)) for a in actions],
+            })
+        return TemplateResponse(request, "games/admin/reveal.html", context)
 
     @admin.action(description=gettext_lazy("Replace an absent player by a bot"),
                   permissions=["change"])
@@ -212,14 +348,23 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Action)
-class ActionAdmin(admin.ModelAdmin):
-    """The record, read-only: it is the history every state is rebuilt from."""
+class ActionAdmin(OrganisedAdmin):
+    """The record, read-only: it is the history every state is rebuilt from. Only games
+    that are over: a game in play's payloads hold the deal's seed and private moves (a
+    superuser who must look reveals the game, with a reason, from its table's page)."""
+
+    league_path = "game__league_link__league"
 
     list_display = ("game", "seq", "round_number", "player", "kind", "by", "created")
     list_filter = ("kind", "by")
     search_fields = ("game__name",)
     list_select_related = ("game",)
     raw_id_fields = ("game", "by_user")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(
+            game__status__in=[Game.Status.FINISHED, Game.Status.ABANDONED]
+        )
 
     def has_add_permission(self, request):
         return False

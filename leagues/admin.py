@@ -5,6 +5,8 @@ import json
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
@@ -17,12 +19,135 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import engine
 from games.commands import Rejected
 from games.forms import MAX_SEATS, MIN_SEATS, TableForm, check_rules
-from games.models import BotLevel
+from games.models import BotLevel, Game, TurnLimit
 from players import exports
 
 from . import services, standings
-from .models import League, LeagueGame, Membership, Rematch, Replacement, Season
+from .models import (
+    AdminRecord,
+    League,
+    LeagueGame,
+    Membership,
+    Rematch,
+    Replacement,
+    Season,
+)
 from .views import write_standings_csv
+
+ORGANISER_GROUP = "league organiser"
+
+
+def leagues_of(request):
+    """The leagues the requesting user reaches in the admin (all, for a superuser)."""
+    return League.objects.organised_by(request.user)
+
+
+def limit_choices(db_field, request, kwargs) -> None:
+    """A league, season or table picked in an admin form is one of the user's own
+    leagues' (the form refuses any other, whatever is posted)."""
+    if request.user.is_superuser:
+        return
+    model = db_field.remote_field.model
+    leagues = leagues_of(request)
+    if model is League:
+        kwargs["queryset"] = leagues
+    elif model is Season:
+        kwargs["queryset"] = Season.objects.filter(league__in=leagues)
+    elif model is Game:
+        kwargs["queryset"] = Game.objects.filter(league_link__league__in=leagues)
+
+
+class LeagueListFilter(admin.RelatedOnlyFieldListFilter):
+    """The leagues (seasons...) of the records listed, so the user's own only; no "none"
+    choice."""
+
+    @property
+    def include_empty_choice(self):
+        return False
+
+
+class OrganisedAdmin(admin.ModelAdmin):
+    """An admin whose records belong to leagues: an organiser reaches only those of the
+    leagues that name her, in lists, pages, actions and form choices alike, and every
+    change is also kept in the AdminRecord (which survives her account's deletion).
+
+    `league_path` leads from the model to its League ("" for League itself)."""
+
+    league_path = ""
+    object_history_template = "leagues/admin/object_history.html"
+
+    def in_reach(self, request, queryset):
+        if request.user.is_superuser:
+            return queryset
+        key = f"{self.league_path}__in" if self.league_path else "pk__in"
+        return queryset.filter(**{key: leagues_of(request).values("pk")})
+
+    def get_queryset(self, request):
+        return self.in_reach(request, super().get_queryset(request))
+
+    def reaches(self, request, obj) -> bool:
+        if obj is None or request.user.is_superuser:
+            return True
+        return self.in_reach(request, self.model._default_manager.filter(pk=obj.pk)).exists()
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) and self.reaches(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and self.reaches(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and self.reaches(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        limit_choices(db_field, request, kwargs)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    # -- the record that outlives accounts --
+
+    def league_and_game(self, obj):
+        """The league and the table a record is about (either may be None)."""
+        game = obj if isinstance(obj, Game) else getattr(obj, "game", None)
+        if isinstance(obj, League):
+            return obj, None
+        league = getattr(obj, "league", None)
+        if league is None and game is not None:
+            link = LeagueGame.objects.filter(game=game).select_related("league").first()
+            league = link.league if link else None
+        return league, game
+
+    def keep(self, entries, objects):
+        for entry, obj in zip(entries, objects, strict=True):
+            league, game = self.league_and_game(obj)
+            AdminRecord.from_log_entry(entry, league, game).save()
+
+    def log_addition(self, request, obj, message):
+        entry = super().log_addition(request, obj, message)
+        self.keep([entry], [obj])
+        return entry
+
+    def log_change(self, request, obj, message):
+        entry = super().log_change(request, obj, message)
+        self.keep([entry], [obj])
+        return entry
+
+    def log_deletions(self, request, queryset):
+        objects = list(queryset)  # one order for the entries and the records
+        entries = super().log_deletions(request, objects)
+        self.keep(entries, objects)
+        return entries
+
+    def history_view(self, request, object_id, extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        records = []
+        if obj is not None:
+            records = AdminRecord.objects.filter(
+                content_type__app_label=self.opts.app_label,
+                content_type__model=self.opts.model_name, object_id=str(obj.pk),
+            ).select_related("actor")
+        return super().history_view(
+            request, object_id, {**(extra_context or {}), "admin_records": records}
+        )
 
 
 def action_page(modeladmin, request, queryset, *, form, action, title, intro, submit_label):
@@ -44,7 +169,16 @@ class MembershipInline(admin.TabularInline):
 
 class SeasonInline(admin.TabularInline):
     model = Season
+    fields = ("name", "start", "end", "turn_limit")
     extra = 1
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "turn_limit":
+            return forms.TypedChoiceField(
+                label=db_field.verbose_name, coerce=int, empty_value=None, required=False,
+                choices=[("", _("The league's")), *TurnLimit.choices],
+            )
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
 class RunningSeasonFilter(admin.SimpleListFilter):
@@ -87,6 +221,12 @@ class LeagueTableForm(forms.Form):
         label=gettext_lazy("Season"), queryset=None, required=False,
         help_text=gettext_lazy("The season its results count for."),
     )
+    turn_limit = forms.TypedChoiceField(
+        label=gettext_lazy("Time limit per turn"), coerce=int, empty_value=None,
+        required=False, choices=(),
+        help_text=gettext_lazy("The default is the season's limit, else the league's. After "
+                               "it: reminders, a timeout, and the stand-in vote."),
+    )
 
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
@@ -94,7 +234,14 @@ class LeagueTableForm(forms.Form):
         self.fields["host"].queryset = members
         self.fields["players"].queryset = members
         self.fields["season"].queryset = league.seasons.all()
-        self.fields["season"].initial = league.current_season()
+        current = league.current_season()
+        self.fields["season"].initial = current
+        default = current.table_turn_limit if current else league.turn_limit
+        self.fields["turn_limit"].choices = [
+            ("", _("Default: %(limit)s")
+             % {"limit": TurnLimit(default).label}),
+            *TurnLimit.choices,
+        ]
 
     def clean(self):
         data = super().clean()
@@ -126,7 +273,8 @@ class LeagueForm(forms.ModelForm):
 
     class Meta:
         model = League
-        fields = ["name", "slug", "description", "active"]
+        fields = ["name", "slug", "description", "active", "organisers", "turn_limit"]
+        widgets = {"organisers": forms.CheckboxSelectMultiple}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -172,7 +320,7 @@ for _name in OPTION_FIELDS:
 
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(OrganisedAdmin):
     form = LeagueForm
     list_display = ("name", "slug", "active", "member_count", "season_count", "table_count",
                     "created")
@@ -184,12 +332,27 @@ class LeagueAdmin(admin.ModelAdmin):
 
     def get_fieldsets(self, request, obj=None):
         return [
-            (None, {"fields": ["name", "slug", "description", "active"]}),
+            (None, {"fields": ["name", "slug", "description", "active", "organisers"]}),
             (_("Default table options"), {
-                "fields": OPTION_FIELDS,
+                "fields": ["turn_limit", *OPTION_FIELDS],
                 "description": _("The standard rules unless you change them here."),
             }),
         ]
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "organisers":
+            # Only people who can run a league from the admin at all.
+            kwargs["queryset"] = get_user_model().objects.filter(
+                Q(is_superuser=True) | Q(groups__name=ORGANISER_GROUP), is_staff=True,
+                is_active=True,
+            ).distinct().order_by("username")
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if not change and not request.user.is_superuser:
+            # A league an organiser adds is hers to run.
+            form.instance.organisers.add(request.user)
 
     actions = ["create_table", "export_standings"]
 
@@ -232,6 +395,7 @@ class LeagueAdmin(admin.ModelAdmin):
                 game = services.create_league_table(
                     league, d["host"], d["guests"], d["name"], bots=d["bots"],
                     bot_level=d["bot_level"], season=d["season"], invited_by=request.user,
+                    turn_limit=d["turn_limit"],
                 )
             except (Rejected, ValueError) as exc:
                 self.message_user(request, str(getattr(exc, "message", exc)), messages.ERROR)
@@ -241,11 +405,12 @@ class LeagueAdmin(admin.ModelAdmin):
             url = reverse("admin:games_game_change", args=[game.pk])
             self.message_user(request, format_html(
                 ngettext(
-                    "The table <a href=\"{}\">{}</a> is open; {} invitation was sent.",
-                    "The table <a href=\"{}\">{}</a> is open; {} invitations were sent.",
+                    "The table <a href=\"{}\">{}</a> is open ({}); {} invitation was sent.",
+                    "The table <a href=\"{}\">{}</a> is open ({}); {} invitations were "
+                    "sent.",
                     len(d["guests"]),
                 ),
-                url, game.name, len(d["guests"]),
+                url, game.name, game.get_turn_limit_display(), len(d["guests"]),
             ), messages.SUCCESS)
             return None
         return action_page(
@@ -273,9 +438,10 @@ class LeagueAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
-    list_display = ("name", "league", "start", "end")
-    list_filter = ("league",)
+class SeasonAdmin(OrganisedAdmin):
+    league_path = "league"
+    list_display = ("name", "league", "start", "end", "turn_limit")
+    list_filter = (("league", LeagueListFilter),)
     search_fields = ("name", "league__name")
     date_hierarchy = "start"
     actions = ["export_games_csv", "export_games_json"]
@@ -306,9 +472,11 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(LeagueGame)
-class LeagueGameAdmin(admin.ModelAdmin):
+class LeagueGameAdmin(OrganisedAdmin):
+    league_path = "league"
     list_display = ("game", "league", "season", "status", "added")
-    list_filter = ("league", "season", "game__status")
+    list_filter = (("league", LeagueListFilter),
+                   ("season", admin.RelatedOnlyFieldListFilter), "game__status")
     search_fields = ("game__name", "league__name")
     list_select_related = ("game", "league", "season")
     raw_id_fields = ("game",)
@@ -318,7 +486,7 @@ class LeagueGameAdmin(admin.ModelAdmin):
         return obj.game.get_status_display()
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(OrganisedAdmin):
     """Records written by the admin actions and the rematch button, for reading."""
 
     def has_add_permission(self, request):
@@ -330,14 +498,39 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Replacement)
 class ReplacementAdmin(ReadOnlyAdmin):
+    league_path = "game__league_link__league"
     list_display = ("game", "user", "bot_name", "round_number", "reason", "by", "created")
-    list_filter = ("game__league_link__league",)
+    list_filter = (("game__league_link__league", LeagueListFilter),)
     search_fields = ("game__name", "user__username", "user__display_name")
     list_select_related = ("game", "user", "by")
 
 
 @admin.register(Rematch)
 class RematchAdmin(ReadOnlyAdmin):
+    league_path = "game__league_link__league"
     list_display = ("previous", "game", "created")
     search_fields = ("previous__name", "game__name")
     list_select_related = ("previous", "game")
+
+
+@admin.register(AdminRecord)
+class AdminRecordAdmin(ReadOnlyAdmin):
+    """Who did what in the admin, kept when their account is deleted."""
+
+    league_path = "league"
+    list_display = ("created", "who", "kind", "object_repr", "message", "reason", "league")
+    list_filter = ("kind", ("league", LeagueListFilter))
+    search_fields = ("actor_name", "object_repr", "message", "reason")
+    date_hierarchy = "created"
+    fields = ("created", "who", "kind", "content_type", "object_id", "object_repr",
+              "message", "reason", "league", "game")
+    readonly_fields = fields
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=gettext_lazy("by"), ordering="actor_name")
+    def who(self, obj):
+        if obj.actor_id is None:
+            return _("%(name)s (account deleted)") % {"name": obj.actor_name}
+        return obj.actor_name

@@ -9,6 +9,8 @@ rematch table should start with).
 import datetime
 
 from django.conf import settings
+from django.contrib.admin.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
@@ -16,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.models import BotLevel, Game
+from games.models import BotLevel, Game, TurnLimit
 
 
 def validate_options(value) -> None:
@@ -29,6 +31,15 @@ def validate_options(value) -> None:
         raise ValidationError(
             _("These are not valid table options: %(problem)s"), params={"problem": exc}
         ) from exc
+
+
+class LeagueQuerySet(models.QuerySet):
+    def organised_by(self, user):
+        """The leagues `user` runs from the admin: every league for a superuser, else
+        those that name them as an organiser."""
+        if user.is_superuser:
+            return self
+        return self.filter(organisers=user) if user.is_authenticated else self.none()
 
 
 class League(models.Model):
@@ -49,7 +60,23 @@ class League(models.Model):
         settings.AUTH_USER_MODEL, through="Membership", related_name="leagues",
         verbose_name=_("members"),
     )
+    # The people who run the league from the admin (they also need the "league organiser"
+    # group, which gives the role its permissions; this says which leagues they reach).
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_leagues", blank=True,
+        verbose_name=_("organisers"),
+        help_text=_("They run this league, its seasons and its tables from the admin."),
+    )
+    # The clock of the league's tables: over days, one absent friend must not stall a
+    # table for ever (reminders, timeouts and the stand-in vote all need a limit).
+    turn_limit = models.PositiveIntegerField(
+        _("time limit per turn"), choices=TurnLimit.choices, default=TurnLimit.DAY,
+        help_text=_("For the tables the admin opens for this league, unless a season or "
+                    "the new table says otherwise."),
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = LeagueQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("league")
@@ -96,6 +123,10 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=80)
     start = models.DateField(_("start"))
     end = models.DateField(_("end"))
+    turn_limit = models.PositiveIntegerField(
+        _("time limit per turn"), choices=TurnLimit.choices, null=True, blank=True,
+        help_text=_("Leave empty for the league's."),
+    )
 
     class Meta:
         verbose_name = _("season")
@@ -113,6 +144,11 @@ class Season(models.Model):
     def clean(self) -> None:
         if self.start and self.end and self.end < self.start:
             raise ValidationError({"end": _("A season cannot end before it starts.")})
+
+    @property
+    def table_turn_limit(self) -> int:
+        """The time limit of this season's new tables: its own, else its league's."""
+        return self.league.turn_limit if self.turn_limit is None else self.turn_limit
 
 
 class LeagueGame(models.Model):
@@ -197,3 +233,59 @@ class Rematch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.previous} → {self.game}"
+
+
+class AdminRecord(models.Model):
+    """What somebody did in the admin, kept beside Django's LogEntry, which is deleted
+    with the account of whoever acted: who ended or replaced what stays readable after
+    an organiser's account is gone (the name is copied, the link is cleared)."""
+
+    class Kind(models.TextChoices):
+        ADDITION = "addition", _("addition")
+        CHANGE = "change", _("change")
+        DELETION = "deletion", _("deletion")
+        REVEAL = "reveal", _("look at a game in play")
+
+    created = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("account"),
+    )
+    actor_name = models.CharField(_("by"), max_length=150)
+    kind = models.CharField(_("what"), max_length=16, choices=Kind.choices)
+    content_type = models.ForeignKey(
+        ContentType, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("kind of record"),
+    )
+    object_id = models.CharField(_("record id"), max_length=64, blank=True)
+    object_repr = models.CharField(_("record"), max_length=200)
+    message = models.TextField(_("details"), blank=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    league = models.ForeignKey(
+        League, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("league"),
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("table"),
+    )
+
+    class Meta:
+        verbose_name = _("admin record")
+        verbose_name_plural = _("admin records")
+        ordering = ["-created", "-pk"]
+        indexes = [models.Index(fields=["content_type", "object_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.actor_name} · {self.get_kind_display()} · {self.object_repr}"
+
+    @classmethod
+    def from_log_entry(cls, entry: LogEntry, league=None, game=None) -> "AdminRecord":
+        kinds = {1: cls.Kind.ADDITION, 2: cls.Kind.CHANGE, 3: cls.Kind.DELETION}
+        return cls(
+            created=entry.action_time, actor=entry.user, actor_name=entry.user.get_username(),
+            kind=kinds.get(entry.action_flag, cls.Kind.CHANGE),
+            content_type_id=entry.content_type_id, object_id=entry.object_id or "",
+            object_repr=entry.object_repr[:200], message=entry.get_change_message(),
+            league=league, game=game,
+        )

@@ -17,20 +17,25 @@ from .models import League, LeagueGame, Replacement, Season
 
 def create_league_table(
     league: League, host, guests, name: str, bots: int = 0, bot_level: str = BotLevel.BASIC,
-    season: Season | None = None, invited_by=None,
+    season: Season | None = None, invited_by=None, turn_limit: int | None = None,
 ) -> Game:
     """A table with the league's default options: the host seated, `bots` bots seated,
-    the guests invited; linked to the league and its current season."""
+    the guests invited; linked to the league and its current season. Its time limit is
+    `turn_limit`, else the season's, else the league's.
+
+    The invitations count against the inviter's limits exactly as a host's from the web
+    do: the admin is no way around them. Over a limit, nothing is created."""
     guests = [g for g in guests if g.pk != host.pk]
     seats = 1 + len(guests) + bots
+    season = season or league.current_season()
+    if turn_limit is None:
+        turn_limit = season.table_turn_limit if season is not None else league.turn_limit
     with transaction.atomic():
-        game = commands.create_table(host, name, seats, league.default_options)
+        game = commands.create_table(host, name, seats, league.default_options, turn_limit)
         for _i in range(bots):
             commands.add_bot(game.pk, bot_level)
-        LeagueGame.objects.create(
-            game=game, league=league, season=season or league.current_season()
-        )
-        commands.invite_users(game, guests, invited_by or host)
+        LeagueGame.objects.create(game=game, league=league, season=season)
+        commands.invite_users(game, guests, invited_by or host, limited=True)
     return game
 
 
@@ -65,7 +70,8 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
 
 def end_game(game_id: int, reason: str) -> Game:
     """End a stalled game now. Rounds already over keep their points; the round in play
-    is left unfinished and scores nothing."""
+    is left unfinished and scores nothing. Only a game in play stalls: a table that never
+    started is the host's to cancel (or closes by itself)."""
     reason = reason.strip()
     if not reason:
         raise Rejected(_("Give the reason for ending the game."))
@@ -73,6 +79,9 @@ def end_game(game_id: int, reason: str) -> Game:
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.is_over:
             raise Rejected(_("This game is already over."), 409)
+        if not game.is_playing:
+            raise Rejected(_("This table has not started: only a game in play can be "
+                             "ended."), 409)
         game.status = Game.Status.ABANDONED
         game.end_reason = reason[:200]
         game.finished = timezone.now()

@@ -224,10 +224,11 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
     return invitation, True
 
 
-def invite_users(game: Game, users, invited_by) -> list[Invitation]:
+def invite_users(game: Game, users, invited_by, limited: bool = False) -> list[Invitation]:
     """Invite these users to an open table; each gets an email in their language (else
-    in the inviter's)."""
-    return [invite(game, invited_by, user=user, language=invited_by.language)[0]
+    in the inviter's). `limited` as for `invite`."""
+    return [invite(game, invited_by, user=user, language=invited_by.language,
+                   limited=limited)[0]
             for user in users]
 
 

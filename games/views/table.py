@@ -409,7 +409,8 @@ def _poll(request, game_id: int):
         commands.seen_at(seat_pk, last_seen)
         return HttpResponse(status=204)
     game, me = seat_for_user(request, game_id)
-    if game.is_open:
+    if game.is_open or game.state is None:
+        # Started meanwhile, or closed before it started: the page itself says which.
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     game, me = _keep_up(game, me)
     # 286 tells htmx to stop polling: a finished game changes no more.

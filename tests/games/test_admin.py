@@ -35,12 +35,13 @@ def test_the_changelist_filters_by_status_and_league(admin_client, alice, bob, g
     assert listed(admin_client.get(CHANGELIST, {"q": "bob"})) == ["Stalled table"]
 
 
-def test_the_change_page_shows_the_state_and_the_full_log_read_only(admin_client, game):
+def test_the_change_page_of_a_game_in_play_shows_its_public_log_read_only(admin_client, game):
     url = reverse("admin:games_game_change", args=[game.pk])
     response = admin_client.get(url)
     assert response.status_code == 200
     content = response.content.decode()
-    assert "The engine state (every hand)" in content
+    assert "The engine state (every hand)" not in content
+    assert "Hidden while the game is in play." in content
     assert "Round 2 is dealt" in content
     assert 'name="status"' not in content and 'name="state"' not in content
     admin_client.post(url, {
@@ -163,7 +164,8 @@ def test_a_bot_cannot_be_replaced_and_one_table_at_a_time(admin_client, alice, g
     assert "seat" in response.context["form"].errors
 
 
-def test_the_action_record_is_read_only(admin_client, game):
+def test_the_action_record_is_read_only(admin_client, alice):
+    game = play_until(start_game(alice), lambda g: g.is_over)
     action = Action.objects.filter(game=game).first()
     assert admin_client.get(reverse("admin:games_action_changelist")).status_code == 200
     page = admin_client.get(reverse("admin:games_action_change", args=[action.pk]))

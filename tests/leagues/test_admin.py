@@ -32,7 +32,8 @@ def inline_management(prefix, total=0):
 
 def standard_options(**chosen):
     """The league form's option widgets as the admin posts them, at the standard rules."""
-    data = {"end": "rounds", "rounds": "10", "target_score": "", "seating_ties": "tied_redraw",
+    data = {"turn_limit": "86400",
+            "end": "rounds", "rounds": "10", "target_score": "", "seating_ties": "tied_redraw",
             "first_round_taxes": "on", "tribute_return": "choice",
             "great_revolution": "declared", "merchant_trade": "off",
             "merchant_trade_from": "6", "philanthropic": "off"}

@@ -44,11 +44,11 @@ def test_the_migration_creates_the_group_with_its_permissions():
     assert not {p for p in perms if p[0] == "auth"}
 
 
-def test_an_organiser_manages_leagues(client_for, people):
+def test_an_organiser_manages_leagues(client_for, organiser, people):
     assert client_for.get(reverse("admin:index")).status_code == 200
     assert client_for.get(reverse("admin:leagues_league_add")).status_code == 200
     response = client_for.post(reverse("admin:leagues_league_add"), {
-        "name": "Olga's league", "slug": "olga", "active": "on",
+        "name": "Olga's league", "slug": "olga", "active": "on", "turn_limit": "86400",
         # The standard rules, as the default-options widgets show them.
         "end": "rounds", "rounds": "10", "first_round_taxes": "on", "tribute_return": "choice",
         "merchant_trade": "off", "merchant_trade_from": "6", "philanthropic": "off",
@@ -62,6 +62,7 @@ def test_an_organiser_manages_leagues(client_for, people):
     assert response.status_code == 302
     league = League.objects.get(slug="olga")
     assert league.default_options == {}
+    assert list(league.organisers.all()) == [organiser]
     assert list(league.members.all()) == [people[0]]
     # ...and finds people to add (the member picker searches users).
     response = client_for.get(reverse("admin:autocomplete"), {
@@ -76,8 +77,9 @@ def test_an_organiser_sees_any_league_page_on_the_site(client_for, people):
     assert client_for.get(reverse("league", args=["friday"])).status_code == 200
 
 
-def test_an_organiser_manages_games_and_ends_a_stalled_one(client_for, people):
+def test_an_organiser_manages_games_and_ends_a_stalled_one(client_for, organiser, people):
     league = make_league(members=people)
+    league.organisers.add(organiser)
     game = record_game(people, [([0, 1, 2, 3], [0, 1, 2, 3]), ([0, 1, 2, 3], None)], league,
                        status=Game.Status.PLAYING)
     assert client_for.get(reverse("admin:games_game_changelist")).status_code == 200

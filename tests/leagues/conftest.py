@@ -1,0 +1,74 @@
+"""Two leagues with their organisers, and games in play in both and in none: the ground
+the admin's scoping and secrecy tests walk."""
+
+from dataclasses import dataclass
+
+import pytest
+from django.contrib.auth.models import Group
+
+from games import commands
+from games.models import Game
+from leagues.models import LeagueGame
+from tests.helpers import start_table
+
+from .helpers import make_league, make_season, make_user, play_until, start_game
+
+
+def has_private_lines(game: Game) -> bool:
+    return any(
+        e.get("visible_to") is not None for a in game.actions.all() for e in a.events
+    )
+
+
+def in_play_with_private_lines(host, others, name, seed) -> Game:
+    """A game in play whose record already holds private lines (the give-backs of
+    round 2's taxes), its deal made from `seed`."""
+    game = start_table(host, others, bots=4 - len(others), options={"rounds": 3},
+                       seed=seed, name=name)
+    game = play_until(game, lambda g: g.round_number == 2 and has_private_lines(g))
+    assert game.is_playing
+    return game
+
+
+@dataclass
+class Ground:
+    olga: object       # organises Mondays, seated at a Monday table
+    fred: object       # organises Fridays
+    mondays: object
+    fridays: object
+    monday_game: Game
+    friday_game: Game
+    loose_game: Game   # in no league
+    monday_finished: Game
+    monday_lobby: Game
+
+
+def organiser(username):
+    user = make_user(username, is_staff=True)
+    user.groups.add(Group.objects.get(name="league organiser"))
+    return user
+
+
+@pytest.fixture
+def ground(db):
+    olga, fred = organiser("olga"), organiser("fred")
+    anna, bert, cleo, dirk, erik = (make_user(n) for n in ("anna", "bert", "cleo", "dirk",
+                                                           "erik"))
+    mondays = make_league("Mondays", "mondays", members=[olga, anna, bert])
+    fridays = make_league("Fridays", "fridays", members=[fred, cleo, dirk])
+    mondays.organisers.add(olga)
+    fridays.organisers.add(fred)
+    make_season(mondays, "Monday spring", "2026-01-01", "2026-12-31")
+    friday_spring = make_season(fridays, "Friday spring", "2026-01-01", "2026-12-31")
+    monday_game = in_play_with_private_lines(olga, [anna], "Monday table", 7111222333444)
+    friday_game = in_play_with_private_lines(cleo, [dirk], "Friday table", 7555666777888)
+    loose_game = in_play_with_private_lines(erik, [], "Loose table", 7999000111222)
+    LeagueGame.objects.create(game=monday_game, league=mondays)
+    LeagueGame.objects.create(game=friday_game, league=fridays, season=friday_spring)
+    finished = play_until(start_game(anna, [bert], bots=2, name="Monday finished"),
+                          lambda g: g.is_over)
+    LeagueGame.objects.create(game=finished, league=mondays)
+    lobby = commands.create_table(bert, "Monday lobby", 5, {})
+    LeagueGame.objects.create(game=lobby, league=mondays)
+    return Ground(olga, fred, mondays, fridays, monday_game, friday_game, loose_game,
+                  finished, lobby)
