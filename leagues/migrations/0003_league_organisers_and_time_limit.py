@@ -10,6 +10,7 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
+from django.db.models import Q
 
 
 GROUP = "league organiser"
@@ -27,13 +28,12 @@ def name_organisers(apps, schema_editor):
     types = {(ct.app_label, ct.model): ct.pk for ct in ContentType.objects.filter(
         app_label__in=["leagues", "games"])}
     for league in League.objects.all():
-        touched = LogEntry.objects.filter(
-            content_type_id=types.get(("leagues", "league")), object_id=str(league.pk)
-        )
         games = [str(pk) for pk in LeagueGame.objects.filter(league=league)
                  .values_list("game_id", flat=True)]
-        touched = touched.union(LogEntry.objects.filter(
-            content_type_id=types.get(("games", "game")), object_id__in=games))
+        touched = LogEntry.objects.filter(
+            Q(content_type_id=types.get(("leagues", "league")), object_id=str(league.pk))
+            | Q(content_type_id=types.get(("games", "game")), object_id__in=games)
+        )
         worked = {entry.user_id for entry in touched} & set(group)
         league.organisers.add(*(worked or group))
 

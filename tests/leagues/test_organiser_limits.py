@@ -353,6 +353,11 @@ def test_an_existing_league_gets_its_creator_as_organiser():
     # No creator on record: every organiser keeps the access they had.
     assert set(orphan.organisers.all()) == {olga, fred}
     assert not Action.objects.exists()
+    # The history so far is copied into the record that outlives accounts.
+    migration.keep_the_history(apps, None)
+    olga.delete()
+    record = AdminRecord.objects.get()
+    assert (record.actor_name, record.league, record.kind) == ("olga", made, "addition")
 
 
 # -- no back door through the changelists' URL filters --
