@@ -28,7 +28,7 @@ def send_link(user: User) -> None:
     if not user.email:
         return
     context = {"user": user, "link": link_for(user), "days": VALID_FOR.days}
-    with translation.override(user.language or translation.get_language()):
+    with translation.override(user.reading_language or translation.get_language()):
         subject = render_to_string("accounts/confirm_email_subject.txt", context)
         body = render_to_string("accounts/confirm_email_body.txt", context)
     send_mail(" ".join(subject.split()), body, None, [user.email])

@@ -1,3 +1,5 @@
+import math
+
 from django.conf import settings
 from django.contrib import auth, messages
 from django.contrib.auth import views as auth_views
@@ -5,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -104,10 +107,6 @@ class LoginView(auth_views.LoginView):
 def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         # A fresh copy: an invalid form must not change request.user (the header shows it).
-        if request.POST.get("resend_confirmation"):
-            confirmation.send_link(request.user)
-            messages.success(request, _("We sent you a new confirmation link."))
-            return redirect("profile")
         if request.POST.get("back"):
             set_away(User.objects.get(pk=request.user.pk), None)
             messages.success(request, _("Welcome back: your clocks run again."))
@@ -166,3 +165,27 @@ def set_language(request: HttpRequest) -> HttpResponse:
     response = redirect(next_url)
     _remember_language(response, code)
     return response
+
+
+@require_POST
+@login_required
+def resend_confirmation(request: HttpRequest) -> HttpResponse:
+    """Send the confirmation link again (from the profile, the table, My games), back to
+    the page it was asked from. A few times an hour at most: it sends email to an
+    address the player typed."""
+    next_url = _next_url(request) or reverse("profile")
+    user = request.user
+    if not user.email or user.email_verified:
+        return redirect(next_url)
+    wait = throttle.count_attempt("resend-confirmation", str(user.pk),
+                                  settings.RESEND_CONFIRMATION_LIMIT, 3600)
+    if wait:
+        response = render(request, "accounts/resend_confirmation.html", {
+            "next": next_url, "minutes": math.ceil(wait / 60),
+        }, status=429)
+        response.headers["Retry-After"] = str(wait)
+        return response
+    confirmation.send_link(user)
+    messages.success(request, _("We sent a new confirmation link to %(email)s.")
+                     % {"email": user.email})
+    return redirect(next_url)

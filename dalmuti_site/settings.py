@@ -142,6 +142,8 @@ TRUSTED_PROXIES = envint("TRUSTED_PROXIES", "0")
 # each one can tell whether an account exists.
 SIGNUP_ATTEMPT_LIMIT = envint("SIGNUP_ATTEMPT_LIMIT", "10")
 LOOKUP_LIMIT = envint("LOOKUP_LIMIT", "20")
+# Confirmation links a player may ask to be sent again, per hour.
+RESEND_CONFIRMATION_LIMIT = envint("RESEND_CONFIRMATION_LIMIT", "3")
 # Failed logins allowed per username and per address within the window (seconds).
 LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")
 LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "900")

@@ -50,6 +50,7 @@ from .tables import (
     open_rematch,
     rematch_lineup,
     remove_seat,
+    room_for_newcomers,
     set_watchable,
     start,
 )
@@ -60,7 +61,8 @@ __all__ = [
     "expire_invitations", "expire_open_tables", "invite", "invite_users", "join",
     "join_in_progress", "leave_game",
     "nudge", "nudged", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
-    "remove_seat", "seen", "seen_at", "set_away", "set_standing_orders", "set_watchable",
+    "remove_seat", "room_for_newcomers", "seen", "seen_at", "set_away", "set_standing_orders",
+    "set_watchable",
     "stand_in_votes", "standing_order_action", "start", "start_vacation", "take_seat_back",
     "trick_key", "two_middle_places", "vote_stand_in", "wake_bots",
 ]

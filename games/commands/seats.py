@@ -5,10 +5,11 @@ the leaver is out from the next round on and keeps their points. A leaver's card
 played to the end of the round by the stand-in bot."""
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from .. import engine
-from ..models import Game, Seat
+from ..models import Game, Invitation, Seat
 from .base import Rejected, save_state, table_touched
 from .moves import wake_bots
 
@@ -31,8 +32,18 @@ def join_in_progress(game_id: int, user) -> Seat:
             raise Rejected(_("The table is full: %(max)d players.")
                            % {"max": engine.MAX_PLAYERS}, 409)
         seat = Seat.objects.create(game=game, user=user, joining=True)
+        answer_invitations(game, user)
         table_touched(game)
     return seat
+
+
+def answer_invitations(game: Game, user) -> None:
+    """Whoever takes a seat answers the invitations to it: by name, and by the address
+    they gave (confirmed or not: the invitation email is how many reach the sign-up)."""
+    mine = Q(user=user)
+    if user.email:
+        mine |= Q(user=None, email__iexact=user.email)
+    Invitation.objects.filter(mine, game=game).delete()
 
 
 def no_next_round(state: engine.Game) -> bool:
