@@ -212,6 +212,9 @@ def _lock_invitable(game_id: int) -> Game:
     if no_next_round(game.engine_state()):
         raise Rejected(_("This is the game's last round: there is no next round to "
                          "join."), 409)
+    if not room_for_newcomers(game):
+        raise Rejected(_("The table is full: %(max)d players.") % {"max": engine.MAX_PLAYERS},
+                       409)
     return game
 
 

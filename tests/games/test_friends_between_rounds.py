@@ -68,6 +68,8 @@ def test_the_host_invites_by_link_name_and_address_between_rounds(
         "Een uitnodiging om The Great Dalmuti te spelen")
     assert by_address[dora.email].subject == "Eine Einladung, The Great Dalmuti zu spielen"
     assert f"/join/{playing.invite_token}/" in by_address[dora.email].body
+    assert "Die Partie hat schon begonnen" in by_address[dora.email].body
+    assert "Het spel is al begonnen" in by_address["carol@example.org"].body
 
     # Dora follows the link and takes a seat from the next round: her invitation goes.
     client.force_login(dora)
@@ -83,6 +85,17 @@ def test_nobody_is_invited_into_the_last_round(client, alice, bob):
     assert f'action="/t/{game.pk}/invite/"' not in page
     answer = _invite(client, game, "carol@example.org")
     assert "last round" in answer.content.decode()
+    assert not Invitation.objects.exists()
+
+
+def test_nobody_is_invited_to_a_full_table(client, alice, bob, make_user):
+    friends = [make_user(f"friend{i}") for i in range(8)]
+    game = start_table(alice, [bob, *friends])
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert f'action="/t/{game.pk}/invite/"' not in page
+    answer = _invite(client, game, "carol@example.org")
+    assert "The table is full: 10 players." in answer.content.decode()
     assert not Invitation.objects.exists()
 
 
