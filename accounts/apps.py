@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self):
+        from django.contrib.auth.signals import user_logged_in
+
+        from .middleware import remember_language_at_login
+
+        user_logged_in.connect(remember_language_at_login, dispatch_uid="page-language")

@@ -16,6 +16,13 @@ def activate_user_language(request) -> None:
     timezone.activate(user.zone)
 
 
+def remember_language_at_login(sender, request, user, **kwargs) -> None:
+    """Logging in already tells the language the player's pages are in: stored then, the
+    pages that follow write nothing unless it changes."""
+    if not user.language:
+        remember_page_language(user, translation.get_language())
+
+
 def remember_page_language(user, code: str) -> None:
     """Keep the language the player's pages are in, for the emails and pushes sent
     without a browser: one UPDATE when it changes, nothing otherwise."""

@@ -215,6 +215,15 @@ def test_the_browsers_language_is_kept_and_used_for_emails_and_pushes(client, al
     assert mail.outbox[0].subject.startswith(("À vous de jouer", "Une décision"))
 
 
+def test_logging_in_keeps_the_language_of_the_login_page(client, bob):
+    from tests.helpers import PASSWORD
+
+    client.post("/accounts/login/", {"username": "bob", "password": PASSWORD},
+                HTTP_ACCEPT_LANGUAGE="nl")
+    bob.refresh_from_db()
+    assert bob.page_language == "nl"
+
+
 def test_a_language_chosen_in_the_profile_wins_over_the_browser(client, bob):
     bob.language = "nl"
     bob.save()
