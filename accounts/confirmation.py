@@ -23,7 +23,6 @@ VALID_FOR = timedelta(days=3)
 # that sign-ups cannot be used to flood their inbox.
 OWNER_NOTICE_SECONDS = 24 * 3600
 # "Send the link again": at most this many an hour per account.
-RESENDS_PER_HOUR = 3
 
 
 def link_for(user: User) -> str:
@@ -58,7 +57,7 @@ def send_link(user: User) -> None:
         return
     context = {"user": user, "link": link_for(user), "days": VALID_FOR.days}
     subject, body = _render("confirm_email", context,
-                            user.language or translation.get_language())
+                            user.reading_language or translation.get_language())
     outbox.enqueue(user, OutgoingEmail.Kind.CONFIRM, user.email, subject, body)
 
 
@@ -68,13 +67,14 @@ def _tell_owner(owner: User) -> None:
     context = {"user": owner, "login": settings.SITE_URL + reverse("login"),
                "reset": settings.SITE_URL + reverse("password_reset")}
     subject, body = _render("address_taken", context,
-                            owner.language or settings.LANGUAGE_CODE)
+                            owner.reading_language or settings.LANGUAGE_CODE)
     outbox.enqueue(owner, OutgoingEmail.Kind.ADDRESS_TAKEN, owner.email, subject, body)
 
 
 def resend_wait(user: User) -> int:
     """Count one "send the link again"; the seconds to wait when there were too many."""
-    return throttle.count_attempt("resend-confirmation", str(user.pk), RESENDS_PER_HOUR, 3600)
+    return throttle.count_attempt("resend-confirmation", str(user.pk),
+                                  settings.RESEND_CONFIRMATION_LIMIT, 3600)
 
 
 def confirm(token: str) -> User | None:

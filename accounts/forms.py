@@ -13,6 +13,7 @@ from django.contrib.auth.forms import (
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import get_language_info, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -192,6 +193,14 @@ class ProfileForm(forms.ModelForm):
             "min": today.isoformat(),
             "max": (today + timedelta(days=AWAY_DAYS - 1)).isoformat(),
         })
+        # "One daily summary" says when it comes, in the player's own zone.
+        summary = datetime.combine(today, time(settings.DAILY_SUMMARY_HOUR))
+        self.fields["notify"].help_text = _(
+            "When to tell you about your games. The daily summary comes at %(time)s "
+            "(%(zone)s time), with a reminder when your time would run out before the next "
+            "summary."
+        ) % {"time": date_format(summary, "TIME_FORMAT"),
+             "zone": str(zone).replace("_", " ")}
         # Seeing the time it is there tells at once whether the zone is the right one.
         self.fields["time_zone"].help_text = _(
             "Times on the pages and in emails are shown in this zone (there it is now "

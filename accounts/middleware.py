@@ -1,3 +1,5 @@
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils import timezone, translation
 
 
@@ -9,7 +11,24 @@ def activate_user_language(request) -> None:
     if user.language:
         translation.activate(user.language)
         request.LANGUAGE_CODE = user.language
+    else:
+        remember_page_language(user, translation.get_language())
     timezone.activate(user.zone)
+
+
+def remember_language_at_login(sender, request, user, **kwargs) -> None:
+    """Logging in already tells the language the player's pages are in: stored then, the
+    pages that follow write nothing unless it changes."""
+    if not user.language:
+        remember_page_language(user, translation.get_language())
+
+
+def remember_page_language(user, code: str) -> None:
+    """Keep the language the player's pages are in, for the emails and pushes sent
+    without a browser: one UPDATE when it changes, nothing otherwise."""
+    if code in dict(settings.LANGUAGES) and code != user.page_language:
+        get_user_model().objects.filter(pk=user.pk).update(page_language=code)
+        user.page_language = code
 
 
 class UserLanguageMiddleware:

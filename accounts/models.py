@@ -52,6 +52,10 @@ class User(AbstractUser):
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True,
         help_text=_("Leave empty to follow your browser."),
     )
+    # The language of the last page served to the player (their browser's, or the
+    # switcher's), so that emails and pushes, sent where no browser asks, follow it too
+    # while `language` is left empty.
+    page_language = models.CharField(max_length=8, blank=True, editable=False)
 
     # Every time a player reads (pages and emails) is shown in this zone; empty: the
     # site's. Filled from the browser at sign-up.
@@ -78,6 +82,12 @@ class User(AbstractUser):
     def verified_email(self) -> str:
         """The address emails may go to: the confirmed one, else none."""
         return self.email if self.email and self.email_verified else ""
+
+    @property
+    def reading_language(self) -> str:
+        """The language to write to the player in: the one chosen in the profile, else
+        the one their pages were last in; empty when neither is known."""
+        return self.language or self.page_language
 
     @property
     def name(self) -> str:

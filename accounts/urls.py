@@ -8,11 +8,11 @@ from .forms import ConfirmedAddressResetForm, ResetPasswordForm
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("welcome/", views.signup_welcome, name="signup_welcome"),
-    path("confirm/again/", views.resend_confirmation, name="resend_confirmation"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("confirm/<str:token>/", views.confirm_email, name="confirm_email"),
+    path("resend-confirmation/", views.resend_confirmation, name="resend_confirmation"),
     path("language/", views.set_language, name="set_language"),
     path(
         "password/change/",

@@ -155,6 +155,8 @@ TRUSTED_PROXIES = envint("TRUSTED_PROXIES", "0")
 SIGNUP_ATTEMPT_LIMIT = envint("SIGNUP_ATTEMPT_LIMIT", "10")
 SIGNUP_ADDRESS_LIMIT = envint("SIGNUP_ADDRESS_LIMIT", "50")
 LOOKUP_LIMIT = envint("LOOKUP_LIMIT", "20")
+# Confirmation links a player may ask to be sent again, per hour.
+RESEND_CONFIRMATION_LIMIT = envint("RESEND_CONFIRMATION_LIMIT", "3")
 # Failed logins allowed per username from one address, and per address over any names,
 # within the window (seconds). Never per username alone: anyone could lock its owner out.
 LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")

@@ -51,7 +51,8 @@ def send(name: str, user, context: dict, address: str = "", language: str = "") 
     `address` in `language`): in the reader's language and time zone, whoever's request
     or task sends it, with the unsubscribe footer when there is an account to unsubscribe."""
     unsubscribe = unsubscribe_url(user) if user is not None else ""
-    language = (user.language if user is not None else "") or language or settings.LANGUAGE_CODE
+    language = (user.reading_language if user is not None else "") or language or \
+        settings.LANGUAGE_CODE
     zone = user.zone if user is not None else timezone.get_default_timezone()
     context = {**context, "user": user, "site_url": settings.SITE_URL,
                "unsubscribe_url": unsubscribe}
@@ -135,7 +136,8 @@ def send_invitation(invitation_id: int) -> None:
         return
     user, game = invitation.user, invitation.game
     address = user.verified_email if user is not None else invitation.email
-    if not address or (user is not None and user.notify == user.Notify.NEVER):
+    if not address or (user is not None and (
+            user.notify == user.Notify.NEVER or user.notify_by == user.Channel.PUSH)):
         return
     link = settings.SITE_URL + reverse("join", args=[game.invite_token])
     context = {"game": game, "host": invitation.invited_by, "link": link}

@@ -13,7 +13,7 @@ then:
   they act).
 """
 
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from django.conf import settings
 from django.db.models import F
@@ -62,14 +62,31 @@ def for_new_turns(game: Game, players: list[int]) -> None:
     now = timezone.now()
     grace = timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
     for seat in game.seats.filter(player__in=players).select_related("user"):
-        if seat.played_by_bot or not _wants(seat.user, seat.user.Notify.EVERY_TURN):
+        if seat.played_by_bot:
             continue
+        user = seat.user
         token = game.awaiting[str(seat.player)][0]
-        notify(seat.user, f"turn:{game.pk}:{token}:{seat.player}", Kind.TURN, now + grace,
-               game)
-        if game.turn_limit:
-            notify(seat.user, f"reminder:{game.pk}:{token}:{seat.player}", Kind.REMINDER,
-                   now + timedelta(seconds=game.turn_limit - remind_before(game)), game)
+        remind_at = now + timedelta(seconds=game.turn_limit - remind_before(game))
+        reminder = f"reminder:{game.pk}:{token}:{seat.player}"
+        if _wants(user, user.Notify.EVERY_TURN):
+            notify(user, f"turn:{game.pk}:{token}:{seat.player}", Kind.TURN, now + grace,
+                   game)
+            if game.turn_limit:
+                notify(user, reminder, Kind.REMINDER, remind_at, game)
+        elif (game.turn_limit and _wants(user, user.Notify.DAILY)
+              and next_summary(user, now) > remind_at):
+            # No summary comes before the time to remind: without a reminder they would
+            # hear of this turn only when (or just before) it runs out.
+            notify(user, reminder, Kind.REMINDER, remind_at, game)
+
+
+def next_summary(user, after: datetime) -> datetime:
+    """When the player's next daily summary comes: the summary hour in their own zone."""
+    local = timezone.localtime(after, user.zone)
+    day = local.date()
+    if local.hour >= settings.DAILY_SUMMARY_HOUR:
+        day += timedelta(days=1)
+    return datetime.combine(day, time(settings.DAILY_SUMMARY_HOUR), tzinfo=user.zone)
 
 
 def remind_before(game: Game) -> int:
@@ -151,7 +168,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         if not _wants(user, user.Notify.DAILY):
             return "preference", None
         return ("send", None) if games_waiting_for(user) else ("nothing waiting", None)
-    if not _wants(user, user.Notify.EVERY_TURN):
+    daily_reminder = notification.kind == Kind.REMINDER and user.notify == user.Notify.DAILY
+    if not daily_reminder and not _wants(user, user.Notify.EVERY_TURN):
         return "preference", None
     if notification.kind in (Kind.STARTED, Kind.OVER):
         return "send", None
@@ -182,6 +200,10 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         remind_at = limit - timedelta(seconds=remind_before(game))
         if remind_at > now:  # a vacation moved the deadline
             return "postpone", remind_at
+        if daily_reminder and Notification.objects.filter(
+                user=user, kind=Kind.DAILY, status=Status.SENT, channel=notification.channel,
+                sent__gt=datetime.fromisoformat(wait[1])).exists():
+            return "told in the summary", None
         return "send", None
     told = Notification.objects.filter(user=user, game=game, kind=Kind.TURN, status=Status.SENT,
                                        channel=notification.channel)

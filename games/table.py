@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from . import engine
 from .clock import VACATION_DAYS, current_deadline
 from .commands import nudged, stand_in_votes, trick_key, two_middle_places
-from .commands.absence import NUDGE_AFTER, TIMEOUTS_BEFORE_VOTE, at_the_table
+from .commands.absence import TIMEOUTS_BEFORE_VOTE, at_the_table, nudge_after
 from .labels import card_name, cards_phrase, event_sentence, title_name
 from .models import Action, Game, Seat, StandInVote
 
@@ -201,7 +201,7 @@ def _nudges(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict, now) -
             continue
         row.nudged = row.player in done
         row.can_nudge = (not row.nudged
-                         and now - datetime.fromisoformat(wait[1]) >= NUDGE_AFTER)
+                         and now - datetime.fromisoformat(wait[1]) >= nudge_after(game))
 
 
 def _seat_changes(game: Game, me: Seat | None, seats: list[Seat], view: dict) -> dict:

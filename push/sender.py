@@ -35,7 +35,7 @@ def message(notification: Notification) -> dict:
     """What the notification says: title, body, the page it opens, and a tag per game (a
     newer notification about the same table replaces the older one)."""
     user, game, kind = notification.user, notification.game, notification.kind
-    language = user.language or settings.LANGUAGE_CODE
+    language = user.reading_language or settings.LANGUAGE_CODE
     with translation.override(language), timezone.override(user.zone):
         if kind == Kind.DAILY:
             games = notifications.games_waiting_for(user)

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .. import background, engine, notifications
 from ..clock import (
@@ -177,13 +178,23 @@ def forget_old_pauses(now: datetime | None = None) -> int:
     return deleted
 
 
-# Another player may nudge whoever the table has waited on this long, once per turn.
+# Another player may nudge whoever the table has waited on this long, once per turn; on
+# a short clock, after half of it (else the nudge would open when the time runs out).
 NUDGE_AFTER = timedelta(hours=1)
+
+
+def nudge_after(game: Game) -> timedelta:
+    """How long a turn lasts before the others may nudge: an hour, or half the time limit
+    when that is sooner."""
+    if game.turn_limit:
+        return min(NUDGE_AFTER, timedelta(seconds=game.turn_limit / 2))
+    return NUDGE_AFTER
 
 
 def nudge(game_id: int, user, player: int) -> None:
     """`user` nudges the player the table is waiting for: an email like a reminder, at
-    most one from each player per turn, and only once that turn has lasted an hour."""
+    most one from each player per turn, and only once that turn has lasted an hour (half
+    the time limit on a shorter clock)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         me = game.seats.filter(user=user).first()
@@ -200,9 +211,16 @@ def nudge(game_id: int, user, player: int) -> None:
         if target.played_by_bot:
             raise Rejected(_("A bot is playing for %(name)s.") % {"name": target.name}, 409)
         since = datetime.fromisoformat(wait[1])
-        if timezone.now() - since < NUDGE_AFTER:
-            raise Rejected(_("You can nudge %(name)s once their turn has lasted an hour.")
-                           % {"name": target.name}, 409)
+        wait_for = nudge_after(game)
+        if timezone.now() - since < wait_for:
+            if wait_for == NUDGE_AFTER:
+                raise Rejected(_("You can nudge %(name)s once their turn has lasted an "
+                                 "hour.") % {"name": target.name}, 409)
+            minutes = max(1, int(wait_for.total_seconds()) // 60)
+            raise Rejected(ngettext(
+                "You can nudge %(name)s once their turn has lasted %(minutes)d minute.",
+                "You can nudge %(name)s once their turn has lasted %(minutes)d minutes.",
+                minutes) % {"name": target.name, "minutes": minutes}, 409)
         key = f"nudge:{game.pk}:{wait[0]}:{player}:{me.player}"
         if Notification.objects.filter(user=target.user, key=key).exists():
             raise Rejected(_("You have already nudged %(name)s this turn.")

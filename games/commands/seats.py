@@ -10,11 +10,12 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .. import engine
-from ..models import Game, Seat
+from ..models import Game, Invitation, Seat
 from .base import Rejected, save_state, table_touched
 from .moves import wake_bots
 
@@ -62,8 +63,18 @@ def join_in_progress(game_id: int, user) -> Seat:
                            % {"max": engine.MAX_PLAYERS}, 409)
         _seat_change(game, user)
         seat = Seat.objects.create(game=game, user=user, joining=True)
+        answer_invitations(game, user)
         table_touched(game)
     return seat
+
+
+def answer_invitations(game: Game, user) -> None:
+    """Whoever takes a seat answers the invitations to it: by name, and by the address
+    they gave (confirmed or not: the invitation email is how many reach the sign-up)."""
+    mine = Q(user=user)
+    if user.email:
+        mine |= Q(user=None, email__iexact=user.email)
+    Invitation.objects.filter(mine, game=game).delete()
 
 
 def no_next_round(state: engine.Game) -> bool:

@@ -16,6 +16,7 @@ from .. import background, engine, notifications
 from ..models import OPEN_TABLE_DAYS, Game, Invitation, Notification, Seat, new_token
 from .base import Rejected, begin_round, save_state
 from .moves import run_automatic, wake_bots
+from .seats import answer_invitations, no_next_round
 
 BOT_NAMES = [
     "Ada", "Bram", "Cato", "Dido", "Ezra", "Fien", "Gus", "Hedda", "Ivo", "Juno", "Kees",
@@ -51,7 +52,7 @@ def join(game_id: int, user) -> Seat:
         if game.seats.count() >= game.seats_wanted:
             raise Rejected(_("This table is full."), 409)
         seat = Seat.objects.create(game=game, user=user)
-        Invitation.objects.filter(game=game, user=user).delete()
+        answer_invitations(game, user)
         game.save(update_fields=["updated"])
     return seat
 
@@ -188,10 +189,40 @@ def start(game_id: int, started_by=None) -> Game:
 # -- invitations --
 
 
+def room_for_newcomers(game: Game) -> bool:
+    """Whether someone could still take a seat: a free seat at an open table, or, in a
+    game in progress, a next round to join at and room at the table."""
+    if game.is_open:
+        return game.seats.count() < game.seats_wanted
+    if not game.is_playing:
+        return False
+    state = game.engine_state()
+    joining = game.seats.filter(joining=True).count()
+    return not no_next_round(state) and len(state.lineup) + joining < engine.MAX_PLAYERS
+
+
+def _lock_invitable(game_id: int) -> Game:
+    """The table, locked, if it still takes newcomers: before the start, or between the
+    rounds of a game in progress (they join at the next round)."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.is_open:
+        return game
+    if not game.is_playing:
+        raise Rejected(_("This game is over: there is no seat to take."), 409)
+    if no_next_round(game.engine_state()):
+        raise Rejected(_("This is the game's last round: there is no next round to "
+                         "join."), 409)
+    if not room_for_newcomers(game):
+        raise Rejected(_("The table is full: %(max)d players.") % {"max": engine.MAX_PLAYERS},
+                       409)
+    return game
+
+
 def invite(game: Game, invited_by, user=None, email: str = "", language: str = "",
            limited: bool = False) -> tuple[Invitation, bool]:
-    """Invite a user, or an email address, to a table that has not started; the email
-    leaves once the transaction commits. Inviting again changes nothing and sends nothing.
+    """Invite a user, or an email address, to a table that has not started, or to a game
+    in progress from its next round; the email leaves once the transaction commits.
+    Inviting again changes nothing and sends nothing.
 
     `limited` applies the limits a host inviting from the web has (per table, and per
     inviter per day), so that the site cannot be used to send email to strangers at will.
@@ -199,7 +230,7 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
     email = email.strip().lower()
     with transaction.atomic():
         # The table's lock makes concurrent invitations to one address take turns.
-        game = _lock_open(game.pk)
+        game = _lock_invitable(game.pk)
         if user is not None:
             found = game.invitations.filter(user=user).first()
         else:
@@ -216,7 +247,9 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
                 raise Rejected(_("You have sent too many invitations today; try again "
                                  "tomorrow, or share the table's link."), 429)
         invitation = Invitation.objects.create(
-            game=game, user=user, email="" if user else email, invited_by=invited_by,
+            # The address typed is kept even when it is a player's: the host sees what
+            # they typed, never which account it belongs to.
+            game=game, user=user, email=email, invited_by=invited_by,
             language=language,
         )
     if email or (user is not None and user.verified_email):
@@ -227,7 +260,7 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
 def invite_users(game: Game, users, invited_by, limited: bool = False) -> list[Invitation]:
     """Invite these users to an open table; each gets an email in their language (else
     in the inviter's). `limited` as for `invite`."""
-    return [invite(game, invited_by, user=user, language=invited_by.language,
+    return [invite(game, invited_by, user=user, language=invited_by.reading_language,
                    limited=limited)[0]
             for user in users]
 

@@ -1,8 +1,9 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -16,12 +17,27 @@ from ..forms import InviteForm
 from ..models import Game, Invitation
 
 
+def invite_context(request, game: Game) -> dict:
+    """The invitation panel of a table (the lobby, and the game page between rounds): the
+    join link for everyone seated; the form and the invitees, with the addresses the
+    host typed, for the host only; the others see how many are pending."""
+    is_host = game.host_id == request.user.pk
+    invitations = list(game.invitations.select_related("user").order_by("created"))
+    return {
+        "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
+        "invite_form": InviteForm() if is_host else None,
+        "invitations": invitations if is_host else [],
+        "pending_invitations": len(invitations),
+        "room_for_newcomers": commands.room_for_newcomers(game),
+    }
+
+
 @require_POST
 @login_required
 def invite(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
     if game.host_id != request.user.pk:
-        raise Http404
+        raise PermissionDenied(_("Only the host invites players to this table."))
     form = InviteForm(request.POST)
     # Each look-up by name tells whether that player exists: limit them per inviter.
     if throttle.count_attempt("lookup", str(request.user.pk), settings.LOOKUP_LIMIT, 3600):

@@ -5,7 +5,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -16,11 +15,12 @@ from leagues.standings import finished_rounds
 
 from .. import commands
 from ..access import seat_for_user
-from ..forms import BotForm, InviteForm, TableForm
+from ..forms import BotForm, TableForm
 from ..models import OPEN_TABLE_DAYS, Game, Invitation, Seat
 from ..replay import game_results
 from ..table import describe_turns
 from ..tasks import sweep_in_process
+from .invitations import invite_context
 
 # Names a new table is offered, in turn, so that a host's tables are told apart.
 TABLE_NAMES = [
@@ -111,10 +111,9 @@ def lobby_page(request, game: Game, me: Seat):
     commands.seen(me)
     return render(request, "games/lobby.html", {
         **panel_context(request, game, me, {}),
+        **invite_context(request, game),
         "game": game, "me": me, "seats": list(game.seats.select_related("user")),
-        "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
-        "invite_form": InviteForm(), "bot_form": BotForm(),
-        "invitations": game.invitations.select_related("user"),
+        "bot_form": BotForm(),
         "is_host": game.host_id == request.user.pk,
         "poll_seconds": settings.GAME_POLL_SECONDS,
         "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),

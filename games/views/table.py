@@ -29,6 +29,7 @@ from ..labels import moment
 from ..models import Action, Game, Seat
 from ..table import last_trick, log_lines, since, since_you_looked, table_context
 from ..tasks import sweep_in_process
+from .invitations import invite_context
 from .lobby import lobby_page
 
 
@@ -88,6 +89,8 @@ def _render_game(request, game, me, template, error="", status=200, me_seen="", 
         "log_url": reverse("game_log", args=[game.pk]) if me is not None
         else reverse("watch_log", args=[game.watch_token]),
     })
+    if me is not None and not context["oob"] and game.is_playing:
+        context.update(invite_context(request, game))
     if me is not None or game.watchers_talk:
         # The table talk panel, with the titles of this same view.
         titles = {p.player: p.title_key for p in context["players"]}

@@ -16,7 +16,17 @@ def unsubscribe(request, token: str):
     if user is None:
         return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
     if request.method == "POST":
-        user.notify = user.Notify.NEVER
-        user.save(update_fields=["notify"])
+        stop_emails(user)
         return render(request, "games/unsubscribe.html", {"done": True, "subscriber": user})
     return render(request, "games/unsubscribe.html", {"subscriber": user})
+
+
+def stop_emails(user) -> None:
+    """No more game emails; notifications on the player's devices stay as they were (by
+    email and on devices becomes devices only; by email only becomes nothing)."""
+    if user.notify_by == user.Channel.BOTH:
+        user.notify_by = user.Channel.PUSH
+        user.save(update_fields=["notify_by"])
+    elif user.notify_by == user.Channel.EMAIL:
+        user.notify = user.Notify.NEVER
+        user.save(update_fields=["notify"])

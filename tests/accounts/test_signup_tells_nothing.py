@@ -142,8 +142,8 @@ def test_a_client_throwing_its_cookies_away_meets_the_addresss_own_limit(
 def test_resending_the_link_is_limited(client, sent):
     sent(client)
     for _ in range(3):
-        assert client.post("/accounts/confirm/again/").status_code == 302
-    answer = client.post("/accounts/confirm/again/")
+        assert client.post("/accounts/resend-confirmation/").status_code == 302
+    answer = client.post("/accounts/resend-confirmation/")
     assert answer.status_code == 429 and "Retry-After" in answer.headers
     assert "several times already" in answer.content.decode()
     assert OutgoingEmail.objects.filter(kind="confirm").count() == 4

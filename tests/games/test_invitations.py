@@ -1,4 +1,5 @@
-"""Invitations: only the host invites, only before the start, within limits; the email
+"""Invitations: only the host invites, before the start or into the next round of a game
+in progress (never once it is over), within limits; the email
 is in the recipient's language and shows player-chosen names as quotes, never as the
 site's own words; one invitation per address, even when requests race; unanswered, an
 invitation lapses after 14 days, its invitee warned the day before."""
@@ -13,7 +14,7 @@ from django.db import connection
 
 from games import commands, emails, notifications, tasks
 from games.models import Invitation, Notification
-from tests.helpers import start_table
+from tests.helpers import play_out, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -32,18 +33,19 @@ def _invite(client, game, who, **headers):
 def test_only_the_host_invites(client, table, bob):
     client.force_login(bob)
     answer = client.post(f"/t/{table.pk}/invite/", {"who": "someone@example.com"})
-    assert answer.status_code == 404
+    assert answer.status_code == 403
     assert not Invitation.objects.exists() and mail.outbox == []
 
 
-def test_nobody_is_invited_once_the_game_has_started(
+def test_nobody_is_invited_once_the_game_is_over(
     client, alice, bob, django_capture_on_commit_callbacks, eager_tasks
 ):
-    game = start_table(alice, [bob], bots=2)
+    game = play_out(start_table(alice, [bob], bots=2, options={"rounds": 1}))
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
-        answer = _invite(client, game, "someone@example.com")
-    assert "already started" in answer.content.decode()
+        answer = client.post(f"/t/{game.pk}/invite/", {"who": "someone@example.com"})
+    assert answer.status_code == 302
+    assert "This game is over" in client.get(answer.url).content.decode()
     assert not Invitation.objects.exists()
     assert not [m for m in mail.outbox if m.to == ["someone@example.com"]]
 

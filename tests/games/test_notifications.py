@@ -74,7 +74,8 @@ def test_the_email_has_text_html_a_link_and_a_one_click_unsubscribe(client, tabl
     assert seat.user.notify == "every_turn"  # a GET (a mail scanner) changes nothing
     client.post(path)
     seat.user.refresh_from_db()
-    assert seat.user.notify == "never"
+    # No more email; notifications on devices stay as they were.
+    assert seat.user.notify_by == "push" and seat.user.notify == "every_turn"
 
 
 def test_a_forged_unsubscribe_link_changes_nothing(client, alice):
