@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0004_notify_by'),
+        ('accounts', '0005_outgoing_email'),
     ]
 
     operations = [
