@@ -24,6 +24,8 @@ from tests.helpers import make_user, start_table
 pytestmark = pytest.mark.django_db
 
 CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
+# Each table's join link is a random token of its own, drawn before any card is dealt.
+JOIN_LINK = re.compile(r"(/join/)[A-Za-z0-9_-]+/")
 FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 # Seats by position in the round: 0 Great Dalmuti, 1 Lesser Dalmuti, 2 Merchant (the
 # observer), 3 Lesser Peon, 4 Greater Peon.
@@ -94,7 +96,8 @@ class Observer:
             self.client.get(f"/t/{pk}/poll/?v=-1&me=").content.decode(),
             self.client.get(f"/t/{pk}/log/").content.decode(),
         ]
-        return [CSRF.sub(r"\1*", page).replace(f"/{pk}/", "/N/") for page in pages]
+        return [JOIN_LINK.sub(r"\1*/", CSRF.sub(r"\1*", page)).replace(f"/{pk}/", "/N/")
+                for page in pages]
 
     def look(self) -> None:
         self.client.force_login(self.user)
