@@ -60,8 +60,11 @@ def _fill_the_pool(size: int = 4) -> None:
 def connections_back_to_the_pool():
     """As in production, every request hands its connection back to the pool when it
     ends (Django's test client keeps it open instead), so the next one gets the pool's.
-    Whatever a test leaves broken, the flush after it and the next test start from a new
-    pool."""
+    Each test starts from a new pool (an earlier test's threads may have kept connections
+    checked out), and whatever it leaves broken, the flush after it and the next test
+    start from a new pool too."""
+    connection.close()
+    connection.close_pool()
 
     def hand_back(**_kwargs):
         connection.close()
