@@ -41,6 +41,8 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+# A form sent from a stale page is told so on a page of the site (dalmuti_site/errors.py).
+CSRF_FAILURE_VIEW = "dalmuti_site.errors.csrf_failure"
 # Links in emails: SITE_URL when set, else the address `make run` serves (HOST and PORT),
 # so that a server on another port sends links that work. A server bound to every
 # interface (0.0.0.0) is reached locally at 127.0.0.1.

@@ -24,3 +24,8 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("chat.urls")),
 ]
+
+handler400 = "dalmuti_site.errors.bad_request"
+handler403 = "dalmuti_site.errors.permission_denied"
+handler404 = "dalmuti_site.errors.page_not_found"
+handler500 = "dalmuti_site.errors.server_error"
