@@ -260,6 +260,15 @@ INVITATIONS_PER_DAY = envint("INVITATIONS_PER_DAY", "30")
 # while the player has been active on the table this recently (seconds).
 NOTIFY_GRACE_SECONDS = envint("NOTIFY_GRACE_SECONDS", "120")
 NOTIFY_WATCHING_SECONDS = envint("NOTIFY_WATCHING_SECONDS", "300")
+# A player's "last seen at the table" is written at most once this often (seconds), so a
+# player watching may look absent for up to this long: a shorter watching window than
+# this would email players who are looking at the table.
+LAST_SEEN_SECONDS = 60
+if NOTIFY_WATCHING_SECONDS < LAST_SEEN_SECONDS:
+    raise RuntimeError(
+        f"NOTIFY_WATCHING_SECONDS must be at least {LAST_SEEN_SECONDS}: a player's last "
+        f"visit to a table is written once every {LAST_SEEN_SECONDS} seconds."
+    )
 
 # Content-Security-Policy (django-csp) on every response: no inline scripts or styles
 # anywhere, every script and stylesheet is a static file of this site.

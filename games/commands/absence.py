@@ -3,6 +3,7 @@ taking one's seat back, and noting who is at the table."""
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -68,8 +69,9 @@ def take_seat_back(game_id: int, user) -> None:
             save_state(game, game.engine_state(), actor=seat.player)
 
 
-# "Last seen at the table" is written at most this often (seconds).
-SEEN_SECONDS = 60
+# "Last seen at the table" is written at most this often (seconds); the settings keep
+# NOTIFY_WATCHING_SECONDS from going below it.
+SEEN_SECONDS = settings.LAST_SEEN_SECONDS
 
 
 def seen(seat: Seat) -> None:
