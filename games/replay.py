@@ -10,7 +10,7 @@ from collections import defaultdict
 from django.utils.translation import gettext as _
 
 from . import engine
-from .labels import cards_phrase, event_sentence, title_name
+from .labels import cards_phrase, move_sentence, title_name
 from .models import Game
 from .table import hand_groups
 
@@ -72,13 +72,14 @@ def game_results(rounds) -> dict[int, list[dict]]:
     return out
 
 
-def record_sentence(event: dict, names: dict[int, str]) -> str | None:
+def record_sentence(event: dict, names: dict[int, str], by: str = "",
+                    actor: int | None = None) -> str | None:
     """An event of the log as the record tells it, to everybody, once the game is over."""
     if event["type"] == "revolution_declined":
         # Told to the jester holder alone, as "you"; in the record, by name.
         return _("%(player)s held both Jesters and kept quiet: no revolution.") % {
             "player": names.get(event.get("player"), "?")}
-    return event_sentence(event, lambda p: names.get(p, "?"))
+    return move_sentence(event, lambda p: names.get(p, "?"), by, actor)
 
 
 def all_log_lines(actions, names: dict[int, str]) -> list[dict]:
@@ -86,7 +87,7 @@ def all_log_lines(actions, names: dict[int, str]) -> list[dict]:
     lines = []
     for action in actions:
         for event in action.events:
-            text = record_sentence(event, names)
+            text = record_sentence(event, names, action.by, action.player)
             if text:
                 lines.append({"time": action.created, "text": text, "seq": action.seq,
                               "round": action.round_number,

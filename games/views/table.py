@@ -501,9 +501,13 @@ def vote_stand_in(request, game_id: int):
     except commands.Rejected as rejected:
         return _refused(request, game, rejected)
     else:
-        messages.success(request, _("Most players agree: the stand-in bot plays for them until "
-                                    "they take their seat back.") if decided
-                         else _("Your vote is counted."))
+        if decided:
+            name = game.seats.select_related("user").get(player=player).name
+            messages.success(request, _(
+                "Most players agree: the stand-in bot plays for %(name)s until they take "
+                "their seat back.") % {"name": name})
+        else:
+            messages.success(request, _("Your vote is counted."))
     return redirect(game)
 
 

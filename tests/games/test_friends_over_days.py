@@ -323,7 +323,7 @@ def test_most_of_the_others_can_vote_the_stand_in_bot_in_after_two_missed_turns(
     assert not target.stand_in
     client.force_login(others[1].user)
     answer = client.post(url, {"player": target.player}, follow=True).content.decode()
-    assert "stand-in bot plays for them" in answer
+    assert f"the stand-in bot plays for {target.name} until" in answer
     target.refresh_from_db()
     assert target.stand_in
 
