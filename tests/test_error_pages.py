@@ -6,9 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import OperationalError
 from django.test import Client, RequestFactory
-from django.urls import path
-
-from django.urls import get_resolver
+from django.urls import get_resolver, path
 
 from dalmuti_site import urls as site_urls
 
