@@ -349,6 +349,8 @@ class Notification(models.Model):
         NUDGE = "nudge", _("A nudge from another player")
         EXPIRING = "expiring", _("An open table is about to close")
         LAPSING = "lapsing", _("An invitation is about to lapse")
+        TIMED_OUT = "timed_out", _("Your time ran out")
+        STAND_IN = "stand_in", _("The stand-in plays for you")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
