@@ -10,6 +10,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/standing-orders/", views.standing_orders, name="profile_standing_orders"),
     path("confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("language/", views.set_language, name="set_language"),
     path(

@@ -165,6 +165,8 @@ class Seat(models.Model):
     auto_tax_worst = models.BooleanField(_("return my worst cards in taxes"), default=False)
     # "Pass for the rest of this trick": the trick it holds for (see commands.trick_key).
     pass_trick = models.CharField(max_length=32, blank=True)
+    # The player's first table: the page explains their standing orders there.
+    first_game = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["player", "joined", "pk"]
@@ -179,6 +181,13 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def for_user(cls, game: "Game", user, **fields) -> "Seat":
+        """A new seat for a person, with the standing orders of their profile."""
+        return cls.objects.create(
+            game=game, user=user, auto_pass=user.auto_pass, auto_tax_worst=user.auto_tax_worst,
+            first_game=not cls.objects.filter(user=user).exists(), **fields)
 
     @property
     def is_bot(self) -> bool:

@@ -247,6 +247,8 @@ def _my_seat(game: Game, me: Seat, view: dict, now: datetime) -> dict:
     return {
         "auto_pass": me.auto_pass,
         "auto_tax_worst": me.auto_tax_worst,
+        # At their first table, the player is told plainly what their orders do.
+        "first_game": me.first_game and game.is_playing,
         "pass_trick": view["phase"] == "play" and me.pass_trick == trick_key(view),
         "can_pass_trick": view["phase"] == "play" and bool(view["trick"]["plays"]),
         "deadline": deadline(game, me, datetime.fromisoformat(wait[1])) if wait else None,

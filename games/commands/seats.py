@@ -30,7 +30,7 @@ def join_in_progress(game_id: int, user) -> Seat:
         if len(state.lineup) + joining >= engine.MAX_PLAYERS:
             raise Rejected(_("The table is full: %(max)d players.")
                            % {"max": engine.MAX_PLAYERS}, 409)
-        seat = Seat.objects.create(game=game, user=user, joining=True)
+        seat = Seat.for_user(game, user, joining=True)
         table_touched(game)
     return seat
 

@@ -57,7 +57,8 @@ def _keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
     return game, me
 
 
-def _render_game(request, game, me, template, error="", status=200, me_seen="", looked=None):
+def _render_game(request, game, me, template, error="", status=200, me_seen="", looked=None,
+                 orders_saved=False):
     seats = list(game.seats.select_related("user"))
     context = table_context(game, me, seats)
     names = {s.player: s.name for s in seats}
@@ -75,7 +76,8 @@ def _render_game(request, game, me, template, error="", status=200, me_seen="", 
         "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
         # A poll leaves my hand and actions alone when they did not change, so a
         # half-made choice (ticked cards, an opened rank) survives other players' moves.
-        "send_me": context["me_key"] != me_seen,
+        "send_me": context["me_key"] != me_seen or orders_saved,
+        "orders_saved": orders_saved,
         "oob": template.endswith("#update"),
         # Pages served by an ASGI server with Redis are told of changes at once.
         "stream": me is not None and live.enabled() and isinstance(request, ASGIRequest),
@@ -297,7 +299,7 @@ def _recorded(request, game):
     return redirect(game)
 
 
-def _action_answer(request, game_id, me, error="", status=200):
+def _action_answer(request, game_id, me, error="", status=200, orders_saved=False):
     """After an action: the fresh fragments for HTMX, else the page (a redirect on success
     so that reloading never resubmits). A table not in play has no fragments to send."""
     game = Game.objects.get(pk=game_id)
@@ -308,7 +310,8 @@ def _action_answer(request, game_id, me, error="", status=200):
         return render(request, "games/refused.html", {"game": game, "error": error},
                       status=status)
     if request.htmx:
-        return _render_game(request, game, me, "games/game.html#update", error, status)
+        return _render_game(request, game, me, "games/game.html#update", error, status,
+                            orders_saved=orders_saved)
     if not error:
         return redirect(game)
     return _render_game(request, game, me, "games/game.html", error, status)
@@ -416,7 +419,8 @@ def standing_orders(request, game_id: int):
         pass_trick=request.POST.get("pass_trick") == "on",
     )
     if request.htmx:
-        return _action_answer(request, game.pk, Seat.objects.get(pk=me.pk))
+        # Said where the player pressed the button: the panel stays open with it.
+        return _action_answer(request, game.pk, Seat.objects.get(pk=me.pk), orders_saved=True)
     messages.success(request, _("Your standing orders are saved."))
     return redirect(game)
 
