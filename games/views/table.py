@@ -467,12 +467,16 @@ def nudge(request, game_id: int):
 @require_POST
 @login_required
 def leave_game(request, game_id: int):
-    game, _me = seat_for_user(request, game_id)
+    game, me = seat_for_user(request, game_id)
     try:
         commands.leave_game(game.pk, request.user)
     except commands.Rejected as rejected:
         return _refused(request, game, rejected)
-    messages.success(request, _("You have left the game. Thank you for playing!"))
+    if me.joining:
+        messages.success(request, _("You gave up your place at %(table)s.")
+                         % {"table": game.name})
+    else:
+        messages.success(request, _("You have left the game. Thank you for playing!"))
     return redirect("home")
 
 
