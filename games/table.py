@@ -160,12 +160,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         "scoring": g.get("scoring", True),
         "is_host": me is not None and me.user_id == game.host_id,
         "game_over": g["is_over"],
-        "standings": [
-            {"rank": s["rank"], "name": name_of(s["player"]), "score": s["score"],
-             "great_dalmuti": s.get("great_dalmuti", 0), "is_me": s["player"] == my_player,
-             "places": _places(g, s["player"])}
-            for s in g["standings"]
-        ],
+        "standings": _standings(g, by_player, name_of, my_player),
         "winner_name": name_of(g["winner"]) if g["winner"] is not None else "",
         "winner_is_me": g["winner"] is not None and g["winner"] == my_player,
         "scoreboard": _scoreboard(g, name_of, my_player),
@@ -187,6 +182,24 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     context["me_key"] = _key(view["hand"], view["legal_actions"], turn_token, view["taxes"],
                              view["trade"], context.get("orders"))
     return context
+
+
+def _standings(g: dict, by_player: dict, name_of, my_player) -> list[dict]:
+    """The final standings: those who played the game out, ranked; then whoever left it
+    (gone from the table, or their seat handed to a bot), sharing the last place with
+    their points, as in the record and the ratings (players.services.entrants)."""
+    left = {s.player for s in by_player.values() if s.left} | set(g.get("left", []))
+    rows = [s for s in g["standings"] if s["player"] not in left]
+    rows += [{"player": p, "score": g["scores"][p], "great_dalmuti": 0}
+             for p in sorted(left, key=lambda p: -g["scores"][p])]
+    ranked = len(rows) - len(left)
+    return [
+        {"rank": i + 1 if i < ranked else ranked + 1, "name": name_of(s["player"]),
+         "score": s["score"], "great_dalmuti": s.get("great_dalmuti", 0),
+         "is_me": s["player"] == my_player, "places": _places(g, s["player"]),
+         "left": s["player"] in left}
+        for i, s in enumerate(rows)
+    ]
 
 
 def _nudges(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict, now) -> None:
