@@ -87,7 +87,6 @@ def replay_record(data: dict) -> engine.Game | None:
 def record_text(game: Game) -> str:
     """The game told for people: players, rules, every round's deal, log and result."""
     names = player_names(game)
-    state = game.engine_state() if game.state is not None else None
     # The same standings as the record page: whoever left shares the last place.
     standings = [{**row, "name": names.get(row["player"], "?")}
                  for row in game_results(finished_rounds(game=game)).get(game.pk, [])]
