@@ -275,14 +275,23 @@ def move_sentence(event: dict, name_of, by: str = "", actor: int | None = None,
 
 
 def moment(value) -> str:
-    """A moment as a player reads it, in the active (the reader's) time zone, with the
-    zone named: "November 23 at 12:15 CET"."""
+    """A moment as a player reads it: in the active (the reader's) time zone, in the one
+    date and time format of their language (Django's DATETIME_FORMAT for the locale), the
+    zone named: "Nov. 23, 2026, 12:15 p.m. CET", "23 november 2026 12:15 CET"."""
     if not value:
         return ""
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
     local = timezone.localtime(value)
-    return _("%(day)s at %(time)s %(zone)s") % {
-        "day": date_format(local, "MONTH_DAY_FORMAT"), "time": local.strftime("%H:%M"),
-        "zone": local.tzname(),
-    }
+    return f"{date_format(local, 'DATETIME_FORMAT')} {local.tzname()}"
+
+
+def day(value) -> str:
+    """A day as a player reads it, in the one date format of their language (Django's
+    DATE_FORMAT for the locale): "Nov. 23, 2026", "23 november 2026". A moment is taken
+    in the reader's time zone."""
+    if not value:
+        return ""
+    if isinstance(value, datetime):
+        value = timezone.localtime(value)
+    return date_format(value, "DATE_FORMAT")
