@@ -26,12 +26,12 @@ BARE_500 = (
 )
 
 
-def _page(request, status: int, template: str):
+def _page(request, status: int, template: str, reason: str = ""):
     # A page whose address matched nothing never reached the view step that applies
     # the player's own language and time zone.
     activate_user_language(request)
     request.LANGUAGE_CODE = translation.get_language()
-    return render(request, template, status=status)
+    return render(request, template, {"reason": reason}, status=status)
 
 
 @requires_csrf_token
@@ -41,7 +41,9 @@ def page_not_found(request, exception=None):
 
 @requires_csrf_token
 def permission_denied(request, exception=None):
-    return _page(request, 403, "errors/403.html")
+    # A refusal that says why (written for players, in their language) says it here.
+    reason = str(exception) if exception is not None and exception.args else ""
+    return _page(request, 403, "errors/403.html", reason)
 
 
 @requires_csrf_token

@@ -117,3 +117,16 @@ def test_a_form_from_a_stale_page_says_so_in_the_readers_language(production):
     html = response.content.decode()
     assert "Dit formulier is verlopen" in html
     assert 'class="site-header"' in html
+
+
+@pytest.mark.django_db
+def test_a_refusal_that_says_why_says_it_on_the_page(production, browser, alice, bob):
+    from tests.helpers import start_table
+
+    game = start_table(alice, [bob], bots=2)
+    browser.force_login(alice)
+    response = browser.get(f"/history/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "The record of a game opens once the game is over." in html
+    assert 'class="site-header"' in html

@@ -36,6 +36,9 @@ def test_a_newcomer_sees_when_they_join_and_nothing_of_a_seat_they_do_not_have_y
     assert pause not in page
     assert leave not in page
     assert 'name="auto_pass"' not in page
+    # Told once, as "you", not also by name like the others at the table are.
+    if language == "en":
+        assert f"{eve.name} joins at round 2." not in page
 
 
 def test_a_newcomer_may_give_up_the_place_and_is_told_so(client, newcomer):
