@@ -223,3 +223,26 @@ class ProfileForm(forms.ModelForm):
             raise forms.ValidationError(
                 _("You can be away for at most %(days)d days.") % {"days": AWAY_DAYS})
         return datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone)
+
+
+class StandingOrdersForm(forms.ModelForm):
+    """The standing orders of the profile: every table the player sits at starts with
+    them."""
+
+    class Meta:
+        model = User
+        fields = ("auto_pass", "auto_tax_worst")
+        labels = {
+            "auto_pass": _("Pass automatically whenever I cannot beat the table"),
+            "auto_tax_worst": _("Give back my worst cards in taxes"),
+        }
+        help_texts = {
+            "auto_pass": _(
+                "When nothing in your hand beats the cards on the table, passing is your "
+                "only move: the site makes it for you at once, so the table never waits "
+                "on it (and you get no email about it). Others see an ordinary pass; your "
+                "log tells you it was your standing order."),
+            "auto_tax_worst": _(
+                "As Great or Lesser Dalmuti, give back your highest-numbered cards at once "
+                "instead of choosing them."),
+        }

@@ -62,6 +62,11 @@ class User(AbstractUser):
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
     # Away from every timed table until then: their clocks wait, as on vacation.
     away_until = models.DateTimeField(_("away until"), null=True, blank=True)
+    # Standing orders, chosen once: every new seat starts with them (a table's own panel
+    # changes them for that game only).
+    auto_pass = models.BooleanField(
+        _("pass automatically whenever I cannot beat the table"), default=True)
+    auto_tax_worst = models.BooleanField(_("give back my worst cards in taxes"), default=False)
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

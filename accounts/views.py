@@ -18,10 +18,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from games.commands import set_away
+from games.commands import set_away, set_profile_standing_orders
 
 from . import confirmation, throttle
-from .forms import LoginForm, ProfileForm, SignupForm
+from .forms import LoginForm, ProfileForm, SignupForm, StandingOrdersForm
 from .models import User
 
 
@@ -185,6 +185,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     user = request.user
     return render(request, "accounts/profile.html", {
         "form": form, "away_until": user.away_until if user.is_away() else None,
+        "orders_form": StandingOrdersForm(instance=user),
     })
 
 
@@ -213,3 +214,17 @@ def set_language(request: HttpRequest) -> HttpResponse:
     response = redirect(next_url)
     _remember_language(response, code)
     return response
+
+
+@require_POST
+@login_required
+def standing_orders(request: HttpRequest) -> HttpResponse:
+    """The profile's standing orders, for every table the player sits at or will."""
+    form = StandingOrdersForm(request.POST, instance=User.objects.get(pk=request.user.pk))
+    if not form.is_valid():
+        return HttpResponseBadRequest(_("That request was not understood."))
+    set_profile_standing_orders(form.instance, form.cleaned_data["auto_pass"],
+                                form.cleaned_data["auto_tax_worst"])
+    messages.success(request, _("Your standing orders are saved. They apply at every table "
+                                "you sit at, from now on."))
+    return redirect(f"{reverse('profile')}#standing-orders")

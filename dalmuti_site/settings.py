@@ -41,6 +41,8 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+# A form sent from a stale page is told so on a page of the site (dalmuti_site/errors.py).
+CSRF_FAILURE_VIEW = "dalmuti_site.errors.csrf_failure"
 # Links in emails: SITE_URL when set, else the address `make run` serves (HOST and PORT),
 # so that a server on another port sends links that work. A server bound to every
 # interface (0.0.0.0) is reached locally at 127.0.0.1.
@@ -284,6 +286,15 @@ STREAMS_PER_SESSION = envint("STREAMS_PER_SESSION", "8")
 # while the player has been active on the table this recently (seconds).
 NOTIFY_GRACE_SECONDS = envint("NOTIFY_GRACE_SECONDS", "120")
 NOTIFY_WATCHING_SECONDS = envint("NOTIFY_WATCHING_SECONDS", "300")
+# A player's "last seen at the table" is written at most once this often (seconds), so a
+# player watching may look absent for up to this long: a shorter watching window than
+# this would email players who are looking at the table.
+LAST_SEEN_SECONDS = 60
+if NOTIFY_WATCHING_SECONDS < LAST_SEEN_SECONDS:
+    raise RuntimeError(
+        f"NOTIFY_WATCHING_SECONDS must be at least {LAST_SEEN_SECONDS}: a player's last "
+        f"visit to a table is written once every {LAST_SEEN_SECONDS} seconds."
+    )
 
 # Content-Security-Policy (django-csp) on every response: no inline scripts or styles
 # anywhere, every script and stylesheet is a static file of this site.

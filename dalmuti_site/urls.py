@@ -25,5 +25,8 @@ urlpatterns = [
     path("", include("chat.urls")),
 ]
 
+handler400 = "dalmuti_site.errors.bad_request"
+handler403 = "dalmuti_site.errors.permission_denied"
+handler404 = "dalmuti_site.errors.page_not_found"
 # A database that cannot be reached answers 503 "try again", not 500 (dalmuti_site.errors).
 handler500 = "dalmuti_site.errors.server_error"

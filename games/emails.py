@@ -15,6 +15,7 @@ from django.utils import timezone, translation
 from push import sender as push_sender
 
 from . import notifications
+from .clock import TIMEOUTS_BEFORE_STAND_IN
 from .models import OPEN_TABLE_DAYS, Invitation, Notification
 from .notice import game_context
 
@@ -119,6 +120,7 @@ def send_notification(notification: Notification) -> None:
         })
         return
     context = game_context(notification.game, user)
+    context["timeouts_before_stand_in"] = TIMEOUTS_BEFORE_STAND_IN
     if notification.kind == Notification.Kind.NUDGE:
         by = int(notification.key.rsplit(":", 1)[1])
         context["by"] = notification.game.seats.select_related("user").get(player=by).name

@@ -229,15 +229,69 @@ def event_sentence(event: dict, name_of) -> str | None:
     return None
 
 
+def move_sentence(event: dict, name_of, by: str = "", actor: int | None = None,
+                  reader: int | None = None) -> str | None:
+    """A line of the log as `reader` (a player index; None: anybody) reads it, saying who
+    made the move when it was not its player: the clock ("bob's time ran out"), the
+    stand-in bot, or (to the player alone) their own standing order. `by` and `actor`
+    are the recorded action's maker and player."""
+    kind = event["type"]
+    if kind == "game_over" and reader is not None and event.get("winner") == reader:
+        return _("The game is over: you win!")
+    if actor is None or event.get("player") != actor:
+        return event_sentence(event, name_of)
+    who = name_of(actor)
+    if by == "timeout":
+        if kind == "pass":
+            return _("%(player)s's time ran out: passed for them") % {"player": who}
+        if kind == "play":
+            return _("%(player)s's time ran out: played %(cards)s for them") % {
+                "player": who, "cards": cards_phrase(event["cards"])}
+        if kind == "give_back_chosen":
+            return _("%(player)s's time ran out: the cards to give back were chosen for "
+                     "them") % {"player": who}
+        if kind == "trade_declined":
+            return _("%(player)s's time ran out: no trade") % {"player": who}
+    elif by == "stand_in":
+        if kind == "pass":
+            return _("The stand-in passed for %(player)s") % {"player": who}
+        if kind == "play":
+            return _("The stand-in played %(cards)s for %(player)s, %(title)s") % {
+                "player": who, "title": title_name(event["title"]),
+                "cards": cards_phrase(event["cards"])}
+        if kind == "give_back_chosen":
+            return _("The stand-in chose the cards to give back for %(player)s") % {
+                "player": who}
+        if kind == "trade_declined":
+            return _("The stand-in declined to trade for %(player)s") % {"player": who}
+    elif by == "standing_order" and reader == actor:
+        # Private: to the others it is an ordinary pass (why is nobody else's business).
+        if kind == "pass":
+            return _("%(player)s passed by your standing order") % {"player": who}
+        if kind == "give_back_chosen":
+            return _("%(player)s has chosen the cards to give back by your standing order") % {
+                "player": who}
+    return event_sentence(event, name_of)
+
+
 def moment(value) -> str:
-    """A moment as a player reads it, in the active (the reader's) time zone, with the
-    zone named: "November 23 at 12:15 CET"."""
+    """A moment as a player reads it: in the active (the reader's) time zone, in the one
+    date and time format of their language (Django's DATETIME_FORMAT for the locale), the
+    zone named: "Nov. 23, 2026, 12:15 p.m. CET", "23 november 2026 12:15 CET"."""
     if not value:
         return ""
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
     local = timezone.localtime(value)
-    return _("%(day)s at %(time)s %(zone)s") % {
-        "day": date_format(local, "MONTH_DAY_FORMAT"), "time": local.strftime("%H:%M"),
-        "zone": local.tzname(),
-    }
+    return f"{date_format(local, 'DATETIME_FORMAT')} {local.tzname()}"
+
+
+def day(value) -> str:
+    """A day as a player reads it, in the one date format of their language (Django's
+    DATE_FORMAT for the locale): "Nov. 23, 2026", "23 november 2026". A moment is taken
+    in the reader's time zone."""
+    if not value:
+        return ""
+    if isinstance(value, datetime):
+        value = timezone.localtime(value)
+    return date_format(value, "DATE_FORMAT")

@@ -173,6 +173,8 @@ class Seat(models.Model):
     auto_tax_worst = models.BooleanField(_("return my worst cards in taxes"), default=False)
     # "Pass for the rest of this trick": the trick it holds for (see commands.trick_key).
     pass_trick = models.CharField(max_length=32, blank=True)
+    # The player's first table: the page explains their standing orders there.
+    first_game = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["player", "joined", "pk"]
@@ -187,6 +189,13 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def for_user(cls, game: "Game", user, **fields) -> "Seat":
+        """A new seat for a person, with the standing orders of their profile."""
+        return cls.objects.create(
+            game=game, user=user, auto_pass=user.auto_pass, auto_tax_worst=user.auto_tax_worst,
+            first_game=not cls.objects.filter(user=user).exists(), **fields)
 
     @property
     def is_bot(self) -> bool:
@@ -376,6 +385,8 @@ class Notification(models.Model):
         NUDGE = "nudge", _("A nudge from another player")
         EXPIRING = "expiring", _("An open table is about to close")
         LAPSING = "lapsing", _("An invitation is about to lapse")
+        TIMED_OUT = "timed_out", _("Your time ran out")
+        STAND_IN = "stand_in", _("The stand-in plays for you")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

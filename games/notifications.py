@@ -89,6 +89,18 @@ def next_summary(user, after: datetime) -> datetime:
     return datetime.combine(day, time(settings.DAILY_SUMMARY_HOUR), tzinfo=user.zone)
 
 
+def for_absence(game: Game, seat: Seat, kind: str) -> list[Notification]:
+    """Tell a player, once per absence, that their time ran out (the first timeout in a
+    row) or that the stand-in bot now plays for them: whatever they chose for turn emails,
+    short of never. It waits like a turn email, and is dropped if they come to the table
+    meanwhile."""
+    if seat.user_id is None or seat.user.notify == seat.user.Notify.NEVER:
+        return []
+    due = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
+    # The record's sequence number names this absence: a later one is told again.
+    return notify(seat.user, f"{kind}:{game.pk}:{game.seq}:{seat.player}", kind, due, game)
+
+
 def remind_before(game: Game) -> int:
     """Seconds before the deadline that the reminder goes out: a quarter of the limit."""
     return game.turn_limit // 4
@@ -168,6 +180,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         if not _wants(user, user.Notify.DAILY):
             return "preference", None
         return ("send", None) if games_waiting_for(user) else ("nothing waiting", None)
+    if notification.kind in (Kind.TIMED_OUT, Kind.STAND_IN):
+        return _absence_still_news(notification)
     daily_reminder = notification.kind == Kind.REMINDER and user.notify == user.Notify.DAILY
     if not daily_reminder and not _wants(user, user.Notify.EVERY_TURN):
         return "preference", None
@@ -211,6 +225,23 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         told = told.filter(sent__gt=seat.last_acted)
     if told.exists():
         return "already told", None
+    return "send", None
+
+
+def _absence_still_news(notification: Notification) -> tuple[str, datetime | None]:
+    user, game = notification.user, notification.game
+    if user.notify == user.Notify.NEVER:
+        return "preference", None
+    seat = Seat.objects.filter(game=game, user=user).first()
+    if not game.is_playing or seat is None or seat.leaving or seat.left:
+        return "over", None
+    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
+    if seat.last_seen and seat.last_seen > notification.created - watching:
+        return "at the table", None
+    if seat.last_acted and seat.last_acted > notification.created:
+        return "back", None
+    if notification.kind == Kind.STAND_IN and not seat.stand_in:
+        return "back", None
     return "send", None
 
 

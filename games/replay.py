@@ -10,8 +10,8 @@ from collections import defaultdict
 from django.utils.translation import gettext as _
 
 from . import engine
-from .labels import cards_phrase, event_sentence, title_name
-from .models import Game
+from .labels import cards_phrase, move_sentence, title_name
+from .models import Game, Seat
 from .table import hand_groups
 
 
@@ -55,30 +55,55 @@ def player_names(game: Game) -> dict[int, str]:
     return {s.player: s.name for s in game.seats.select_related("user") if s.player is not None}
 
 
-def game_results(rounds) -> dict[int, list[dict]]:
+def game_results(rounds, left: dict[int, set[int]] | None = None) -> dict[int, list[dict]]:
     """Per game, the players by final standing: most points, then the better place in the
-    last round (RULES.md section 7). `rounds` are leagues.standings RoundFacts."""
+    last round (RULES.md section 7). `rounds` are leagues.standings RoundFacts.
+
+    A player who left the game is not ranked among those who played it out: the leavers
+    share the place after the last of them (`"left": True`), as in the ratings
+    (players.services.entrants) and the table's own final standings. Who left is read from
+    the seats unless `left` (game id -> player indices) is given; a player missing from a
+    game's last round left it too."""
     totals: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     last: dict[int, dict[int, int]] = {}
     for r in rounds:
         for player, points in r.points.items():
             totals[r.game_id][player] += points
         last[r.game_id] = r.places
+    if left is None:
+        left = left_players(list(totals))
     out = {}
     for game_id, scores in totals.items():
-        order = sorted(scores, key=lambda p: (-scores[p], last[game_id].get(p, 99)))
-        out[game_id] = [{"player": p, "score": scores[p], "rank": i + 1}
+        gone = {p for p in scores if p not in last[game_id]} | left.get(game_id, set())
+        order = sorted(scores, key=lambda p: (p in gone, -scores[p], last[game_id].get(p, 99)))
+        ranked = len(scores) - len(gone & set(scores))
+        out[game_id] = [{"player": p, "score": scores[p], "left": p in gone,
+                         "rank": ranked + 1 if p in gone else i + 1}
                         for i, p in enumerate(order)]
     return out
 
 
-def record_sentence(event: dict, names: dict[int, str]) -> str | None:
+def left_players(game_ids) -> dict[int, set[int]]:
+    """The players who left each of these games (their seat played on by a bot, or gone
+    from the table)."""
+    out: dict[int, set[int]] = defaultdict(set)
+    if not game_ids:
+        return out
+    for game_id, player in Seat.objects.filter(
+        game_id__in=game_ids, left=True, player__isnull=False,
+    ).values_list("game_id", "player"):
+        out[game_id].add(player)
+    return out
+
+
+def record_sentence(event: dict, names: dict[int, str], by: str = "",
+                    actor: int | None = None) -> str | None:
     """An event of the log as the record tells it, to everybody, once the game is over."""
     if event["type"] == "revolution_declined":
         # Told to the jester holder alone, as "you"; in the record, by name.
         return _("%(player)s held both Jesters and kept quiet: no revolution.") % {
             "player": names.get(event.get("player"), "?")}
-    return event_sentence(event, lambda p: names.get(p, "?"))
+    return move_sentence(event, lambda p: names.get(p, "?"), by, actor)
 
 
 def all_log_lines(actions, names: dict[int, str]) -> list[dict]:
@@ -86,7 +111,7 @@ def all_log_lines(actions, names: dict[int, str]) -> list[dict]:
     lines = []
     for action in actions:
         for event in action.events:
-            text = record_sentence(event, names)
+            text = record_sentence(event, names, action.by, action.player)
             if text:
                 lines.append({"time": action.created, "text": text, "seq": action.seq,
                               "round": action.round_number,

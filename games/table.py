@@ -11,13 +11,13 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, npgettext
 
 from . import engine
 from .clock import VACATION_DAYS, current_deadline
 from .commands import nudged, stand_in_votes, trick_key, two_middle_places
 from .commands.absence import TIMEOUTS_BEFORE_VOTE, at_the_table, nudge_after
-from .labels import card_name, cards_phrase, event_sentence, title_name
+from .labels import card_name, cards_phrase, move_sentence, title_name
 from .models import Action, Game, Seat, StandInVote
 
 JESTER = engine.JESTER
@@ -160,13 +160,9 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         "scoring": g.get("scoring", True),
         "is_host": me is not None and me.user_id == game.host_id,
         "game_over": g["is_over"],
-        "standings": [
-            {"rank": s["rank"], "name": name_of(s["player"]), "score": s["score"],
-             "great_dalmuti": s.get("great_dalmuti", 0), "is_me": s["player"] == my_player,
-             "places": _places(g, s["player"])}
-            for s in g["standings"]
-        ],
+        "standings": _standings(g, by_player, name_of, my_player),
         "winner_name": name_of(g["winner"]) if g["winner"] is not None else "",
+        "winner_is_me": g["winner"] is not None and g["winner"] == my_player,
         "scoreboard": _scoreboard(g, name_of, my_player),
         "last_result": _result_rows(g["results"][-1], name_of) if g["results"] else None,
         "seating_draw": _seating_draw(g, name_of) if g["round_number"] == 1 else None,
@@ -186,6 +182,24 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     context["me_key"] = _key(view["hand"], view["legal_actions"], turn_token, view["taxes"],
                              view["trade"], context.get("orders"))
     return context
+
+
+def _standings(g: dict, by_player: dict, name_of, my_player) -> list[dict]:
+    """The final standings: those who played the game out, ranked; then whoever left it
+    (gone from the table, or their seat handed to a bot), sharing the last place with
+    their points, as in the record and the ratings (players.services.entrants)."""
+    left = {s.player for s in by_player.values() if s.left} | set(g.get("left", []))
+    rows = [s for s in g["standings"] if s["player"] not in left]
+    rows += [{"player": p, "score": g["scores"][p], "great_dalmuti": 0}
+             for p in sorted(left, key=lambda p: -g["scores"][p])]
+    ranked = len(rows) - len(left)
+    return [
+        {"rank": i + 1 if i < ranked else ranked + 1, "name": name_of(s["player"]),
+         "score": s["score"], "great_dalmuti": s.get("great_dalmuti", 0),
+         "is_me": s["player"] == my_player, "places": _places(g, s["player"]),
+         "left": s["player"] in left}
+        for i, s in enumerate(rows)
+    ]
 
 
 def _nudges(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict, now) -> None:
@@ -246,6 +260,8 @@ def _my_seat(game: Game, me: Seat, view: dict, now: datetime) -> dict:
     return {
         "auto_pass": me.auto_pass,
         "auto_tax_worst": me.auto_tax_worst,
+        # At their first table, the player is told plainly what their orders do.
+        "first_game": me.first_game and game.is_playing,
         "pass_trick": view["phase"] == "play" and me.pass_trick == trick_key(view),
         "can_pass_trick": view["phase"] == "play" and bool(view["trick"]["plays"]),
         "deadline": current_deadline(game, me) if wait else None,
@@ -422,12 +438,14 @@ def log_lines(actions: list[Action], me: Seat | None, names: dict[int, str]) -> 
             visible = event.get("visible_to")
             if visible is not None and my_player not in visible:
                 continue
-            text = event_sentence(event, lambda p: names.get(p, "?"))
+            text = move_sentence(event, lambda p: names.get(p, "?"), action.by,
+                                 action.player, my_player)
             if text:
                 lines.append({"time": action.created, "text": text, "seq": action.seq,
                               "round": action.round_number, "event": event,
                               "private": visible is not None,
-                              "by": action.by if action.player is not None else ""})
+                              "by": action.by if action.player is not None else "",
+                              "actor": action.player})
     return lines
 
 
@@ -534,8 +552,11 @@ SUMMARY_PARTS = 6
 
 def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, str]) -> str:
     """One line for what the table did in `lines` (the log lines a page has not shown):
-    "Ada and Bram passed; Cato won the trick with 2 Masons"."""
-    parts: list[str] = []
+    "Ada and Bram passed; Cato won the trick with 2 Masons". A move the player did not
+    make themselves says who made it: the clock, the stand-in, or (to its owner) a
+    standing order. Player names keep their own spelling, even first in the line."""
+    # Each part, and whether it begins with a player's name (never capitalised).
+    parts: list[tuple[str, bool]] = []
     passed: list[str] = []
     # The latest play: who, in words, and where its part is (a trick it wins is told
     # as "won the trick with", the passes that let it win left unsaid).
@@ -544,20 +565,41 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
     def who(player: int) -> str:
         return names.get(player, "?")
 
+    def say(text: str, named: bool = False) -> None:
+        parts.append((text, named))
+
     def flush() -> None:
         if passed:
             if passed == [_("you")]:
-                parts.append(_("you passed"))
+                say(_("you passed"))
             else:
-                parts.append(_("%(names)s passed") % {"names": _names_phrase(passed)})
+                # The verb agrees with how many passed ("dave passt", "dave et eve ont
+                # passé").
+                say(npgettext("summary", "%(names)s passed", "%(names)s passed", len(passed))
+                    % {"names": _names_phrase(passed)}, named=passed[0] != _("you"))
             passed.clear()
 
     for line in lines:
         event = line["event"]
         kind = event["type"]
         player = event.get("player")
+        by = line.get("by", "") if player is not None and player == line.get("actor") else ""
+        mine = player == my_player
+        if kind == "pass" and by in ("timeout", "stand_in") or (
+                kind == "pass" and by == "standing_order" and mine):
+            flush()
+            if by == "timeout":
+                say(_("your time ran out: passed for you") if mine else
+                    _("%(player)s's time ran out: passed for them") % {"player": who(player)},
+                    named=not mine)
+            elif by == "stand_in":
+                say(_("the stand-in passed for you") if mine else
+                    _("the stand-in passed for %(player)s") % {"player": who(player)})
+            else:
+                say(_("you passed by your standing order"))
+            continue
         if kind == "pass":
-            passed.append(_("you") if player == my_player else who(player))
+            passed.append(_("you") if mine else who(player))
             continue
         if kind not in ("play", "trick_won", "out", "round_over", "round_starts",
                         "revolution", "taxes", "trade_done", "trade_declined"):
@@ -565,53 +607,67 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
         flush()
         if kind == "play":
             cards = cards_phrase(event["cards"])
-            if player == my_player:
-                parts.append(_("you played %(cards)s") % {"cards": cards})
+            if by == "timeout":
+                say(_("your time ran out: played %(cards)s for you") % {"cards": cards} if mine
+                    else _("%(player)s's time ran out: played %(cards)s for them") % {
+                        "player": who(player), "cards": cards}, named=not mine)
+            elif by == "stand_in":
+                say(_("the stand-in played %(cards)s for you") % {"cards": cards} if mine
+                    else _("the stand-in played %(cards)s for %(player)s") % {
+                        "player": who(player), "cards": cards})
+            elif mine:
+                say(_("you played %(cards)s") % {"cards": cards})
             else:
-                parts.append(_("%(player)s played %(cards)s") % {"player": who(player),
-                                                                   "cards": cards})
-            last_play = (player, cards, len(parts) - 1)
+                say(_("%(player)s played %(cards)s") % {"player": who(player), "cards": cards},
+                    named=True)
+            # Only one's own play becomes "won the trick with": another's hand stays
+            # theirs to tell.
+            last_play = (player, cards, len(parts) - 1) if by not in ("timeout", "stand_in") \
+                else None
         elif kind == "trick_won":
             if last_play and last_play[0] == player:
                 del parts[last_play[2]:]
                 if player == my_player:
-                    parts.append(_("you won the trick with %(cards)s") % {"cards": last_play[1]})
+                    say(_("you won the trick with %(cards)s") % {"cards": last_play[1]})
                 else:
-                    parts.append(_("%(player)s won the trick with %(cards)s") % {
-                        "player": who(player), "cards": last_play[1]})
+                    say(_("%(player)s won the trick with %(cards)s") % {
+                        "player": who(player), "cards": last_play[1]}, named=True)
             elif player == my_player:
-                parts.append(_("you won the trick"))
+                say(_("you won the trick"))
             else:
-                parts.append(_("%(player)s won the trick") % {"player": who(player)})
+                say(_("%(player)s won the trick") % {"player": who(player)}, named=True)
             last_play = None
         elif kind == "out":
             last_play = None
             if player == my_player:
-                parts.append(_("you went out in place %(place)d") % {"place": event["place"]})
+                say(_("you went out in place %(place)d") % {"place": event["place"]})
             else:
-                parts.append(_("%(player)s went out in place %(place)d") % {
-                    "player": who(player), "place": event["place"]})
+                say(_("%(player)s went out in place %(place)d") % {
+                    "player": who(player), "place": event["place"]}, named=True)
         elif kind == "round_over":
             last_play = None
-            parts.append(_("the round is over"))
+            say(_("the round is over"))
         elif kind == "round_starts":
-            parts.append(_("round %(number)d was dealt") % {"number": event["round"]})
+            say(_("round %(number)d was dealt") % {"number": event["round"]})
         elif kind == "revolution":
-            parts.append((_("%(player)s declared a Great Revolution") if event["great"]
-                          else _("%(player)s declared a revolution")) % {"player": who(player)})
+            say((_("%(player)s declared a Great Revolution") if event["great"]
+                 else _("%(player)s declared a revolution")) % {"player": who(player)},
+                named=True)
         elif kind == "taxes":
-            parts.append(_("the taxes are paid"))
+            say(_("the taxes are paid"))
         elif kind == "trade_done":
-            parts.append(_("%(giver)s and %(taker)s traded a card") % {
-                "giver": who(event["from"]), "taker": who(event["to"])})
+            say(_("%(giver)s and %(taker)s traded a card") % {
+                "giver": who(event["from"]), "taker": who(event["to"])}, named=True)
         elif kind == "trade_declined":
-            parts.append(_("%(player)s chose not to trade") % {"player": who(player)})
+            say(_("%(player)s chose not to trade") % {"player": who(player)}, named=True)
     flush()
     if not parts:
         return ""
     if len(parts) > SUMMARY_PARTS:
         earlier = len(parts) - SUMMARY_PARTS
-        parts = [ngettext("%(count)d earlier move", "%(count)d earlier moves", earlier)
-                 % {"count": earlier}] + parts[-SUMMARY_PARTS:]
-    sentence = "; ".join(parts)
+        parts = [(ngettext("%(count)d earlier move", "%(count)d earlier moves", earlier)
+                  % {"count": earlier}, False)] + parts[-SUMMARY_PARTS:]
+    sentence = "; ".join(text for text, _named in parts)
+    if parts[0][1]:
+        return sentence
     return sentence[:1].upper() + sentence[1:]

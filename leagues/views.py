@@ -1,7 +1,9 @@
 import csv
+from collections import defaultdict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -10,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import engine
-from games.models import Game, Seat
+from games.models import Game, Invitation, Seat
 
 from . import standings
 from .models import League, LeagueGame, Membership, Season
@@ -64,7 +66,49 @@ def league_page(request, slug: str):
     return render(request, "leagues/league.html", {
         "league": league, "seasons": seasons, "season": season, "rows": rows,
         "me": request.user, "options": engine.Options.from_json(league.default_options).to_json(),
+        **_league_tables(league, season, request.user),
     })
+
+
+# The league page lists this many finished games, the most recent first.
+FINISHED_LISTED = 20
+
+
+def _league_tables(league: League, season: Season | None, user) -> dict:
+    """The league's tables as a member sees them: open tables (with the way in for those
+    invited), games in play and finished games (of the season shown), each with its
+    players; three queries whatever their number."""
+    links = LeagueGame.objects.filter(league=league).select_related("game__host") \
+        .defer("game__state", "game__awaiting").order_by("-game__updated", "-pk")
+    if season is not None:
+        links = links.filter(Q(season=season) | Q(game__status=Game.Status.OPEN))
+    links = list(links)
+    ids = [link.game_id for link in links]
+    players: dict[int, list[str]] = defaultdict(list)
+    mine = set()
+    for seat in Seat.objects.filter(game_id__in=ids).select_related("user") \
+            .order_by("game_id", "player", "joined", "pk"):
+        if not seat.left:
+            players[seat.game_id].append(seat.name)
+        if seat.user_id == user.pk:
+            mine.add(seat.game_id)
+    invited = set(Invitation.objects.for_user(user).filter(game_id__in=ids)
+                  .values_list("game_id", flat=True))
+    open_tables, in_play, finished = [], [], []
+    for link in links:
+        game = link.game
+        entry = {"game": game, "season": link.season_id, "players": players[game.pk],
+                 "seated": game.pk in mine, "invited": game.pk in invited}
+        if game.is_open:
+            open_tables.append(entry)
+        elif game.is_playing:
+            in_play.append(entry)
+        elif game.started is not None:
+            finished.append(entry)
+    finished.sort(key=lambda e: e["game"].finished or e["game"].updated, reverse=True)
+    return {"open_tables": open_tables, "in_play": in_play,
+            "finished": finished[:FINISHED_LISTED],
+            "more_finished": max(0, len(finished) - FINISHED_LISTED)}
 
 
 def csv_header() -> list[str]:

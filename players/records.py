@@ -12,7 +12,8 @@ from django.utils.html import strip_tags
 
 from games import engine
 from games.models import Action, BotLevel, Game, Round
-from games.replay import all_log_lines, apply_recorded, player_names
+from games.replay import all_log_lines, apply_recorded, game_results, player_names
+from leagues.standings import finished_rounds
 
 from .models import RatingChange
 
@@ -86,9 +87,9 @@ def replay_record(data: dict) -> engine.Game | None:
 def record_text(game: Game) -> str:
     """The game told for people: players, rules, every round's deal, log and result."""
     names = player_names(game)
-    state = game.engine_state() if game.state is not None else None
+    # The same standings as the record page: whoever left shares the last place.
     standings = [{**row, "name": names.get(row["player"], "?")}
-                 for row in (state.standings if state is not None else [])]
+                 for row in game_results(finished_rounds(game=game)).get(game.pk, [])]
     lines_by_round: dict[int, list[str]] = {}
     actions = list(Action.objects.filter(game=game).order_by("seq"))
     for line in all_log_lines(actions, names):

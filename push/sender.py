@@ -60,8 +60,14 @@ def message(notification: Notification) -> dict:
             if kind == Kind.NUDGE:
                 by = int(notification.key.rsplit(":", 1)[1])
                 context["by"] = game.seats.select_related("user").get(player=by).name
-            body = render_to_string("emails/_decision.txt", context) if kind in (
-                Kind.TURN, Kind.REMINDER, Kind.NUDGE) else _("Open the table to see it.")
+            if kind in (Kind.TURN, Kind.REMINDER, Kind.NUDGE):
+                body = render_to_string("emails/_decision.txt", context)
+            elif kind == Kind.TIMED_OUT:
+                body = _("The table went on without you. Open it to play your next turn.")
+            elif kind == Kind.STAND_IN:
+                body = _("Open the table to take your seat back.")
+            else:
+                body = _("Open the table to see it.")
         title = render_to_string(f"emails/{kind}-subject.txt", context)
     return {"title": _squash(title), "body": _squash(body),
             "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}

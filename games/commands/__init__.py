@@ -33,6 +33,7 @@ from .moves import (
     bots_awaited,
     end_after_this_round,
     play_bot_move,
+    set_profile_standing_orders,
     set_standing_orders,
     standing_order_action,
     trick_key,
@@ -65,8 +66,8 @@ __all__ = [
     "join",
     "join_in_progress", "leave_game",
     "nudge", "nudged", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
-    "remove_seat", "room_for_newcomers", "seen", "seen_at", "set_away", "set_standing_orders",
-    "set_watchable",
+    "remove_seat", "room_for_newcomers", "seen", "seen_at", "set_away",
+    "set_profile_standing_orders", "set_standing_orders", "set_watchable",
     "stand_in_votes", "standing_order_action", "start", "start_vacation", "take_seat_back",
     "trick_key", "two_middle_places", "vote_stand_in", "wake_bots",
 ]

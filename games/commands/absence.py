@@ -3,6 +3,7 @@ taking one's seat back, and noting who is at the table."""
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -46,6 +47,7 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
             state = game.engine_state()
             action = engine.timeout_action(state.view(seat.player))
             seat.timeouts_in_row += 1
+            stood_in = seat.stand_in
             seat.stand_in = seat.stand_in or seat.timeouts_in_row >= TIMEOUTS_BEFORE_STAND_IN
             seat.pass_trick = ""
             seat.save(update_fields=["timeouts_in_row", "stand_in", "pass_trick"])
@@ -53,6 +55,10 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
             state = run_automatic(game, state)
             save_state(game, state, actor=seat.player)
             applied += 1
+            if seat.timeouts_in_row == 1:
+                notifications.for_absence(game, seat, Notification.Kind.TIMED_OUT)
+            if seat.stand_in and not stood_in:
+                notifications.for_absence(game, seat, Notification.Kind.STAND_IN)
         if applied:
             wake_bots(game)
     return applied
@@ -83,8 +89,9 @@ def take_seat_back(game_id: int, user) -> None:
                 refresh_deadlines(game)
 
 
-# "Last seen at the table" is written at most this often (seconds).
-SEEN_SECONDS = 60
+# "Last seen at the table" is written at most this often (seconds); the settings keep
+# NOTIFY_WATCHING_SECONDS from going below it.
+SEEN_SECONDS = settings.LAST_SEEN_SECONDS
 
 
 def seen(seat: Seat) -> None:
@@ -293,6 +300,7 @@ def vote_stand_in(game_id: int, user, player: int) -> bool:
         target.stand_in = True
         target.save(update_fields=["stand_in"])
         save_state(game, game.engine_state(), actor=target.player)
+        notifications.for_absence(game, target, Notification.Kind.STAND_IN)
         wake_bots(game)
         return True
 

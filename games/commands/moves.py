@@ -238,13 +238,15 @@ def _revolution_due(state: engine.Game, player: int) -> bool:
 
 
 def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: bool,
-                        pass_trick: bool) -> None:
+                        pass_trick: bool | None) -> None:
+    """The player's standing orders at one table; `pass_trick` None leaves "pass for the
+    rest of this trick" as it is."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = game.seats.get(user=user)
         seat.auto_pass = auto_pass
         seat.auto_tax_worst = auto_tax_worst
-        if game.is_playing:
+        if game.is_playing and pass_trick is not None:
             view = game.engine_state().view(seat.player)
             seat.pass_trick = trick_key(view) if pass_trick and view["phase"] == "play" else ""
         seat.save(update_fields=["auto_pass", "auto_tax_worst", "pass_trick"])
@@ -253,6 +255,18 @@ def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: boo
             if state.to_json() != game.state:
                 save_state(game, state)
         wake_bots(game)
+
+
+def set_profile_standing_orders(user, auto_pass: bool, auto_tax_worst: bool) -> None:
+    """The standing orders of the player's profile: for every table they will sit at, and
+    every table not over where they sit now."""
+    type(user).objects.filter(pk=user.pk).update(auto_pass=auto_pass,
+                                                 auto_tax_worst=auto_tax_worst)
+    user.auto_pass, user.auto_tax_worst = auto_pass, auto_tax_worst
+    for game_id in Seat.objects.filter(
+        user=user, game__status__in=[Game.Status.OPEN, Game.Status.PLAYING],
+    ).order_by("game_id").values_list("game_id", flat=True):
+        set_standing_orders(game_id, user, auto_pass, auto_tax_worst, pass_trick=None)
 
 
 def end_after_this_round(game_id: int, user, end: bool = True) -> Game:

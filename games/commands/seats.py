@@ -62,7 +62,7 @@ def join_in_progress(game_id: int, user) -> Seat:
             raise Rejected(_("The table is full: %(max)d players.")
                            % {"max": engine.MAX_PLAYERS}, 409)
         _seat_change(game, user)
-        seat = Seat.objects.create(game=game, user=user, joining=True)
+        seat = Seat.for_user(game, user, joining=True)
         answer_invitations(game, user)
         table_touched(game)
     return seat

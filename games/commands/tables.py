@@ -30,7 +30,7 @@ def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0
     with transaction.atomic():
         game = Game.objects.create(name=name, host=host, seats_wanted=seats, options=options,
                                    turn_limit=turn_limit, leaver_bot=leaver_bot)
-        Seat.objects.create(game=game, user=host)
+        Seat.for_user(game, host)
     return game
 
 
@@ -51,7 +51,7 @@ def join(game_id: int, user) -> Seat:
             return seat
         if game.seats.count() >= game.seats_wanted:
             raise Rejected(_("This table is full."), 409)
-        seat = Seat.objects.create(game=game, user=user)
+        seat = Seat.for_user(game, user)
         answer_invitations(game, user)
         game.save(update_fields=["updated"])
     return seat

@@ -3,10 +3,11 @@ from datetime import datetime, timedelta
 
 from django import template
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import time_format
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
+from ..labels import day as _day
 from ..labels import moment as _moment
 from ..labels import title_name as _title_name
 
@@ -58,14 +59,43 @@ def json_attr(value) -> str:
 
 @register.filter
 def moment(value) -> str:
-    """A moment in the reader's zone, the zone named: "November 23 at 12:15 CET"."""
+    """A moment in the reader's zone and their language's one format, the zone named:
+    "Nov. 23, 2026, 12:15 p.m. CET"."""
     return _moment(value)
+
+
+@register.filter
+def day(value) -> str:
+    """A day in the reader's language's one date format: "Nov. 23, 2026"."""
+    return _day(value)
+
+
+@register.filter
+def log_time(value) -> str:
+    """A line's time in a running log: the time alone (the language's time format) on
+    the reader's today, else the whole moment with its zone."""
+    if not value:
+        return ""
+    local = timezone.localtime(value)
+    if local.date() == timezone.localdate():
+        return time_format(local, "TIME_FORMAT")
+    return _moment(value)
+
+
+@register.filter
+def waited(since) -> str:
+    """How long something has waited: "just now" under a minute, else "for 5 minutes"."""
+    if not since:
+        return ""
+    if timezone.now() - since < timedelta(minutes=1):
+        return _("just now")
+    return _("for %(ago)s") % {"ago": timesince(since)}
 
 
 @register.filter
 def last_day(value) -> str:
     """The last day of a stretch that ends at `value` (a midnight), in the reader's zone:
-    away "until the end of November 25" rather than "until November 26 at 00:00"."""
+    away "until the end of Nov. 25, 2026" rather than "until Nov. 26, 2026, midnight"."""
     if not value:
         return ""
-    return date_format(timezone.localtime(value) - timedelta(seconds=1), "MONTH_DAY_FORMAT")
+    return _day(timezone.localtime(value) - timedelta(seconds=1))

@@ -60,7 +60,7 @@ def _keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
 
 
 def _render_game(request, game, me, template, error="", status=200, me_seen="", looked=None,
-                 form=""):
+                 form="", orders_saved=False):
     seats = list(game.seats.select_related("user"))
     context = table_context(game, me, seats)
     names = {s.player: s.name for s in seats}
@@ -80,7 +80,8 @@ def _render_game(request, game, me, template, error="", status=200, me_seen="", 
         "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
         # A poll leaves my hand and actions alone when they did not change, so a
         # half-made choice (ticked cards, an opened rank) survives other players' moves.
-        "send_me": context["me_key"] != me_seen,
+        "send_me": context["me_key"] != me_seen or orders_saved,
+        "orders_saved": orders_saved,
         "oob": template.endswith("#update"),
         # Pages served by an ASGI server with Redis are told of changes at once.
         "stream": me is not None and live.enabled() and isinstance(request, ASGIRequest),
@@ -313,7 +314,7 @@ def _recorded(request, game):
     return redirect(game)
 
 
-def _action_answer(request, game_id, me, error="", status=200):
+def _action_answer(request, game_id, me, error="", status=200, orders_saved=False):
     """After an action: the fresh fragments for HTMX, else the page (a redirect on success
     so that reloading never resubmits). A table not in play has no fragments to send."""
     game = Game.objects.get(pk=game_id)
@@ -324,7 +325,8 @@ def _action_answer(request, game_id, me, error="", status=200):
         return render(request, "games/refused.html", {"game": game, "error": error},
                       status=status)
     if request.htmx:
-        return _render_game(request, game, me, "games/game.html#update", error, status)
+        return _render_game(request, game, me, "games/game.html#update", error, status,
+                            orders_saved=orders_saved)
     if not error:
         return redirect(game)
     return _render_game(request, game, me, "games/game.html", error, status)
@@ -433,7 +435,8 @@ def standing_orders(request, game_id: int):
         pass_trick=request.POST.get("pass_trick") == "on",
     )
     if request.htmx:
-        return _action_answer(request, game.pk, Seat.objects.get(pk=me.pk))
+        # Said where the player pressed the button: the panel stays open with it.
+        return _action_answer(request, game.pk, Seat.objects.get(pk=me.pk), orders_saved=True)
     messages.success(request, _("Your standing orders are saved."))
     return redirect(game)
 
@@ -478,12 +481,16 @@ def nudge(request, game_id: int):
 @require_POST
 @login_required
 def leave_game(request, game_id: int):
-    game, _me = seat_for_user(request, game_id)
+    game, me = seat_for_user(request, game_id)
     try:
         commands.leave_game(game.pk, request.user)
     except commands.Rejected as rejected:
         return _refused(request, game, rejected)
-    messages.success(request, _("You have left the game. Thank you for playing!"))
+    if me.joining:
+        messages.success(request, _("You gave up your place at %(table)s.")
+                         % {"table": game.name})
+    else:
+        messages.success(request, _("You have left the game. Thank you for playing!"))
     return redirect("home")
 
 
@@ -516,9 +523,13 @@ def vote_stand_in(request, game_id: int):
     except commands.Rejected as rejected:
         return _refused(request, game, rejected)
     else:
-        messages.success(request, _("Most players agree: the stand-in bot plays for them until "
-                                    "they take their seat back.") if decided
-                         else _("Your vote is counted."))
+        if decided:
+            name = game.seats.select_related("user").get(player=player).name
+            messages.success(request, _(
+                "Most players agree: the stand-in bot plays for %(name)s until they take "
+                "their seat back.") % {"name": name})
+        else:
+            messages.success(request, _("Your vote is counted."))
     return redirect(game)
 
 

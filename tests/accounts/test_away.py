@@ -178,10 +178,10 @@ def test_the_tables_see_who_is_away_and_the_player_sees_it_too(client, timed):
         assert "on vacation" in page
         client.force_login(away)
         page = client.get(f"/t/{timed.pk}/").content.decode()
-        assert ("You are away until the end of November 26: your clock waits at every "
+        assert ("You are away until the end of Nov. 26, 2026: your clock waits at every "
                 "timed table.") in page
         profile = client.get("/accounts/profile/").content.decode()
-        assert "You are away until the end of November 26:" in profile
+        assert "You are away until the end of Nov. 26, 2026:" in profile
         assert "I&#x27;m back: start my clocks" in profile or "I'm back: start my clocks" in profile
 
 

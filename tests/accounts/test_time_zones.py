@@ -20,8 +20,8 @@ pytestmark = pytest.mark.django_db
 # A moment whose deadline a day later falls on different days in New York and Tokyo.
 STARTED = datetime(2026, 11, 23, 20, 30, tzinfo=UTC)
 DEADLINE = STARTED + timedelta(days=1)
-NEW_YORK = "November 24 at 15:30 EST"
-TOKYO = "November 25 at 05:30 JST"
+NEW_YORK = "Nov. 24, 2026, 3:30 p.m. EST"
+TOKYO = "Nov. 25, 2026, 5:30 a.m. JST"
 
 
 def _deliver_due():
@@ -53,20 +53,20 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time_on_the_page(
         client.force_login(tokyo)
         page = client.get(f"/t/{game.pk}/").content.decode()
         assert f"Your time to decide runs out on {TOKYO} (in 20 h 20 min)." in page
-        assert "EST" not in page and "p.m." not in page
-        # The table's log too: the deal at 20:30 UTC was at 05:30 in Tokyo.
-        assert f'<time datetime="{STARTED.isoformat()}">05:30</time>' in page
+        assert "EST" not in page and "3:30 p.m." not in page
+        # The table's log too: the deal at 20:30 UTC was at 05:30 in Tokyo (that day).
+        assert f'<time datetime="{STARTED.isoformat()}">5:30 a.m.</time>' in page
 
         client.force_login(new_york)
         page = client.get(f"/t/{game.pk}/").content.decode()
-        assert ("Votre temps de décision expire le 24 novembre à 15:30 EST "
+        assert ("Votre temps de décision expire le 24 novembre 2026 15:30 EST "
                 "(dans 20 h 20 min).") in page
         assert f'<time datetime="{STARTED.isoformat()}">15:30</time>' in page
         assert "JST" not in page
 
         # What a poll sends when the table changed is in the reader's zone as well.
         polled = client.get(f"/t/{game.pk}/poll/?v=0&me=x").content.decode()
-        assert "24 novembre à 15:30 EST" in polled
+        assert "24 novembre 2026 15:30 EST" in polled
 
 
 def test_two_players_read_the_same_deadline_each_in_their_own_time_in_emails(two_zones):
@@ -91,7 +91,7 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time_in_emails(two
         assert "p.m.." not in message.body + html
 
     _started, turn, reminder = to[new_york.email]
-    french = "Votre temps expire le 24 novembre à 15:30 EST"
+    french = "Votre temps expire le 24 novembre 2026 15:30 EST"
     for message, left in ((turn, "23 h 55 min"), (reminder, "6 h 0 min")):
         html = message.alternatives[0][0]
         assert f"{french} (dans {left})" in message.body and french in html

@@ -7,6 +7,8 @@ from datetime import datetime, timedelta
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.utils import translation
+from django.utils.formats import date_format
 
 from tests.helpers import PASSWORD
 
@@ -53,7 +55,9 @@ def test_the_browsers_zone_at_sign_up_then_away_and_back_in_the_profile(
     page.wait_for_load_state()
     notice = page.locator(".away-notice")
     assert notice.is_visible()
-    assert f"until the end of {last_day:%B} {last_day.day}:" in notice.inner_text()
+    with translation.override("en"):
+        shown = date_format(last_day, "DATE_FORMAT")
+    assert f"until the end of {shown}:" in notice.inner_text()
     page.screenshot(path=str(folder / f"profile-zone-away-{size}.png"), full_page=True)
     serious = [v for v in Axe().run(page).response["violations"]
                if v["impact"] in ("serious", "critical")]

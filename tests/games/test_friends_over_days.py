@@ -11,6 +11,7 @@ from django.core import mail
 from django.utils import timezone
 
 from games import commands, emails, notifications, tasks
+from games.labels import moment
 from games.models import Game, Notification, TurnLimit
 from tests.helpers import make_user, start_table, waiting_humans
 
@@ -156,8 +157,9 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time(client, table
     client.force_login(waiting.user)
     deadline = datetime.fromisoformat(table.awaiting[str(waiting.player)][2])
     page = client.get(f"/t/{table.pk}/").content.decode()
-    local = deadline.astimezone(NEW_YORK)
-    assert f"{local:%H:%M} {local.tzname()}" in page
+    with timezone.override(NEW_YORK):
+        local = moment(deadline)  # "Nov. 25, 2026, 12:27 p.m. EST"
+    assert local.endswith(" EST") and local in page
     assert "(in 23 h 59 min)" in page or "(in 1 d 0 h)" in page
 
     # The reminder email, in the reader's zone too.
@@ -165,17 +167,16 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time(client, table
         _deliver_due()
     reminder = next(m for m in mail.outbox if m.to == [waiting.user.email]
                     and m.subject.startswith("Reminder"))
-    assert f"{local:%H:%M} {local.tzname()}" in reminder.body
+    assert local in reminder.body
     html = reminder.alternatives[0][0]
-    assert f"{local:%H:%M} {local.tzname()}" in html and "p.m.." not in html
+    assert local in html and "p.m.." not in html
 
     # Another player at the same table, in Amsterdam, reads it in Amsterdam time.
     other = table.seats.exclude(pk=waiting.pk).exclude(user=None).first()
     client.force_login(other.user)
     page = client.get(f"/t/{table.pk}/").content.decode()
-    seen = deadline.astimezone(AMSTERDAM)
     assert f'datetime="{deadline.isoformat()}"' in page  # the seat's clock
-    assert f"{local:%H:%M} {local.tzname()}" not in page or local.hour == seen.hour
+    assert local not in page
 
 
 def test_the_daily_summary_goes_out_at_eight_in_each_readers_zone(table):
@@ -329,7 +330,7 @@ def test_most_of_the_others_can_vote_the_stand_in_bot_in_after_two_missed_turns(
     assert not target.stand_in
     client.force_login(others[1].user)
     answer = client.post(url, {"player": target.player}, follow=True).content.decode()
-    assert "stand-in bot plays for them" in answer
+    assert f"the stand-in bot plays for {target.name} until" in answer
     target.refresh_from_db()
     assert target.stand_in
 

@@ -124,6 +124,10 @@ def _play_world(client, people, holder: int | None, human_holder: str) -> list:
     with time_machine.travel(FROZEN, tick=False):
         game = start_table(people["host"], [people["a"], people["b"]], bots=2,
                            options={"rounds": 3})
+        # The worlds are the same people's later tables, never their first one: the
+        # first-table explanation of standing orders would tell the worlds apart (by
+        # which ran first), not the jesters.
+        game.seats.update(first_game=False)
         seats = _seat_people(game, people)
         hands = _base_hands()
         if holder is not None:
@@ -163,6 +167,7 @@ def _first_round_world(client, people, gp_holds_both: bool) -> list:
     with time_machine.travel(FROZEN, tick=False):
         game = start_table(people["host"], [people["a"], people["b"]], bots=2,
                            options={"rounds": 3, "first_round_taxes": False})
+        game.seats.update(first_game=False)  # as in _play_world
         _seat_people(game, people)
         hands = _base_hands()
         if gp_holds_both:

@@ -92,11 +92,12 @@ def test_the_standings_page_makes_as_many_queries_for_many_games_as_for_one(
     client.force_login(people[0])
     url = reverse("league", args=["friday"])
     play_rounds(people, league, season)
-    # session, user, league, membership, seasons; rounds, seats, replacements
-    with django_assert_num_queries(8):
+    # session, user, league, membership, seasons; rounds, seats, replacements; the
+    # league's tables, their seats, my invitations
+    with django_assert_num_queries(11):
         one = client.get(url)
     play_rounds(people, league, season, times=9)
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(11):
         many = client.get(url)
     assert one.context["rows"][0].games == 1
     assert many.context["rows"][0].games == 10
@@ -149,3 +150,40 @@ def test_the_player_page_is_for_members_only(client, people, league):
     assert client.get(
         reverse("league_player", args=["friday", outsider.pk])
     ).status_code == 404
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ("Open tables", "You are invited: take your seat", "Ask anna for an invitation.",
+            "In play", "Round 1", "Finished")),
+    ("de", ("Offene Tische", "Du bist eingeladen: Nimm Platz",
+            "Bitte anna um eine Einladung.", "Läuft", "Runde 1", "Beendet")),
+])
+def test_the_league_page_lists_its_open_tables_and_its_games(
+        client, people, league, season, language, words):
+    from leagues.services import create_league_table
+    from tests.helpers import start_table
+
+    from .helpers import LeagueGame
+
+    anna, bert, cleo, dirk = people
+    for person in people:
+        person.display_name = person.username
+        person.language = language
+        person.save()
+    create_league_table(league, anna, [bert], "Open for Bert")
+    playing = start_table(anna, [cleo], bots=2, name="Anna and Cleo")
+    LeagueGame.objects.create(game=playing, league=league, season=season)
+    finished = record_game(people, [([A, B, C, D], [B, A, D, C])], league, season,
+                           name="Last Friday")
+    client.force_login(bert)
+    page = client.get(reverse("league", args=["friday"])).content.decode()
+    tables = page.split('id="league-tables-heading"', 1)[1].split("</section>", 1)[0]
+    for word in words[:1] + words[3:]:
+        assert word in tables
+    # Bert is invited to the open table; he has no seat at the game in play.
+    assert words[1] in tables and "Open for Bert" in tables
+    assert "Anna and Cleo" in tables and f'href="/t/{playing.pk}/"' not in tables
+    assert f'href="/history/{finished.pk}/"' in tables
+    client.force_login(dirk)
+    page = client.get(reverse("league", args=["friday"])).content.decode()
+    assert words[2] in page

@@ -1,0 +1,86 @@
+"""Dates read one way in each language (Django's formats for the locale), in the reader's
+time zone with the zone named, wherever they appear: the log, My games, the record and
+emails; a wait under a minute is "just now"."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+
+from games import emails, notifications
+from games.models import Game, TurnLimit
+from tests.helpers import make_user, play_until, start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+MOMENT = datetime(2026, 11, 24, 15, 38, tzinfo=UTC)
+FORMS = {
+    # Amsterdam, the site's zone: 16:38 CET.
+    "en": "Nov. 24, 2026, 4:38 p.m. CET",
+    "nl": "24 november 2026 16:38 CET",
+    "de": "24. November 2026 16:38 CET",
+    "fr": "24 novembre 2026 16:38 CET",
+}
+
+
+@pytest.fixture
+def dealt():
+    with time_machine.travel(MOMENT, tick=False):
+        users = [make_user(n) for n in ("ana", "ben", "cas", "dia")]
+        game = start_table(users[0], users[1:], turn_limit=TurnLimit.DAY)
+    return game, users
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_full_log_and_the_record_write_the_same_moment_the_same_way(
+        client, dealt, language):
+    game, users = dealt
+    users[0].language = language
+    users[0].save()
+    client.force_login(users[0])
+    with time_machine.travel(MOMENT + timedelta(days=2), tick=False):
+        log = client.get(f"/t/{game.pk}/log/").content.decode()
+        assert f">{FORMS[language]}</time>" in log
+        # The game page's own log names the day too, once it is not today.
+        page = client.get(f"/t/{game.pk}/").content.decode()
+        assert f">{FORMS[language]}</time>" in page
+        game = play_until(game, lambda g: g.is_over)
+        assert game.status == Game.Status.FINISHED
+        record = client.get(f"/history/{game.pk}/").content.decode()
+        assert f">{FORMS[language]}</time>" in record
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_emails_write_a_deadline_in_the_same_one_format(dealt, language):
+    game, users = dealt
+    waiting = waiting_humans(game)[0].user
+    waiting.language = language
+    waiting.save()
+    with time_machine.travel(MOMENT + timedelta(minutes=5), tick=False):
+        for pk in notifications.due_ids():
+            emails.deliver(pk)
+    deadline = {"en": "Nov. 25, 2026, 4:38 p.m. CET", "fr": "25 novembre 2026 16:38 CET"}
+    mine = [m for m in mail.outbox if m.to == [waiting.email]]
+    assert any(deadline[language] in m.body for m in mine), [m.body for m in mine]
+
+
+@pytest.mark.parametrize(("language", "just_now", "minutes"), [
+    ("en", "just now", "for 5 minutes"),
+    ("nl", "zojuist", "sinds 5 minuten"),
+])
+def test_my_games_says_just_now_under_a_minute(client, dealt, language, just_now, minutes):
+    game, users = dealt
+    reader = next(u for u in users if u.pk not in
+                  {s.user_id for s in waiting_humans(game)})
+    reader.language = language
+    reader.save()
+    client.force_login(reader)
+    with time_machine.travel(MOMENT + timedelta(seconds=20), tick=False):
+        home = client.get("/").content.decode()
+        assert f"· {just_now}" in home
+        assert "0 minutes" not in home and "0 minuten" not in home
+    with time_machine.travel(MOMENT + timedelta(minutes=5), tick=False):
+        # (Django puts a no-break space between the number and the unit.)
+        home = client.get("/").content.decode().replace("\xa0", " ")
+        assert f"· {minutes}" in home

@@ -1,0 +1,57 @@
+"""A player who leaves a game is treated as the leave dialog says, the same everywhere:
+their points stay on the scoreboard, and in the table's final standings, the game record
+and the ratings they share the last place with anyone else who left."""
+
+import re
+
+import pytest
+
+from games.models import Game
+from players.models import RatingChange
+from tests.helpers import make_user, play_until, start_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished_with_a_leaver(client):
+    users = [make_user(n, display_name=n) for n in ("ana", "ben", "cas", "dia", "eli")]
+    game = start_table(users[0], users[1:], options={"rounds": 2})
+    leaver = users[4]
+    client.force_login(leaver)
+    dialog = client.get(f"/t/{game.pk}/").content.decode()
+    assert client.post(f"/t/{game.pk}/leave-game/").status_code == 302
+    game = play_until(game, lambda g: g.is_over)
+    assert game.status == Game.Status.FINISHED
+    return game, users, leaver, dialog
+
+
+def _rank_of(html: str, name: str) -> int:
+    row = re.search(rf"<tr[^>]*><td>(\d+)</td><td>{name}\b", html)
+    return int(row.group(1))
+
+
+def test_the_dialog_standings_record_and_rating_agree_on_the_leavers_place(
+        client, finished_with_a_leaver):
+    game, users, leaver, dialog = finished_with_a_leaver
+    assert "you share the last place with anyone else who left" in dialog
+    assert "you are not ranked" not in dialog
+    stayer = users[0]
+    client.force_login(stayer)
+    for language, tag in (("en", "left"), ("nl", "vertrokken")):
+        stayer.language = language
+        stayer.save()
+        table = client.get(f"/t/{game.pk}/").content.decode()
+        final = table.split('id="final-heading"', 1)[1].split("</ol>", 1)[0]
+        # On the table's own final standings, after the four who played it out.
+        assert re.search(rf'<li value="5"[^>]*><span class="st-name"><bdi>{leaver.name}</bdi> '
+                         rf'<span class="tag">{tag}</span>', final)
+        record = client.get(f"/history/{game.pk}/").content.decode()
+        assert _rank_of(record, leaver.name) == 5
+        assert f'{leaver.name} <span class="tag">{tag}</span>' in record
+        assert sorted(_rank_of(record, u.name) for u in users[:4]) == [1, 2, 3, 4]
+    assert RatingChange.objects.get(game=game, rating__user=leaver).place == 5
+    stayer.language = "en"
+    stayer.save()
+    text = client.get(f"/history/{game.pk}/record.txt").content.decode()
+    assert f"5. {leaver.name} (left)" in text
