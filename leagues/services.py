@@ -22,6 +22,7 @@ def create_league_table(
     """A table with the league's default options: the host seated, `bots` bots seated,
     the guests invited; linked to the league and its current season."""
     guests = [g for g in guests if g.pk != host.pk]
+    commands.check_bot_level(bot_level)
     seats = 1 + len(guests) + bots
     with transaction.atomic():
         game = commands.create_table(host, name, seats, league.default_options)
@@ -38,6 +39,7 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
                    reason: str = "", by=None) -> Replacement:
     """Give an absent player's seat to a bot, from the round in play on. The Replacement
     keeps the earlier rounds the player's in league standings."""
+    commands.check_bot_level(level)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if not game.is_playing:

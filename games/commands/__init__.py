@@ -27,8 +27,13 @@ from .absence import (
 )
 from .base import Rejected
 from .moves import (
+    BOT_STALL,
+    BotsStuck,
     act,
+    bot_work,
     bots_awaited,
+    bots_due,
+    bots_failed,
     end_after_this_round,
     play_bot_move,
     set_standing_orders,
@@ -41,6 +46,7 @@ from .tables import (
     BOT_NAMES,
     add_bot,
     cancel_table,
+    check_bot_level,
     create_table,
     expire_invitations,
     expire_open_tables,
@@ -55,7 +61,8 @@ from .tables import (
 )
 
 __all__ = [
-    "BOT_NAMES", "act", "add_bot", "bots_awaited", "cancel_table", "choose_join_place",
+    "BOT_NAMES", "BOT_STALL", "BotsStuck", "act", "add_bot", "bot_work", "bots_awaited", "bots_due",
+    "bots_failed", "cancel_table", "check_bot_level", "choose_join_place",
     "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
     "expire_invitations", "expire_open_tables", "invite", "invite_users", "join",
     "join_in_progress", "leave_game",
