@@ -215,14 +215,14 @@ def test_the_host_sees_that_a_simpler_bot_stood_in(alice, bob, client, monkeypat
     client.force_login(alice)
     page = client.get(f"/t/{game.pk}/").content.decode()
     assert f"{expert.bot_name}</bdi> (Expert bot)" in page and "Skilled bot" in page
-    assert "could not decide" in page
+    assert "could not decide on" in page
     client.force_login(bob)
     assert "could not decide" not in client.get(f"/t/{game.pk}/").content.decode()
     alice.language = "nl"
     alice.save()
     client.force_login(alice)
     dutch = client.get(f"/t/{game.pk}/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
-    assert "(Expert-bot) kwam" in dutch and "een eenvoudiger bot (Handige bot)" in dutch
+    assert "(Expert-bot) kwam er bij" in dutch and "een eenvoudiger bot (Handige bot)" in dutch
 
 
 def test_a_revolution_decision_that_failed_is_never_counted_where_the_host_sees_it(
