@@ -243,11 +243,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": envfloat("BROKER_SOCKET_TIMEOUT", "1.5"),
     "queue_order_strategy": "priority",
 }
-# Two queues, and every worker consumes both (a worker started without -Q takes every
-# queue declared here): first the bot moves that a person at the table waits for
-# (games.tasks.REPLY_QUEUE), then everything else, bot-only tables included. A bot's
-# reply to a move is never queued behind other tables' bot-only stretches.
-CELERY_TASK_QUEUES = (Queue("bot_replies"), Queue("celery"))
+# Three queues, and every worker consumes all (a worker started without -Q takes every
+# queue declared here), in this order: the bot moves that a person at the table waits for
+# (games.tasks.REPLY_QUEUE), then everything else (the sweep, emails), then the moves of
+# tables where nobody waits for the bots (games.tasks.BOT_PLAY_QUEUE). A bot's reply to a
+# move is never queued behind other tables' bot-only stretches.
+CELERY_TASK_QUEUES = (Queue("bot_replies"), Queue("celery"), Queue("bot_play"))
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_BROKER_CONNECTION_TIMEOUT = envfloat("BROKER_SOCKET_TIMEOUT", "1.5")
 CELERY_TASK_PUBLISH_RETRY = False

@@ -21,10 +21,12 @@ from .models import Game
 
 log = logging.getLogger(__name__)
 
-# The queue of bot moves that somebody at the table waits for (games.commands.bot_work):
-# never behind the bot-only stretches of other tables, which go to Celery's default queue.
-# Both are declared in settings.CELERY_TASK_QUEUES, so every worker consumes both.
+# The queue of bot moves that somebody at the table waits for (games.commands.bot_work),
+# taken first, and the queue of the tables where nobody does, taken last (after the
+# sweep and the emails): a reply never waits behind other tables' bot-only stretches.
+# All are declared in settings.CELERY_TASK_QUEUES, so every worker consumes them all.
 REPLY_QUEUE = "bot_replies"
+BOT_PLAY_QUEUE = "bot_play"
 
 
 @shared_task(acks_late=True, soft_time_limit=30, time_limit=60)
@@ -101,7 +103,7 @@ def _sender(task, queue: str | None = None):
     return send
 
 
-background.register("play_bots", _sender(play_bots))
+background.register("play_bots", _sender(play_bots, BOT_PLAY_QUEUE))
 background.register("bot_reply", _sender(play_bots, REPLY_QUEUE))
 background.register("send_notification", _sender(send_notification))
 background.register("invitation_email", _sender(send_invitation))
