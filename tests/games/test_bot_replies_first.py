@@ -45,9 +45,9 @@ def test_a_reply_is_not_queued_behind_bot_only_tables(celery_worker, alice, bob)
         if not commands.bots_awaited(moved):
             continue
         mine = Action.objects.get(game=people, seq=moved.seq)
-        assert wait_for(lambda: Action.objects.filter(  # noqa: B023 (run at once)
-            game=people, seq__gt=mine.seq, by="bot").exists())
-        reply = Action.objects.filter(game=people, seq__gt=mine.seq, by="bot").first()
+        replies = Action.objects.filter(game=people, seq__gt=mine.seq, by="bot")
+        assert wait_for(replies.exists)
+        reply = replies.first()
         between = Action.objects.filter(game_id__in=bot_only, created__gt=mine.created,
                                         created__lt=reply.created).count()
         # The one move the worker had in hand when the reply was sent may finish first.
