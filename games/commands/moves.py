@@ -114,10 +114,10 @@ def play_bot_move(game_id: int, seq: int | None = None) -> bool:
 
 
 def _seat_failed(game: Game, seat: Seat, view: dict) -> None:
-    """Log a seat whose move failed outside its bot (with a traceback the first time for
-    this seat and state, one line after)."""
-    key = f"bot-seat-failed:{game.pk}:{seat.player}:{game.seq}"
-    first = cache.add(key, 1, timeout=86400)
+    """Log a seat whose move failed outside its bot: with a traceback the first time in
+    an hour for this seat, one line after (the others' moves try it again each time)."""
+    key = f"bot-seat-failed:{game.pk}:{seat.player}"
+    first = cache.add(key, 1, timeout=3600)
     (log.exception if first else log.warning)(
         "the move of %s's bot at table %s (player %s) failed at record %s; view %s",
         seat.name, game.pk, seat.player, game.seq, json.dumps(view),
