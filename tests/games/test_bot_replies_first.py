@@ -4,6 +4,7 @@ bot-only tables' moves, however many of those are waiting."""
 import time
 
 import pytest
+from django.utils import timezone
 
 from games import commands, engine
 from games.models import Action, Game
@@ -42,16 +43,19 @@ def test_a_reply_is_not_queued_behind_bot_only_tables(celery_worker, alice, bob)
         people.refresh_from_db()
         moved = commands.act(people.pk, alice, engine.action_from_json(legal(people, seat)[0]),
                              people.awaiting[str(seat.player)][0])
+        sent = timezone.now()  # committed: the reply's work is in the queue
         if not commands.bots_awaited(moved):
             continue
         mine = Action.objects.get(game=people, seq=moved.seq)
         replies = Action.objects.filter(game=people, seq__gt=mine.seq, by="bot")
         assert wait_for(replies.exists)
         reply = replies.first()
-        between = Action.objects.filter(game_id__in=bot_only, created__gt=mine.created,
+        between = Action.objects.filter(game_id__in=bot_only, created__gt=sent,
                                         created__lt=reply.created).count()
-        # The one move the worker had in hand when the reply was sent may finish first.
-        assert between <= 1, f"{between} bot-only moves went before the reply"
+        # The move the worker had in hand when the reply was sent may finish first (and
+        # one the broker had handed it already); the old single queue let over a
+        # thousand go first.
+        assert between <= 2, f"{between} bot-only moves went before the reply"
         checked += 1
         if checked == 5:
             break
