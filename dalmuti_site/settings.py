@@ -248,7 +248,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # (games.tasks.REPLY_QUEUE), then everything else (the sweep, emails), then the moves of
 # tables where nobody waits for the bots (games.tasks.BOT_PLAY_QUEUE). A bot's reply to a
 # move is never queued behind other tables' bot-only stretches.
-CELERY_TASK_QUEUES = (Queue("bot_replies"), Queue("celery"), Queue("bot_play"))
+# Each queue is bound with a routing key of its own (not Celery's default "celery" for
+# all), so that the bindings say plainly where work goes.
+CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name)
+                           for name in ("bot_replies", "celery", "bot_play"))
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_BROKER_CONNECTION_TIMEOUT = envfloat("BROKER_SOCKET_TIMEOUT", "1.5")
 CELERY_TASK_PUBLISH_RETRY = False

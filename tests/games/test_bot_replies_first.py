@@ -62,3 +62,22 @@ def test_a_reply_is_not_queued_behind_bot_only_tables(celery_worker, alice, bob)
     assert checked == 5
     # Meanwhile the bot-only tables had work waiting: they were playing.
     assert Action.objects.filter(game_id__in=bot_only, by="bot").count() > 0
+
+
+def test_work_sent_to_a_queue_is_delivered_to_that_queue_only():
+    from dalmuti_site.celery import app, ping
+
+    with app.connection_for_write() as conn:
+        channel = conn.default_channel
+        for queue in app.amqp.queues.values():  # bound as a worker binds them
+            queue(channel).declare()
+        client = channel.client
+        names = list(app.amqp.queues)
+        assert {"bot_replies", "celery", "bot_play"} <= set(names)
+        for name in names:
+            before = {n: client.llen(n) for n in names}
+            ping.apply_async(queue=name)
+            after = {n: client.llen(n) for n in names}
+            client.lpop(name)  # the message just sent (no worker runs here)
+            grew = {n: after[n] - before[n] for n in names if after[n] != before[n]}
+            assert grew == {name: 1}
