@@ -11,6 +11,7 @@ from pathlib import Path
 import dj_database_url
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.getenv("DALMUTI_VAR_DIR", BASE_DIR / "var"))
@@ -257,14 +258,29 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Enqueuing must never hang a request when the broker is down or hangs (accepts the
 # connection, never answers): fail fast with short socket timeouts and no publish retry;
 # the sweep sends the work again later.
+# A worker takes the queues in the order of CELERY_TASK_QUEUES ("priority"), not in turn.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 1, "interval_start": 0, "interval_step": 0.2,
     "socket_timeout": envfloat("BROKER_SOCKET_TIMEOUT", "1.5"),
     "socket_connect_timeout": envfloat("BROKER_SOCKET_TIMEOUT", "1.5"),
+    "queue_order_strategy": "priority",
 }
+# Three queues, and every worker consumes all (a worker started without -Q takes every
+# queue declared here), in this order: the bot moves that a person at the table waits for
+# (games.tasks.REPLY_QUEUE), then everything else (the sweep, emails), then the moves of
+# tables where nobody waits for the bots (games.tasks.BOT_PLAY_QUEUE). A bot's reply to a
+# move is never queued behind other tables' bot-only stretches.
+# Each queue is bound with a routing key of its own (not Celery's default "celery" for
+# all), so that the bindings say plainly where work goes.
+CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name)
+                           for name in ("bot_replies", "celery", "bot_play"))
+CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_BROKER_CONNECTION_TIMEOUT = envfloat("BROKER_SOCKET_TIMEOUT", "1.5")
 CELERY_TASK_PUBLISH_RETRY = False
 SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
+# A bot decision that takes longer than this (seconds) is replaced by the next simpler
+# bot's (the expert's own budget is half a second a move).
+BOT_DECISION_SECONDS = envfloat("BOT_DECISION_SECONDS", "5")
 # The daily summary goes out at this hour of each reader's own time zone: the task runs
 # every hour and finds whose hour it is.
 DAILY_SUMMARY_HOUR = envint("DAILY_SUMMARY_HOUR", "8")

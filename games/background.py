@@ -10,6 +10,7 @@ derived again from the database, and the periodic sweep does so for anything los
 """
 
 import logging
+import threading
 from collections.abc import Callable
 from functools import partial
 
@@ -18,6 +19,10 @@ from django.db import transaction
 log = logging.getLogger(__name__)
 
 _senders: dict[str, Callable[..., None]] = {}
+# Work sent while this thread is already sending (without a broker the work runs at once,
+# and a bot's move sends the next): queued here and sent by the outer call, one after
+# the other, so that a long chain of bot moves is a loop rather than ever deeper calls.
+_local = threading.local()
 
 
 def register(name: str, send: Callable[..., None]) -> None:
@@ -31,7 +36,17 @@ def after_commit(name: str, *args) -> None:
 
 
 def send_now(name: str, *args) -> None:
+    pending = getattr(_local, "pending", None)
+    if pending is not None:
+        pending.append((name, args))
+        return
+    _local.pending = [(name, args)]
     try:
-        _senders[name](*args)
-    except Exception:  # the broker is down or unreachable: the sweep sends it later
-        log.exception("could not send %s%r to the workers", name, args)
+        while _local.pending:
+            name, args = _local.pending.pop(0)
+            try:
+                _senders[name](*args)
+            except Exception:  # the broker is down or unreachable: the sweep sends it later
+                log.exception("could not send %s%r to the workers", name, args)
+    finally:
+        _local.pending = None

@@ -153,6 +153,10 @@ class Seat(models.Model):
     # When the player last looked at or acted at this table (they may be watching live).
     last_seen = models.DateTimeField(null=True, blank=True)
     last_acted = models.DateTimeField(null=True, blank=True)
+    # Decisions of this seat's bot that a simpler level made because its own level failed
+    # (raised, overran its time): the host is told, and which level made the last one.
+    bot_stand_ins = models.PositiveIntegerField(default=0)
+    bot_stand_in_level = models.CharField(max_length=16, blank=True)
     # Absent players: consecutive turns that timed out, and a bot standing in.
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     stand_in = models.BooleanField(_("a bot stands in"), default=False)
@@ -184,6 +188,10 @@ class Seat(models.Model):
             models.CheckConstraint(
                 condition=models.Q(user__isnull=False) | ~models.Q(bot_level=""),
                 name="seat_is_user_or_bot",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(bot_level__in=["", *BotLevel.values]),
+                name="seat_bot_level_known",
             ),
         ]
 

@@ -18,7 +18,7 @@ from .clock import VACATION_DAYS, current_deadline
 from .commands import nudged, stand_in_votes, trick_key, two_middle_places
 from .commands.absence import TIMEOUTS_BEFORE_VOTE, at_the_table, nudge_after
 from .labels import card_name, cards_phrase, move_sentence, title_name
-from .models import Action, Game, Seat, StandInVote
+from .models import STAND_IN_LEVEL, Action, BotLevel, Game, Seat, StandInVote
 
 JESTER = engine.JESTER
 
@@ -177,6 +177,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     if my_turn:
         context.update(_my_actions(view, name_of))
     context.update(_seat_changes(game, me, seats, view))
+    context["bot_stand_ins"] = _bot_stand_ins(seats) if context["is_host"] else []
     if me is not None:
         context["orders"] = _my_seat(game, me, view, now)
     context["me_key"] = _key(view["hand"], view["legal_actions"], turn_token, view["taxes"],
@@ -237,6 +238,24 @@ def _seat_changes(game: Game, me: Seat | None, seats: list[Seat], view: dict) ->
         "me_leaving": me is not None and (me.leaving or me.left),
         "can_leave": me is not None and game.is_playing and not me.leaving and not me.left,
     }
+
+
+def _level_label(level: str) -> str:
+    if level in BotLevel.values:
+        return str(BotLevel(level).label)
+    return _("the simplest rule")
+
+
+def _bot_stand_ins(seats: list[Seat]) -> list[dict]:
+    """For the host: each bot whose own level failed to decide some moves (they were made
+    by a simpler level, see commands.moves), and the level that made the last of them."""
+    return [
+        {"name": s.name, "count": s.bot_stand_ins,
+         "level": _level_label(s.bot_level) if s.bot_level
+         else _("stand-in bot, %(level)s") % {"level": _level_label(STAND_IN_LEVEL)},
+         "stand_in": _level_label(s.bot_stand_in_level)}
+        for s in seats if s.bot_stand_ins
+    ]
 
 
 def _votes(game: Game, me: Seat, rows: list[PlayerRow], by_player: dict) -> None:

@@ -6,7 +6,6 @@ import logging
 import smtplib
 import threading
 import time
-from datetime import timedelta
 
 from celery import shared_task
 from django import db
@@ -23,22 +22,25 @@ from .models import Game
 
 log = logging.getLogger(__name__)
 
-# A long chain of bot moves is split over several task runs so that one run never holds
-# a worker for long.
-BOT_MOVES_PER_RUN = 200
-# A table waiting this long for a bot has lost its task (worker killed, broker down).
-BOT_STALL_SECONDS = 30
+# The queue of bot moves that somebody at the table waits for (games.commands.bot_work),
+# taken first, and the queue of the tables where nobody does, taken last (after the
+# sweep and the emails): a reply never waits behind other tables' bot-only stretches.
+# All are declared in settings.CELERY_TASK_QUEUES, so every worker consumes them all.
+REPLY_QUEUE = "bot_replies"
+BOT_PLAY_QUEUE = "bot_play"
 
 
-@shared_task(acks_late=True)
-def play_bots(game_id: int) -> int:
-    """Play every bot move the table waits for; returns how many were made."""
-    moves = 0
-    while moves < BOT_MOVES_PER_RUN and commands.play_bot_move(game_id):
-        moves += 1
-    if moves == BOT_MOVES_PER_RUN:
-        background.after_commit("play_bots", game_id)
-    return moves
+@shared_task(acks_late=True, soft_time_limit=30, time_limit=60)
+def play_bots(game_id: int, seq: int | None = None) -> int:
+    """Play one bot move the table waits for (the command sends the next one, so that a
+    worker is never held by one table for long); returns how many were made (0 or 1). A
+    task for an earlier point of the record does nothing (see commands.play_bot_move). A
+    failure is logged and backs off; the sweep tries again later."""
+    try:
+        return int(commands.play_bot_move(game_id, seq))
+    except Exception:
+        commands.bots_failed(game_id)
+        return 0
 
 
 @shared_task(
@@ -68,10 +70,12 @@ def sweep() -> dict:
     for game in Game.objects.filter(status=Game.Status.PLAYING).exclude(turn_limit=0):
         if deadlines_may_have_passed(game, now):
             done["timeouts"] += commands.enforce_deadlines(game.pk, now)
-    stalled = now - timedelta(seconds=BOT_STALL_SECONDS)
+    # A bot's wait begins with a change everybody sees, which moves `updated`.
+    stalled = now - commands.BOT_STALL
     for game in Game.objects.filter(status=Game.Status.PLAYING, updated__lt=stalled):
-        if commands.bots_awaited(game):
-            background.after_commit("play_bots", game.pk)
+        if commands.bots_due(game, now):
+            background.after_commit(commands.bot_work(list(game.seats.all())), game.pk,
+                                    game.seq)
             done["bots"] += 1
     done["pauses"] = commands.forget_old_pauses(now)
     done["closed"] = commands.expire_open_tables(now)
@@ -99,14 +103,15 @@ def daily_summaries() -> int:
     return created
 
 
-def _sender(task):
+def _sender(task, queue: str | None = None):
     def send(*args):
-        task.apply_async(args=args)
+        task.apply_async(args=args, queue=queue)
 
     return send
 
 
-background.register("play_bots", _sender(play_bots))
+background.register("play_bots", _sender(play_bots, BOT_PLAY_QUEUE))
+background.register("bot_reply", _sender(play_bots, REPLY_QUEUE))
 background.register("send_notification", _sender(send_notification))
 background.register("invitation_email", _sender(send_invitation))
 

@@ -26,6 +26,7 @@ def create_league_table(
     The invitations count against the inviter's limits exactly as a host's from the web
     do: the admin is no way around them. Over a limit, nothing is created."""
     guests = [g for g in guests if g.pk != host.pk]
+    commands.check_bot_level(bot_level)
     seats = 1 + len(guests) + bots
     season = season or league.current_season()
     if turn_limit is None:
@@ -43,6 +44,7 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
                    reason: str = "", by=None) -> Replacement:
     """Give an absent player's seat to a bot, from the round in play on. The Replacement
     keeps the earlier rounds the player's in league standings."""
+    commands.check_bot_level(level)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if not game.is_playing:

@@ -28,9 +28,14 @@ from .absence import (
 )
 from .base import Rejected
 from .moves import (
+    BOT_STALL,
+    BotsStuck,
     act,
     already_recorded,
+    bot_work,
     bots_awaited,
+    bots_due,
+    bots_failed,
     end_after_this_round,
     play_bot_move,
     set_profile_standing_orders,
@@ -44,6 +49,7 @@ from .tables import (
     BOT_NAMES,
     add_bot,
     cancel_table,
+    check_bot_level,
     create_table,
     expire_invitations,
     expire_open_tables,
@@ -59,7 +65,8 @@ from .tables import (
 )
 
 __all__ = [
-    "BOT_NAMES", "act", "add_bot", "already_recorded", "bots_awaited", "cancel_table",
+    "BOT_NAMES", "BOT_STALL", "BotsStuck", "act", "add_bot", "already_recorded", "bot_work",
+    "bots_awaited", "bots_due", "bots_failed", "cancel_table", "check_bot_level",
     "choose_join_place",
     "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
     "expire_invitations", "expire_open_tables", "forget_old_pauses", "invite", "invite_users",

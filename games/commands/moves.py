@@ -1,6 +1,13 @@
 """Playing: a player's own action, a bot's move, and the standing orders that act for a
 player, all through one path that validates with the engine and records the result."""
 
+import json
+import logging
+import time
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,6 +25,8 @@ from .base import (
     record,
     save_state,
 )
+
+log = logging.getLogger("games.bots")
 
 # Engine refusals that mean "the table moved on" (409) rather than "not allowed" (422).
 CONFLICT_CODES = {"already_chosen", "not_your_turn", "not_awaited", "wrong_phase", "round_over",
@@ -65,24 +74,79 @@ def already_recorded(game: Game, user, action: engine.Action, turn: int) -> bool
     )
 
 
-def play_bot_move(game_id: int) -> bool:
-    """Let one bot that the table waits for (a bot seat, or a bot standing in for an
-    absent player) make its move; False if no bot is awaited.
+class BotsStuck(Exception):
+    """No bot the table waits for could make its move (each failure was logged)."""
 
-    Safe to run any number of times: the move is taken under the row lock, from the state
-    as it is then."""
+
+def play_bot_move(game_id: int, seq: int | None = None) -> bool:
+    """Let one bot that the table waits for (a bot seat, or a bot standing in for an
+    absent player) make its move, and hand the next one to the workers; False if no bot
+    is awaited.
+
+    With ``seq`` only while the table is where the work was sent for (its record's last
+    number): whoever moved the table on since sent work of their own, so a resent task or
+    a second copy does nothing. Safe to run any number of times: the move is taken under
+    the row lock, from the state as it is then. A seat whose move fails (its decision
+    never does: ``engine.decide`` falls back to simpler bots) is logged and skipped, so
+    that it never blocks another seat's decision; if no bot could move, ``BotsStuck``."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or not game.is_playing:
+        if game is None or not game.is_playing or (seq is not None and game.seq != seq):
             return False
         state = game.engine_state()
-        move = bot_move(game, state, list(game.seats.all()))
-        if move is None:
+        seats = list(game.seats.all())
+        candidates = _bots_to_move(state, seats)
+        if not candidates:
             return False
-        seat, action = move
-        apply(game, seat, action, by="bot" if seat.is_bot else "stand_in", by_user=None,
-              state=state)
-    return True
+        for seat, view in candidates:
+            try:
+                with transaction.atomic():
+                    decision = _decide(game, seat, view)
+                    apply(game, seat, decision.action, by="bot" if seat.is_bot else "stand_in",
+                          by_user=None, state=state)
+            except Exception:
+                _seat_failed(game, seat, view)
+                game.refresh_from_db()  # the savepoint's changes are gone; so are these
+                continue
+            wake_bots(game)
+            return True
+    raise BotsStuck(f"no bot at table {game_id} could move")
+
+
+def _seat_failed(game: Game, seat: Seat, view: dict) -> None:
+    """Log a seat whose move failed outside its bot: with a traceback the first time in
+    an hour for this seat, one line after (the others' moves try it again each time)."""
+    key = f"bot-seat-failed:{game.pk}:{seat.player}"
+    first = cache.add(key, 1, timeout=3600)
+    (log.exception if first else log.warning)(
+        "the move of %s's bot at table %s (player %s) failed at record %s; view %s",
+        seat.name, game.pk, seat.player, game.seq, json.dumps(view),
+    )
+
+
+def _decide(game: Game, seat: Seat, view: dict) -> engine.Decision:
+    """The bot's decision for this view (never fails, see ``engine.decide``). A failing
+    level is logged with the seed and view that reproduce it
+    (``engine.choose_action(level, view, seed)``), and counted on the seat for the host;
+    not a revolution decision, whose very existence is secret."""
+    seed = engine.derive_seed(game.seed, "bot", game.seq, seat.player)
+    level = seat.bot_to_play
+    start = time.perf_counter()
+    decision = engine.decide(level, view, seed, limit=settings.BOT_DECISION_SECONDS)
+    for failure in decision.failures:
+        log.warning(
+            "bot level %s failed for %s at table %s (player %s, record %s): %s; the %s level "
+            "decided instead (%.2f s in all); seed %s; view %s%s",
+            failure.level, seat.name, game.pk, seat.player, game.seq, failure.reason,
+            decision.level, time.perf_counter() - start, seed, json.dumps(view),
+            "\n" + failure.trace if failure.trace else "",
+        )
+    secret = any(a["type"] == "revolution" for a in view["legal_actions"])
+    if decision.stood_in and not secret:
+        seat.bot_stand_ins += 1
+        seat.bot_stand_in_level = decision.level
+        seat.save(update_fields=["bot_stand_ins", "bot_stand_in_level"])
+    return decision
 
 
 def _bot_view(state: engine.Game, player: int) -> dict | None:
@@ -104,24 +168,24 @@ def _bot_view(state: engine.Game, player: int) -> dict | None:
     return view
 
 
-def _bot_to_move(state: engine.Game, seats: list[Seat]) -> tuple[Seat, dict] | None:
+def _bots_to_move(state: engine.Game, seats: list[Seat]) -> list[tuple[Seat, dict]]:
+    """Every bot with something to decide now, with its view, in seat order."""
     bots = {s.player: s for s in seats if s.played_by_bot}
+    found = []
     for player in sorted(p for p in state.awaiting_players if p in bots):
         view = _bot_view(state, player)
         if view is not None:
-            return bots[player], view
-    return None
+            found.append((bots[player], view))
+    return found
 
 
 def bot_move(game: Game, state: engine.Game, seats: list[Seat]):
     """(seat, action) of the first bot with something to decide now, or None."""
-    found = _bot_to_move(state, seats)
-    if found is None:
+    found = _bots_to_move(state, seats)
+    if not found:
         return None
-    seat, view = found
-    seed = engine.derive_seed(game.seed, "bot", game.seq, seat.player)
-    level = seat.bot_to_play if seat.bot_to_play in engine.BOTS else "basic"
-    return seat, engine.choose_action(level, view, seed)
+    seat, view = found[0]
+    return seat, _decide(game, seat, view).action
 
 
 def bots_awaited(game: Game, seats: list[Seat] | None = None) -> bool:
@@ -132,13 +196,75 @@ def bots_awaited(game: Game, seats: list[Seat] | None = None) -> bool:
     bot_players = {str(s.player) for s in seats if s.played_by_bot}
     if not any(p in bot_players for p in game.awaiting):
         return False
-    return _bot_to_move(game.engine_state(), seats) is not None
+    return bool(_bots_to_move(game.engine_state(), seats))
 
 
 def wake_bots(game: Game) -> None:
-    """If a bot has something to decide, have the workers play it once this commits."""
-    if bots_awaited(game):
-        background.after_commit("play_bots", game.pk)
+    """If a bot has something to decide, have the workers play it once this commits: as a
+    reply (the workers' own queue, never behind other tables' bot-only stretches) where a
+    person plays at the table, else as bot-only play. Call it last in the transaction:
+    the work names the table's record as it is now."""
+    seats = list(game.seats.all())
+    if bots_awaited(game, seats):
+        background.after_commit(bot_work(seats), game.pk, game.seq)
+
+
+def bot_work(seats: list[Seat]) -> str:
+    """"bot_reply" where somebody at the table waits for the bots, else "play_bots"."""
+    people = any(s.user_id and not s.stand_in and not s.left for s in seats)
+    return "bot_reply" if people else "play_bots"
+
+
+# -- when bots fail: back off, and the sweep's safety net --
+
+# A table whose bots failed is tried again after this, doubling with each failure at the
+# same point of its record, up to the cap.
+BOT_RETRY_FIRST = timedelta(minutes=1)
+BOT_RETRY_CAP = timedelta(hours=6)
+
+
+def _failing_key(game_id: int) -> str:
+    return f"bots-failing:{game_id}"
+
+
+def bots_failed(game_id: int) -> None:
+    """The workers could not play this table's bots: log it (with the traceback the
+    first time for this point of its record, one line after) and hold the sweep off for
+    a while, longer after each failure. Call it from an exception handler."""
+    seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
+    now = timezone.now()
+    was = cache.get(_failing_key(game_id))
+    count = was["count"] + 1 if was and was["seq"] == seq else 1
+    wait = min(BOT_RETRY_FIRST * 2 ** (count - 1), BOT_RETRY_CAP)
+    cache.set(_failing_key(game_id), {"seq": seq, "count": count, "retry": now + wait},
+              timeout=int(BOT_RETRY_CAP.total_seconds()) * 2)
+    if count == 1:
+        log.exception("the bots of table %s failed at record %s; trying again in %s",
+                      game_id, seq, wait)
+    else:
+        log.warning("the bots of table %s failed again at record %s (%s times); trying again "
+                    "in %s", game_id, seq, count, wait)
+
+
+def bots_due(game: Game, now=None) -> bool:
+    """Whether the sweep should send this table's bots to the workers: a bot has waited
+    longer than ``BOT_STALL`` for its move (a task for it would have made it within
+    seconds: none is in flight), and no failure at this point of the record asks to wait
+    longer."""
+    now = now or timezone.now()
+    seats = list(game.seats.all())
+    bots = {str(s.player) for s in seats if s.played_by_bot}
+    waits = [w for p, w in game.awaiting.items() if p in bots]
+    if not waits or min(datetime.fromisoformat(w[1]) for w in waits) > now - BOT_STALL:
+        return False
+    if not bots_awaited(game, seats):
+        return False
+    failing = cache.get(_failing_key(game.pk))
+    return not (failing and failing["seq"] == game.seq and failing["retry"] > now)
+
+
+# How long a bot may wait for its move before the sweep sends it again.
+BOT_STALL = timedelta(minutes=1)
 
 
 def apply(game: Game, seat: Seat, action, by: str, by_user, state=None, turn=None) -> None:
@@ -287,4 +413,5 @@ def end_after_this_round(game_id: int, user, end: bool = True) -> Game:
         event = {"type": "game_ending" if end else "game_continues", "player": player}
         record(game, player, "ending", {"end": end}, [event], "player", user)
         save_state(game, state)
+        wake_bots(game)  # the bots' work was sent for the record as it was
     return game

@@ -13,7 +13,15 @@ from django.utils.translation import gettext_noop
 from leagues.models import LeagueGame, Rematch
 
 from .. import background, engine, notifications
-from ..models import OPEN_TABLE_DAYS, Game, Invitation, Notification, Seat, new_token
+from ..models import (
+    OPEN_TABLE_DAYS,
+    BotLevel,
+    Game,
+    Invitation,
+    Notification,
+    Seat,
+    new_token,
+)
 from .base import Rejected, begin_round, save_state
 from .moves import run_automatic, wake_bots
 from .seats import answer_invitations, no_next_round
@@ -57,7 +65,18 @@ def join(game_id: int, user) -> Seat:
     return seat
 
 
+def check_bot_level(level: str) -> None:
+    """Refuse a bot level that does not exist (it would otherwise sit at the table)."""
+    if level not in BotLevel.values:
+        raise Rejected(
+            _("There is no bot level “%(level)s”; choose one of: %(levels)s.")
+            % {"level": level, "levels": ", ".join(BotLevel.values)},
+            400,
+        )
+
+
 def add_bot(game_id: int, level: str) -> Seat:
+    check_bot_level(level)
     with transaction.atomic():
         game = _lock_open(game_id)
         taken = list(game.seats.all())

@@ -16,7 +16,7 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
-from .bots import BOTS, choose_action, timeout_action
+from .bots import BOTS, SIMPLER, Decision, Failure, choose_action, decide, timeout_action
 from .cards import (
     JESTER,
     MAX_PLAYERS,
@@ -44,6 +44,9 @@ __all__ = [
     "TITLES",
     "TITLE_NAMES",
     "BOTS",
+    "SIMPLER",
+    "Decision",
+    "Failure",
     "Action",
     "Game",
     "GiveBack",
@@ -58,6 +61,7 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "choose_action",
+    "decide",
     "deal",
     "deck_for",
     "derive_seed",

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .actions import action_from_json
+from .actions import Trade, action_from_json
 from .bots import BOTS, YARDSTICKS, Bot
 from .bots_expert import expert_bot
 from .game import Game, derive_seed
@@ -174,6 +174,64 @@ def play_matches(args: tuple) -> Tally:
         tally.points.append(statistics.fmean(points))
         tally.wins.append(statistics.fmean(wins))
     return tally
+
+
+@dataclass
+class Played:
+    """What happened in a game played by ``play_game``: how often each kind of decision
+    with a choice was asked, the revolutions declared, the seat changes."""
+
+    asked: dict[str, int] = field(default_factory=dict)
+    revolutions: int = 0
+    great_revolutions: int = 0
+    trades: int = 0
+    joins: int = 0
+    leaves: int = 0
+    moves: int = 0
+
+
+def play_game(level_of: Callable[[int], str], n: int, options: Options, seed: int,
+              budget: float | None = None, samples: int | None = None,
+              changes: dict[int, str] | None = None) -> tuple[Game, Played]:
+    """A whole game through the public ``Game``, player p played by the bot
+    ``level_of(p)`` (an error of a bot is not caught: this is how bots are tested).
+    ``changes`` maps a round number to "join" or "leave": after that round a newcomer
+    joins (in the middle place) or the player in the middle leaves."""
+    bots: dict[int, Bot] = {}
+    played = Played()
+    game = Game.new(n, options, seed=seed)
+    step = 0
+    while not game.is_over:
+        if game.round.phase == "over":
+            change = (changes or {}).get(game.round_number)
+            if change == "join" and len(game.lineup) < 10:
+                game, _player = game.join(game.join_places()[0])
+                played.joins += 1
+            elif change == "leave" and len(game.lineup) > 4:
+                game = game.leave(game.lineup[len(game.lineup) // 2])
+                played.leaves += 1
+            game = game.next_round()
+        seat = game.round.awaiting[0]
+        player = game.seats[seat]
+        if player not in bots:
+            bots[player] = make_bot(level_of(player), budget, samples)
+        view = game.round.view(seat)
+        legal = view["legal_actions"]
+        if len(legal) > 1:
+            kinds = {a["type"] for a in legal}
+            kind = "revolution" if "revolution" in kinds else legal[0]["type"]
+            played.asked[kind] = played.asked.get(kind, 0) + 1
+        action = _act(bots[player], view, derive_seed(seed, "bots", step), Tally(), "cand")
+        game = game.apply(player, action)
+        if isinstance(action, Trade) and action.partner is not None:
+            played.trades += 1
+        step += 1
+    played.moves = step
+    for result in game.results:
+        if result["revolution"] is not None:
+            played.revolutions += 1
+            played.great_revolutions += result["revolution"]["great"]
+    return game, played
 
 
 def _run(task: Callable, args: list[tuple], jobs: int) -> Tally:

@@ -9,7 +9,10 @@ registry) and is registered below.
 from __future__ import annotations
 
 import random
+import time
+import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .actions import (
     PASS,
@@ -129,6 +132,74 @@ def choose_action(level: str, view: dict, seed: int) -> Action:
 
 BOTS["skilled"] = skilled_bot
 BOTS["expert"] = expert_bot
+
+# The level that decides when a bot of this level fails (raises, overruns its time or
+# answers with an illegal action). The basic bot is the last level; after it, what an
+# absent player would do (``timeout_action``), then the first legal action.
+SIMPLER: dict[str, str] = {"expert": "skilled", "skilled": "basic"}
+LAST_RESORT = "last_resort"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A level that could not decide: why, and the traceback if it raised."""
+
+    level: str
+    reason: str
+    trace: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bot's action, the level that chose it (``LAST_RESORT`` if every level failed),
+    and the failures of the levels asked before it."""
+
+    action: Action
+    level: str
+    failures: tuple[Failure, ...] = ()
+
+    @property
+    def stood_in(self) -> bool:
+        """A simpler level than the one asked made this decision."""
+        return bool(self.failures)
+
+
+def decide(level: str, view: dict, seed: int, limit: float | None = None,
+           clock: Callable[[], float] = time.perf_counter) -> Decision:
+    """The decision of the bot ``level`` for this view, which never fails while the view
+    has a legal action: a level that raises, answers with an action not in
+    ``view["legal_actions"]`` or takes longer than ``limit`` seconds is replaced, for this
+    decision, by the next simpler one (``SIMPLER``). An unknown level counts as a failure
+    of that level. The failures come back with the decision, for the caller to report."""
+    legal = [action_from_json(a) for a in view["legal_actions"]]
+    if not legal:
+        raise ValueError("this seat has nothing to do")
+    failures: list[Failure] = []
+    current: str | None = level
+    if level not in BOTS:
+        failures.append(Failure(level, "unknown bot level"))
+        current = "basic"
+    while current is not None:
+        start = clock()
+        try:
+            action = choose_action(current, view, seed)
+        except Exception as exc:  # any bug of a bot: the next level decides
+            failures.append(Failure(current, f"raised {type(exc).__name__}: {exc}",
+                                    traceback.format_exc()))
+        else:
+            elapsed = clock() - start
+            if action not in legal:
+                failures.append(Failure(current, f"chose {action!r}, not a legal action"))
+            elif limit is not None and elapsed > limit:
+                failures.append(Failure(current, f"took {elapsed:.2f} s (limit {limit:g} s)"))
+            else:
+                return Decision(action, current, tuple(failures))
+        current = SIMPLER.get(current)
+    try:
+        action = timeout_action(view)
+    except Exception:  # the view itself is odd: any legal action keeps the table going
+        action = legal[0]
+    return Decision(action if action in legal else legal[0], LAST_RESORT, tuple(failures))
 
 # Measuring sticks for the arena, never offered to players.
 YARDSTICKS: dict[str, Bot] = {"greedy": greedy_bot}

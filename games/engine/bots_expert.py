@@ -239,11 +239,12 @@ def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random,
     order = view["order"]
     values = Values(view)
 
-    def trial(r: random.Random, _active: list[int]) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[float]:
         hands = deals.draw(r)
         returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan if d != seat}
         out = []
-        for give in candidates:
+        for i in active:
+            give = candidates[i]
             after = _taxed(hands, plan, {**returns, seat: list(give)})
             out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
         return out
@@ -264,13 +265,15 @@ def _revolution(view: dict, rng: random.Random, samples: int | None,
     deals = Deals(view, rng)
     values = Values(view)
 
-    def trial(r: random.Random, _active: list[int]) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[float]:
+        # Two candidates are never pruned (``_search`` keeps at least two), so both are
+        # always active.
         hands = deals.draw(r)
         declared = values.playout(Sim(turned, hands, turned[0]), LOOKAHEAD, DEPTH)
         returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan}
         after = _taxed(hands, plan, returns)
         quiet = values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH)
-        return [declared, quiet]
+        return [(declared, quiet)[i] for i in active]
 
     return _search([True, False], trial, rng, samples, deadline)
 
@@ -283,10 +286,11 @@ def _trade_partner(view: dict, partners: list[int | None], rng: random.Random,
     values = Values(view)
     chosen = view["options"]["merchant_trade"] == "chosen"
 
-    def trial(r: random.Random, _active: list[int]) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[float]:
         hands = deals.draw(r)
         out = []
-        for p in partners:
+        for i in active:
+            p = partners[i]
             after = hands
             if p is not None:
                 mine = _trade_card_of(view, hands, seat) if chosen else _random_card(hands[seat], r)
@@ -307,11 +311,12 @@ def _trade_card(view: dict, cards: list[int], rng: random.Random, samples: int |
     deals = Deals(view, rng)
     values = Values(view)
 
-    def trial(r: random.Random, _active: list[int]) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[float]:
         hands = deals.draw(r)
         theirs = _trade_card_of(view, hands, partner)
         out = []
-        for card in cards:
+        for i in active:
+            card = cards[i]
             after = _swapped(hands, seat, partner, card, theirs)
             out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
         return out

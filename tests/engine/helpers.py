@@ -38,3 +38,34 @@ def give_both_jesters(hands: list[list[int]], holder: int) -> list[list[int]]:
             hands[s].append(swap)
             hands[holder].append(JESTER)
     return [sorted(h) for h in hands]
+
+
+# Every option of the books across four table sizes (a 10-round game each), and the seat
+# changes between rounds: after round 3 and round 6 somebody joins or leaves.
+BOOK_GAMES = {
+    4: (Options(rounds=10, great_revolution="at_once", master_rule=True,
+                philanthropic="per_position", seating_ties="until_unique", reduced_deck=True),
+        {3: "join", 6: "leave"}),
+    5: (Options(rounds=10, tribute_return="worst", philanthropic="flat"),
+        {3: "join", 6: "leave"}),
+    8: (Options(rounds=10, merchant_trade="chosen", great_revolution="at_once",
+                master_rule=True),
+        {3: "join", 6: "leave"}),
+    10: (Options(rounds=10, merchant_trade="random", merchant_trade_from=7,
+                 seating_ties="until_unique"),
+         {3: "leave", 6: "join"}),
+}
+
+
+def revolution_seed(n: int, options: Options) -> int:
+    """The first game seed whose round 2 deals both jesters to the Greater Peon (a Great
+    Revolution, at once or declared) and round 3 to the Lesser Peon (a revolution the
+    basic bot declares): whoever plays, the game goes through both."""
+    from games.engine import deal, derive_seed
+
+    for seed in range(1_000_000):
+        if deal(n, options, derive_seed(seed, "deal", 2))[n - 1].count(JESTER) != 2:
+            continue
+        if deal(n, options, derive_seed(seed, "deal", 3))[n - 2].count(JESTER) == 2:
+            return seed
+    raise AssertionError("no such seed")

@@ -316,3 +316,20 @@ def test_searching_its_own_next_decisions_finds_better_plans_on_a_known_deal():
         assert scores == sorted(scores), (seed, scores)
         better += scores[-1] > scores[0]
     assert better >= 5
+
+
+def test_a_dalmuti_gives_back_with_enough_samples_to_prune_candidates():
+    # With more deals than PRUNE_FROM the search drops clearly worse candidates; each
+    # decision before the first trick must then play out only the candidates still in.
+    asked = 0
+    for seed in range(10):
+        options = Options(merchant_trade=["off", "chosen", "random"][seed % 3])
+        r = Round.start(deal(5, options, seed), options, first_round=False, seed=seed)
+        while r.phase in ("taxes", "trade"):
+            seat = r.awaiting[0]
+            view = r.view(seat)
+            action = expert_bot(view, random.Random(seed), samples=12)
+            assert action in r.legal_actions(seat)
+            asked += any(a["type"] == "give_back" for a in view["legal_actions"])
+            r = r.apply(seat, action)
+    assert asked >= 10

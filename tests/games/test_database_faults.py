@@ -39,6 +39,7 @@ def drop_after_commit():
             fired.append(True)
 
     background.register("play_bots", kill)
+    background.register("bot_reply", kill)  # a person is at this table
     yield armed.append, fired
     background._senders.clear()
     background._senders.update(original)
