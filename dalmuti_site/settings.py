@@ -52,7 +52,7 @@ SITE_URL = (
 ).rstrip("/")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "dalmuti_site.admin.DalmutiAdminConfig",  # django.contrib.admin, titled and ordered
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
