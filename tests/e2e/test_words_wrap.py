@@ -29,7 +29,9 @@ BAD_BREAKS = r"""() => {
             const box = rects[rects.length - 1];
             if (top !== null && box.top > top + 2) {
                 const before = text.data[i - 1];
-                if (!' -\u00ad'.includes(before)) bad.push(text.data.replaceAll('\u00ad', '') + ' @' + i);
+                if (!' -\u00ad'.includes(before)) {
+                    bad.push(text.data.replaceAll('\u00ad', '') + ' @' + i);
+                }
             }
             top = box.top;
         }
