@@ -203,7 +203,9 @@ STATIC_ROOT = Path(os.getenv("STATIC_ROOT", VAR_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        # Hashed names (css/dalmuti.1a2b3c.css): WhiteNoise serves them with a far-future,
+        # immutable lifetime. Needs collectstatic, so only in production.
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

@@ -131,7 +131,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
       const myTurn = Boolean(dock);
       document.title = myTurn ? `${game.dataset.yourTurn} ${baseTitle}` : baseTitle;
       if (icon) {
-        icon.href = myTurn ? baseIcon.replace("favicon.svg", "favicon-turn.svg") : baseIcon;
+        icon.href = myTurn && icon.dataset.turnIcon ? icon.dataset.turnIcon : baseIcon;
       }
       measureDock();
       refreshMove();
