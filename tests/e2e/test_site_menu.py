@@ -89,6 +89,13 @@ def test_on_a_phone_the_menu_opens_and_reaches_every_destination(
         if path == "/history/":
             page.screenshot(path=str(folder / f"site-menu-phone-{code}.png"))
 
+    # Escape, or a tap outside the open menu, closes it.
+    page.keyboard.press("Escape")
+    expect(page.locator(".site-header nav")).to_be_hidden()
+    page.locator(".site-menu > summary").tap()
+    page.touchscreen.tap(195, 800)  # below the open menu
+    expect(page.locator(".site-header nav")).to_be_hidden()
+
     # Following the menu reaches each page; the last entry signs out.
     page.goto(f"{live_server.url}/")
     for path in SIGNED_IN:
