@@ -33,7 +33,7 @@ ROLES = ["visitor", "player", "host", "watcher", "organiser"]
 MOST_PAGES = 16
 
 # Links that change something or leave the HTML site: never followed.
-SKIP = re.compile(r"(logout|/act/|/stream/|/poll/|\.json$|\.txt$|\.csv$|/delete/|/history/$"
+SKIP = re.compile(r"(logout|/act/|/stream/|/poll/|\.json$|\.txt$|\.csv$|/delete/"
                   r"|/password_change|/unsubscribe/|/admin/[a-z]+/[a-z]+/add/|/admin/auth/)")
 # The checks, run in the page. Each control must be reachable at some scroll position
 # (a fixed bar may cover it at another).
