@@ -55,7 +55,7 @@ SITE_URL = (
 ).rstrip("/")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "dalmuti_site.admin.DalmutiAdminConfig",  # django.contrib.admin, titled and ordered
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -223,7 +223,9 @@ STATIC_ROOT = Path(os.getenv("STATIC_ROOT", VAR_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        # Hashed names (css/dalmuti.1a2b3c.css): WhiteNoise serves them with a far-future,
+        # immutable lifetime. Needs collectstatic, so only in production.
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

@@ -1,9 +1,8 @@
 from django.contrib import admin
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.cache import never_cache
-from django.views.generic import RedirectView
 
 
 @never_cache
@@ -15,7 +14,8 @@ def health(request):
 urlpatterns = [
     path("health/", health, name="health"),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's among them).
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    # Looked up on request: static file names are hashed, known only after collectstatic.
+    path("favicon.ico", lambda request: HttpResponsePermanentRedirect(static("favicon.svg"))),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
 from games.access import finished_seat_for_user
@@ -39,7 +39,7 @@ def _player_or_404(request, username: str):
     return user
 
 
-@never_cache
+@cache_control(private=True, no_cache=True)  # no secret: back/forward cache allowed
 @login_required
 def player_page(request, username: str):
     player = _player_or_404(request, username)
@@ -83,7 +83,7 @@ def _visible_ids(viewer, users) -> set[int]:
     return together | public | {viewer.pk}
 
 
-@never_cache
+@cache_control(private=True, no_cache=True)
 @login_required
 def ratings(request):
     """The reader's rating beside those of the people they have played with, and each

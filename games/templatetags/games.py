@@ -1,10 +1,13 @@
+import functools
 import json
 from datetime import datetime, timedelta
 
+import pyphen
 from django import template
 from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.timesince import timesince
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..labels import day as _day
@@ -99,3 +102,22 @@ def last_day(value) -> str:
     if not value:
         return ""
     return _day(timezone.localtime(value) - timedelta(seconds=1))
+
+
+@functools.lru_cache(maxsize=8)
+def _hyphenator(language: str) -> pyphen.Pyphen | None:
+    try:
+        return pyphen.Pyphen(lang=language)
+    except KeyError:
+        return None
+
+
+@register.filter
+def syllables(text: str) -> str:
+    """The text with soft hyphens between its syllables (the reader's language's rules), so
+    that a narrow card breaks "Arch-bishop", never "Archbish|op". Browsers without
+    hyphenation dictionaries (Chromium on Linux among them) use these too."""
+    hyphenator = _hyphenator(get_language() or "en")
+    if not text or hyphenator is None:
+        return text
+    return " ".join(hyphenator.inserted(word, hyphen="\u00ad") for word in str(text).split(" "))

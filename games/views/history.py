@@ -6,6 +6,7 @@ replay reveals every hand, so a game in play must never reach it.
 """
 
 from collections import defaultdict
+from datetime import timedelta
 from itertools import islice
 
 from django import forms
@@ -120,6 +121,9 @@ def history(request):
     })
 
 
+# A gap in play long enough that the log says when it went on.
+LOG_PAUSE = timedelta(minutes=30)
+
 @never_cache
 @login_required
 def game_record(request, game_id: int):
@@ -133,7 +137,7 @@ def game_record(request, game_id: int):
         table.append({
             "number": r.number,
             "cells": [
-                {"place": r.places.get(p), "points": r.points.get(p),
+                {"name": names.get(p, "?"), "place": r.places.get(p), "points": r.points.get(p),
                  "title": title_name(r.titles[p]) if p in r.titles else ""}
                 for p in players
             ],
@@ -146,6 +150,12 @@ def game_record(request, game_id: int):
         if not log_rounds or log_rounds[-1]["number"] != line["round"]:
             log_rounds.append({"number": line["round"], "lines": []})
         log_rounds[-1]["lines"].append(line)
+    # A time on every line (156 in a round) says nothing: the round's start is named in
+    # its heading, and a line gets its time only where play took up again after a pause.
+    for r in log_rounds:
+        r["start"] = r["lines"][0]["time"]
+        for previous, line in zip(r["lines"], r["lines"][1:], strict=False):
+            line["resumed"] = line["time"] - previous["time"] >= LOG_PAUSE
     try:
         open_round = int(request.GET.get("round", ""))
     except ValueError:

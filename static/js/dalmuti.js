@@ -156,7 +156,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
       const myTurn = Boolean(dock);
       document.title = myTurn ? `${game.dataset.yourTurn} ${baseTitle}` : baseTitle;
       if (icon) {
-        icon.href = myTurn ? baseIcon.replace("favicon.svg", "favicon-turn.svg") : baseIcon;
+        icon.href = myTurn && icon.dataset.turnIcon ? icon.dataset.turnIcon : baseIcon;
       }
       measureDock();
       refreshMove();
@@ -320,3 +320,17 @@ document.addEventListener("keydown", (event) => {
     zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   }
 }
+
+// The phone's site menu (a <details>, usable without this) closes on Escape and on a tap
+// outside it, as menus do.
+document.addEventListener("click", (event) => {
+  const menu = document.querySelector(".site-menu[open]");
+  if (menu && !menu.contains(event.target)) menu.open = false;
+});
+document.addEventListener("keydown", (event) => {
+  const menu = document.querySelector(".site-menu[open]");
+  if (menu && event.key === "Escape") {
+    menu.open = false;
+    menu.querySelector("summary").focus();
+  }
+});

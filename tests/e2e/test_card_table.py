@@ -173,6 +173,7 @@ def test_card_names_fit_their_tiles_in_every_language(one_table, browser, live_s
     page = browser.new_context(viewport=SIZES["phone"], is_mobile=True).new_page()
     _log_in(page, live_server.url)
     page.goto(f"{live_server.url}/t/{one_table}/")
+    page.locator(".site-menu > summary").click()  # the language choice is in the menu
     page.locator("#language-select").select_option(code)
     expect(page.locator("html")).to_have_attribute("lang", code)
     clipped = page.evaluate("""() => [...document.querySelectorAll('.hcard .cname')]

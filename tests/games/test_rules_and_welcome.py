@@ -31,7 +31,8 @@ def test_visitors_read_the_rules_and_every_option_has_an_anchor(client):
         assert f'id="{anchor}"' in content, anchor
     # Every rank is shown as a card, the Jester as the star.
     assert len(re.findall(r'class="card[^"]*rank-\d+"', content)) == 13
-    assert "Earl Marshal" in content and "Jester" in content
+    names = content.replace("\u00ad", "")  # card names carry soft hyphens to break at
+    assert "Earl Marshal" in names and "Jester" in names
 
 
 @pytest.mark.parametrize("language", ["en", "nl", "de", "fr"])

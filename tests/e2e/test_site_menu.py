@@ -1,0 +1,147 @@
+"""The site's navigation on a phone: the header shows the brand and a menu button; the
+menu opens by a tap (without JavaScript too) and every destination in it, the language
+choice among them, is on the screen and takes the tap. At a desk the same links stand in
+the header. Screenshots go to var/screenshots/."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.helpers import PASSWORD, make_user
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
+SIGNED_IN = ["/rules/", "/history/", "/leagues/", "/players/tess/", "/accounts/profile/"]
+VISITOR = ["/rules/", "/accounts/login/", "/accounts/signup/"]
+
+# Every visible link, button and field of the header: is its centre on the screen, and
+# does a tap there reach it (nothing drawn over it, no strip that hides it)?
+UNREACHABLE = """() => [...document.querySelectorAll(
+        '.site-header a, .site-header button, .site-header select, .site-header summary')]
+    .filter((el) => el.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true}))
+    .filter((el) => {
+        const box = el.getBoundingClientRect();
+        const x = box.left + box.width / 2, y = box.top + box.height / 2;
+        if (x < 0 || x > innerWidth || y < 0 || y > innerHeight || !box.width) return true;
+        const hit = document.elementFromPoint(x, y);
+        return !(hit === el || el.contains(hit));
+    })
+    .map((el) => el.outerHTML.slice(0, 80))"""
+
+
+@pytest.fixture
+def tess(live_server, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return make_user("tess", display_name="Tess")
+
+
+def _context(browser, size, code):
+    phone = size == "phone"
+    return browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone,
+                               extra_http_headers={"Accept-Language": code})
+
+
+def _log_in(page, base_url: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.locator("input[name=username]").fill("tess")
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("main button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+def _hrefs(page) -> list[str]:
+    return page.eval_on_selector_all(".site-header nav a", "els => els.map(a => a.pathname)")
+
+
+@pytest.mark.parametrize("code", ["en", "de", "fr"])
+def test_on_a_phone_the_menu_opens_and_reaches_every_destination(
+        tess, browser, live_server, code, screenshot_dir):
+    folder = screenshot_dir / "screenshots"
+    folder.mkdir(exist_ok=True)
+    context = _context(browser, "phone", code)
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    _log_in(page, live_server.url)
+    expect(page.locator("html")).to_have_attribute("lang", code)
+
+    for path in SIGNED_IN:
+        page.goto(f"{live_server.url}{path}")
+        menu = page.locator(".site-menu > summary")
+        # Closed: the brand and the button, nothing cut off, nothing hidden in a strip.
+        expect(menu).to_be_visible()
+        expect(page.locator(".site-header nav")).to_be_hidden()
+        assert page.evaluate(UNREACHABLE) == []
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+        menu.tap()
+        assert sorted(_hrefs(page)) == sorted(SIGNED_IN)
+        for link in page.locator(".site-header nav a").all():
+            expect(link).to_be_visible()
+        expect(page.locator(".site-header nav button[type=submit]")).to_be_visible()
+        expect(page.locator("#language-select")).to_be_visible()
+        assert page.evaluate(UNREACHABLE) == []
+        # The page the reader is on, and only that one, is marked.
+        current = page.locator(".site-header nav [aria-current=page]")
+        expect(current).to_have_count(1)
+        assert current.evaluate("a => a.pathname") == path
+        if path == "/history/":
+            page.screenshot(path=str(folder / f"site-menu-phone-{code}.png"))
+
+    # Escape, or a tap outside the open menu, closes it.
+    page.keyboard.press("Escape")
+    expect(page.locator(".site-header nav")).to_be_hidden()
+    page.locator(".site-menu > summary").tap()
+    page.touchscreen.tap(195, 800)  # below the open menu
+    expect(page.locator(".site-header nav")).to_be_hidden()
+
+    # Following the menu reaches each page; the last entry signs out.
+    page.goto(f"{live_server.url}/")
+    for path in SIGNED_IN:
+        page.locator(".site-menu > summary").tap()
+        page.locator(f'.site-header nav a[href="{path}"]').tap()
+        page.wait_for_url(f"**{path}")
+    page.locator(".site-menu > summary").tap()
+    page.locator(".site-header nav button[type=submit]").tap()
+    page.wait_for_load_state()
+    page.locator(".site-menu > summary").tap()
+    assert sorted(_hrefs(page)) == sorted(VISITOR)
+    assert page.evaluate(UNREACHABLE) == []
+    assert problems == []
+    context.close()
+
+
+def test_the_menu_opens_without_javascript(tess, browser, live_server):
+    context = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True,
+                                  java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/rules/")
+    page.locator(".site-menu > summary").tap()
+    assert sorted(_hrefs(page)) == sorted(VISITOR)
+    for link in page.locator(".site-header nav a").all():
+        expect(link).to_be_visible()
+    expect(page.locator(".language-switch button")).to_be_visible()  # <noscript>'s Change
+    assert page.evaluate(UNREACHABLE) == []
+    context.close()
+
+
+@pytest.mark.parametrize("code", ["en", "nl"])
+def test_at_a_desk_the_links_stand_in_the_header(tess, browser, live_server, code,
+                                                 screenshot_dir):
+    context = _context(browser, "laptop", code)
+    page = context.new_page()
+    _log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/leagues/")
+    expect(page.locator(".site-menu > summary")).to_be_hidden()
+    assert sorted(_hrefs(page)) == sorted(SIGNED_IN)
+    for link in page.locator(".site-header nav a").all():
+        expect(link).to_be_visible()
+    expect(page.locator("#language-select")).to_be_visible()
+    assert page.evaluate(UNREACHABLE) == []
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] < 60  # one line
+    current = page.locator(".site-header nav [aria-current=page]")
+    assert current.evaluate("a => a.pathname") == "/leagues/"
+    page.screenshot(path=str(screenshot_dir / "screenshots" / f"site-header-laptop-{code}.png"))
+    context.close()

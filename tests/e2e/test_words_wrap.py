@@ -1,0 +1,82 @@
+"""Words on the card table break where a reader expects: a card's name only between
+syllables (with a hyphen) or between words, in every language, on a phone and at a desk;
+a seat's tags (bot, on vacation, …), title and state are never cut to an ellipsis nor
+run out of the seat."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.helpers import PASSWORD, make_user, start_table
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
+
+# For every card name: the places where its text goes on to a new line, each given as
+# the characters either side. A break is fine after a space, a hyphen or a soft hyphen.
+BAD_BREAKS = r"""() => {
+    const bad = [];
+    for (const el of document.querySelectorAll('.card .cname')) {
+        const text = el.firstChild;
+        if (!text || !el.checkVisibility()) continue;
+        const range = document.createRange();
+        let top = null;
+        for (let i = 0; i < text.length; i++) {
+            range.setStart(text, i); range.setEnd(text, i + 1);
+            // A character just after a break may also report the end of the line before.
+            const rects = [...range.getClientRects()].filter((r) => r.width);
+            if (!rects.length) continue;  // a soft hyphen that was not used
+            const box = rects[rects.length - 1];
+            if (top !== null && box.top > top + 2) {
+                const before = text.data[i - 1];
+                if (!' -\u00ad'.includes(before)) {
+                    bad.push(text.data.replaceAll('\u00ad', '') + ' @' + i);
+                }
+            }
+            top = box.top;
+        }
+    }
+    return bad;
+}"""
+
+CUT_TAGS = """() => [...document.querySelectorAll('.seat .tag, .seat-title, .seat-state')]
+    .filter((tag) => tag.checkVisibility())
+    .filter((tag) => {
+        const seat = tag.closest('.seat').getBoundingClientRect();
+        const box = tag.getBoundingClientRect();
+        return tag.scrollWidth > tag.clientWidth + 1 || box.right > seat.right + 1
+            || box.left < seat.left - 1;
+    })
+    .map((tag) => tag.textContent)"""
+
+
+@pytest.fixture
+def big_table(live_server, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    tess = make_user("tess", display_name="Tess")
+    friend = make_user("maximiliane", display_name="Maximiliane-Charlotte")
+    return start_table(tess, [friend], bots=6, seed=7).pk
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("code", ["en", "nl", "de", "fr"])
+def test_card_names_break_between_syllables_and_seat_tags_stay_whole(
+        big_table, browser, live_server, size, code, screenshot_dir):
+    phone = size == "phone"
+    context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone,
+                                  extra_http_headers={"Accept-Language": code})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.locator("input[name=username]").fill("tess")
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("main button[type=submit]").click()
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/t/{big_table}/")
+    expect(page.locator("html")).to_have_attribute("lang", code)
+    assert page.locator(".hcard .cname").count() >= 8
+    assert page.locator(".seat .tag").count() >= 6  # the bots
+    assert page.evaluate(BAD_BREAKS) == []
+    assert page.evaluate(CUT_TAGS) == []
+    page.screenshot(path=str(screenshot_dir / "screenshots" / f"words-{size}-{code}.png"),
+                    full_page=True)
+    context.close()

@@ -1,0 +1,41 @@
+"""The admin is titled for the site, in the reader's language, and its index puts what an
+organiser comes for (leagues and their seasons) first."""
+
+import pytest
+from django.utils import translation
+
+from tests.helpers import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser(client):
+    user = make_user("olga", is_staff=True, is_superuser=True)
+    client.force_login(user)
+    return user
+
+
+@pytest.mark.parametrize("code", ["en", "nl", "de", "fr"])
+def test_the_admin_is_titled_for_dalmuti_in_every_language(client, organiser, code):
+    client.cookies["django_language"] = code
+    response = client.get("/admin/")
+    assert response.status_code == 200
+    with translation.override(code):
+        title = translation.gettext("Dalmuti administration")
+    if code != "en":
+        assert title != "Dalmuti administration"  # translated, not left in English
+    html = response.content.decode()
+    assert f"{title}</a></div>" in html or f">{title}</a>" in html
+    assert f"| {title}</title>" in html
+    assert "Django" not in html.split("<body", 1)[1].split("</header>", 1)[0]
+
+
+def test_the_index_starts_with_leagues_and_seasons(client, organiser):
+    response = client.get("/admin/")
+    apps = response.context["app_list"]
+    assert apps[0]["app_label"] == "leagues"
+    assert [m["object_name"] for m in apps[0]["models"]][:2] == ["League", "Season"]
+    assert apps[1]["app_label"] == "games"
+    # Every app is still there, in some order.
+    assert {"accounts", "players", "chat", "push"} <= {a["app_label"] for a in apps}
