@@ -1,10 +1,10 @@
 """The pages a player meets when something is wrong, as in production (DEBUG off): the
 site's own pages in the reader's language, with the header and a way back; the 500 page
-answers even when the database is what failed."""
+answers even when the database cannot be read (a database that cannot be reached at all
+answers 503 "try again": tests/games/test_connections_heal.py)."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.db import OperationalError
 from django.test import Client, RequestFactory
 from django.urls import get_resolver, path
 
@@ -15,13 +15,13 @@ def _forbidden(request):
     raise PermissionDenied
 
 
-def _database_down(request):
-    raise OperationalError("connection to server at 127.0.0.1 failed")
+def _broken(request):
+    raise RuntimeError("a bug")
 
 
 urlpatterns = [
     path("test-forbidden/", _forbidden),
-    path("test-database-down/", _database_down),
+    path("test-server-error/", _broken),
     *site_urls.urlpatterns,
 ]
 # The site's own handlers, whatever they are.
@@ -89,7 +89,7 @@ def test_forbidden_is_a_page_of_the_site(production, browser, language, heading)
     ("en", "Something went wrong on our side"), ("fr", "Un problème de notre côté"),
 ])
 def test_a_server_error_answers_the_sites_page(production, browser, language, heading):
-    response = browser.get("/test-database-down/", HTTP_ACCEPT_LANGUAGE=language)
+    response = browser.get("/test-server-error/", HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 500
     html = response.content.decode()
     assert heading in html
