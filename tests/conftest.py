@@ -10,6 +10,7 @@ import errno
 import ipaddress
 import os
 import socket
+import threading
 from urllib.parse import urlparse
 
 import pytest
@@ -307,3 +308,42 @@ def after_commit(django_capture_on_commit_callbacks, eager_tasks):
     from functools import partial
 
     return partial(django_capture_on_commit_callbacks, execute=True)
+
+
+class MailServer:
+    """Refuses the first `refusals` messages with a temporary failure, then accepts."""
+
+    def __init__(self, refusals: int):
+        self.refusals = refusals
+        self.refused = 0
+        self.received: list[tuple[list[str], str]] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        with self.lock:
+            if self.refused < self.refusals:
+                self.refused += 1
+                return "451 4.3.0 Try again later"
+            self.received.append((list(envelope.rcpt_tos),
+                                  envelope.content.decode("utf-8", "replace")))
+        return "250 OK"
+
+
+@pytest.fixture
+def mail_server(settings):
+    """A real SMTP server (aiosmtpd) on the loopback that refuses the first message with
+    a temporary failure, then accepts; the site sends through it."""
+    handler = MailServer(refusals=1)
+    with socket.socket() as probe:  # a free port on the loopback
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    from aiosmtpd.controller import Controller
+
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_TIMEOUT = 5
+    yield handler
+    controller.stop()

@@ -3,14 +3,11 @@ is logged in and told the link is on its way, and the link arrives once the serv
 accepts again. A real SMTP server (aiosmtpd) on 127.0.0.1, started by the test."""
 
 import re
-import socket
-import threading
 import time
 from datetime import timedelta
 
 import pytest
 import time_machine
-from aiosmtpd.controller import Controller
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -19,41 +16,6 @@ from games.tasks import sweep
 
 PASSWORD = "a-long-and-unusual-passphrase"
 LINK = re.compile(r"/accounts/confirm/[^\s]+/")
-
-
-class MailServer:
-    """Refuses the first `refusals` messages with a temporary failure, then accepts."""
-
-    def __init__(self, refusals: int):
-        self.refusals = refusals
-        self.refused = 0
-        self.received: list[tuple[list[str], str]] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server, session, envelope):
-        with self.lock:
-            if self.refused < self.refusals:
-                self.refused += 1
-                return "451 4.3.0 Try again later"
-            self.received.append((list(envelope.rcpt_tos),
-                                  envelope.content.decode("utf-8", "replace")))
-        return "250 OK"
-
-
-@pytest.fixture
-def mail_server(settings):
-    handler = MailServer(refusals=1)
-    with socket.socket() as probe:  # a free port on the loopback
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_TIMEOUT = 5
-    yield handler
-    controller.stop()
 
 
 def wait_for(condition, timeout=60):

@@ -1,0 +1,112 @@
+"""Game emails over a real SMTP server (aiosmtpd on the loopback, `mail_server` in
+tests/conftest.py) that refuses the first message: the refused one is sent again, and
+each player reads theirs in their own language — the profile's, else the language of
+the last page they were served — whatever language the sender was in."""
+
+import smtplib
+from datetime import timedelta
+from email import message_from_string
+from email.policy import default as email_policy
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.utils import timezone, translation
+
+from games import commands, emails, notifications
+from games.labels import CARD_NAMES
+from games.models import Notification
+from tests.helpers import act_as, legal, start_table, waiting_humans
+
+pytestmark = pytest.mark.django_db
+
+HOUR = 3600
+
+
+def _deliver_due(now) -> list[str]:
+    """What the worker would do with every notification due by `now`: one try each."""
+    outcomes = []
+    with time_machine.travel(now, tick=False):
+        for pk in notifications.due_ids():
+            try:
+                outcomes.append(emails.deliver(pk))
+            except smtplib.SMTPException:
+                outcomes.append("refused")
+    return outcomes
+
+
+def _received(mail_server, user) -> list:
+    return [message_from_string(text, policy=email_policy)
+            for to, text in mail_server.received if to == [user.email]]
+
+
+def _text(message) -> str:
+    return message.get_body(preferencelist=("plain",)).get_content()
+
+
+def _on_to_a_turn_of(game, players):
+    """Bots and the host play on until one of `players` is waited for."""
+    for _ in range(500):
+        waiting = waiting_humans(game)
+        mine = [s for s in waiting if s.user in players]
+        if mine:
+            return mine[0]
+        if waiting:
+            act_as(game, waiting[0], legal(game, waiting[0])[0])
+        else:
+            commands.play_bot_move(game.pk)
+    raise AssertionError("none of them was ever waited for")
+
+
+def test_a_refused_turn_email_is_sent_again_in_the_language_of_the_players_pages(
+        client, alice, bob, carol, mail_server):
+    # Neither chose a language in the profile: their browsers speak German and French.
+    for user, accept in ((bob, "de-DE,de;q=0.9"), (carol, "fr-FR,fr;q=0.8")):
+        client.force_login(user)
+        client.get("/", HTTP_ACCEPT_LANGUAGE=accept)
+    with translation.override("en"):  # the host's request, in English
+        game = start_table(alice, [bob, carol], bots=1, name="Freitag", turn_limit=HOUR)
+    seat = _on_to_a_turn_of(game, [bob, carol])
+    reader = seat.user
+    due = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS + 1)
+
+    first = _deliver_due(due)
+    assert first.count("refused") == 1 and mail_server.refused == 1
+    refused = Notification.objects.get(status="pending", note="failed")
+    second = _deliver_due(due)
+    assert "refused" not in second
+    refused.refresh_from_db()
+    assert refused.status == "sent"
+
+    if reader == bob:
+        turn = ("Du bist dran: „Freitag“", "Bei „Freitag“ wartet eine Entscheidung auf dich")
+        hello = "Hallo Bob,"
+    else:
+        turn = ("À vous de jouer : « Freitag »", "Une décision vous attend : « Freitag »")
+        hello = "Bonjour Carol,"
+    (message,) = [m for m in _received(mail_server, reader) if m["Subject"] in turn]
+    assert hello in _text(message)
+    assert f"/t/{game.pk}/" in _text(message)
+
+
+def test_the_player_whose_time_ran_out_is_told_by_mail_in_their_language(
+        client, alice, bob, mail_server):
+    bob.language = "fr"
+    bob.save(update_fields=["language"])
+    game = start_table(alice, [bob], bots=2, options={"rounds": 3}, turn_limit=HOUR)
+    game.seats.update(auto_pass=False)
+    seat = _on_to_a_turn_of(game, [bob])
+    now = timezone.now() + timedelta(minutes=61)
+    with time_machine.travel(now, tick=False):
+        assert commands.enforce_deadlines(game.pk) >= 1
+    later = now + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS + 1)
+    outcomes = _deliver_due(later) + _deliver_due(later)
+    assert outcomes.count("refused") == 1
+
+    told = [m for m in _received(mail_server, seat.user)
+            if m["Subject"].startswith("Votre temps est écoulé")]
+    assert len(told) == 1
+    body = _text(told[0])
+    assert f"/t/{game.pk}/" in body
+    with translation.override("fr"):
+        assert not any(str(name) in body for name in CARD_NAMES.values())
