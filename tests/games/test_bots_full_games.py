@@ -3,7 +3,10 @@ the work it sends after each commit) at 4, 5, 8 and 10 players, with every optio
 books, every bot level at each table, and a person joining and another leaving between
 rounds: no bot fails, nobody stalls, and the record rebuilds the stored state."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games import commands, engine, replay
 from games.models import Action, Game, Seat
@@ -28,9 +31,11 @@ def run(capture, work):
 
 @pytest.mark.parametrize("n", sorted(BOOK_GAMES))
 def test_a_whole_game_through_the_task_path(
-    n, alice, bob, carol, small_expert, eager_tasks, django_capture_on_commit_callbacks
+    n, alice, bob, carol, small_expert, eager_tasks, django_capture_on_commit_callbacks,
+    time_machine,
 ):
     capture = django_capture_on_commit_callbacks
+    time_machine.move_to(timezone.now(), tick=True)
     options, changes = BOOK_GAMES[n]
     # The host plays too: the bots' chain of moves stops at her turns, where the seat
     # changes are made.
@@ -53,6 +58,8 @@ def test_a_whole_game_through_the_task_path(
             changed.add(change)
             who = joiner if change == "join" else leaver
             do = commands.join_in_progress if change == "join" else commands.leave_game
+            # Rounds apart: far longer than the pause between two seat changes.
+            time_machine.shift(timedelta(minutes=10))
             run(capture, lambda: do(game.pk, who))  # noqa: B023 (run at once)
             continue
         people = [s for s in game.seats.select_related("user")
