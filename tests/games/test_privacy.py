@@ -131,7 +131,8 @@ def test_nobody_learns_who_holds_both_jesters_before_the_revolution(client, make
     client.force_login(holder_a)
     page = client.get(f"/t/{game.pk}/").content.decode()
     assert "Declare a revolution" not in page
-    assert page.count("deciding") == 2
+    # (Seat states carry soft hyphens between their syllables.)
+    assert page.replace("\u00ad", "").count("deciding") == 2
 
 
 def test_a_declined_revolution_stays_private(client, make_user):
