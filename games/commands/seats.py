@@ -20,10 +20,12 @@ from .base import Rejected, save_state, table_touched
 from .moves import wake_bots
 
 
-def _seat_change(game: Game, user) -> None:
-    """Count a join or a leave of a game in progress; Rejected (429) if this player
-    joined or left this table less than SEAT_CHANGE_SECONDS ago. Each one redraws every
-    open page of the table, so anyone with the link could otherwise keep them all busy.
+def _seat_change(game: Game, user, check: bool = True) -> None:
+    """Count a join or a leave of a game in progress; with `check`, Rejected (429) if this
+    player joined or left this table less than SEAT_CHANGE_SECONDS ago. Each one redraws
+    every open page of the table, so anyone with the link could otherwise keep them all
+    busy. Only joining waits: giving a place back (a join by mistake) is always allowed,
+    and it is counted, so a join and a leave cost at most two redraws per cooldown.
 
     Called under the table's row lock, so two requests of the same player cannot both
     pass; the time is kept in the cache (with the database cache, inside this very
@@ -34,7 +36,7 @@ def _seat_change(game: Game, user) -> None:
     key = f"seat-change:{game.pk}:{user.pk}"
     now = time.time()
     last = cache.get(key)
-    if last is not None and now < last + cooldown:
+    if check and last is not None and now < last + cooldown:
         wait = max(1, math.ceil(last + cooldown - now))
         raise Rejected(ngettext(
             "You joined or left this table a moment ago. You can do it again in "
@@ -116,7 +118,7 @@ def leave_game(game_id: int, user) -> Seat:
             raise Rejected(_("There is no game in progress to leave here."), 409)
         if seat.leaving or seat.left:
             raise Rejected(_("You have already left this game."), 409)
-        _seat_change(game, user)
+        _seat_change(game, user, check=False)
         if seat.joining:
             seat.delete()
             table_touched(game)
