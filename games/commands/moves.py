@@ -98,19 +98,21 @@ def play_bot_move(game_id: int, seq: int | None = None) -> bool:
         candidates = _bots_to_move(state, seats)
         if not candidates:
             return False
+        failure = None
         for seat, view in candidates:
             try:
                 with transaction.atomic():
                     decision = _decide(game, seat, view)
                     apply(game, seat, decision.action, by="bot" if seat.is_bot else "stand_in",
                           by_user=None, state=state)
-            except Exception:
+            except Exception as exc:
+                failure = exc
                 _seat_failed(game, seat, view)
                 game.refresh_from_db()  # the savepoint's changes are gone; so are these
                 continue
             wake_bots(game)
             return True
-    raise BotsStuck(f"no bot at table {game_id} could move")
+    raise BotsStuck(f"no bot at table {game_id} could move") from failure
 
 
 def _seat_failed(game: Game, seat: Seat, view: dict) -> None:

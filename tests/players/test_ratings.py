@@ -83,7 +83,7 @@ def test_the_rating_is_recorded_with_the_end_of_the_game(alice):
 
 
 def test_a_game_end_that_fails_to_commit_moves_no_rating(alice, monkeypatch):
-    from games.commands import base
+    from games.commands import BotsStuck, base
 
     real = base.notifications.for_everyone
 
@@ -94,8 +94,10 @@ def test_a_game_end_that_fails_to_commit_moves_no_rating(alice, monkeypatch):
 
     monkeypatch.setattr(base.notifications, "for_everyone", broken)
     game = start_table(alice, bots=3, options={"rounds": 1})
-    with pytest.raises(RuntimeError):
+    # The last move is a bot's: the failure comes back as the table's bots being stuck.
+    with pytest.raises(BotsStuck) as stuck:
         play_out(game)
+    assert isinstance(stuck.value.__cause__, RuntimeError)
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
