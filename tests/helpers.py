@@ -46,7 +46,7 @@ def legal(game: Game, seat: Seat) -> list[dict]:
 def act_as(game: Game, seat: Seat, action: dict) -> None:
     """`seat`'s player takes `action` (JSON form) with the turn token of their page."""
     commands.act(game.pk, seat.user, engine.action_from_json(action),
-                 game.awaiting[str(seat.player)][0])
+                 game.wait_for(seat.player).token)
 
 
 def first(actions: list[dict]) -> dict:

@@ -86,12 +86,6 @@ def no_next_round(state: engine.Game) -> bool:
     return state.ending or (rounds is not None and state.round_number >= rounds)
 
 
-def two_middle_places(state: engine.Game) -> list[int]:
-    """The two 1-based places a newcomer may take, when the Great Dalmuti must choose."""
-    places = state.join_places()
-    return places if len(places) == 2 else []
-
-
 def choose_join_place(game_id: int, user, seat_id: int, upper: bool) -> None:
     """The Great Dalmuti seats a newcomer in the upper or the lower middle place."""
     with transaction.atomic():

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.core.words import cards_phrase, move_sentence, title_name
 from games.models import Game, Seat
-from games.read.table import hand_groups
+from games.read.hand import hand_groups
 
 
 def replay(game: Game, actions=None):

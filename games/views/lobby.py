@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 from chat import services as chat
 from chat.panel import panel_context
 from games.read.access import seat_for_user
+from games.read.my_games import describe_turns
 from games.read.replay import game_results
-from games.read.table import describe_turns
 from leagues.standings import finished_rounds
 
 from .. import commands

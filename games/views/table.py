@@ -24,7 +24,8 @@ from games.core import live
 from games.core.clock import VACATION_DAYS, deadlines_may_have_passed, some_deadline_passed
 from games.core.words import moment
 from games.read.access import game_to_watch, seat_for_user
-from games.read.table import last_trick, log_lines, since, since_you_looked, table_context
+from games.read.narration import last_trick, log_lines, since, since_you_looked
+from games.read.seat import table_context
 
 from .. import commands, engine
 from ..commands.absence import SEEN_SECONDS

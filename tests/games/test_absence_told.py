@@ -14,7 +14,7 @@ from games.away import emails
 from games.commands import notifications
 from games.core.words import CARD_NAMES
 from games.models import Action, Notification
-from games.read.table import log_lines, since_you_looked
+from games.read.narration import log_lines, since_you_looked
 from tests.helpers import legal, play_until, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db

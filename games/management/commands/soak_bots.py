@@ -131,7 +131,7 @@ class Command(BaseCommand):
             for table in people:
                 game = Game.objects.get(pk=table["game"])
                 seat = game.seats.get(user=table["user"])
-                wait = game.awaiting.get(str(seat.player))
+                wait = game.wait_for(seat.player)
                 if not game.is_playing or wait is None:
                     table["next"] = None
                     continue
@@ -144,7 +144,7 @@ class Command(BaseCommand):
                 action = engine.choose_action("basic", view, game.seq)
                 try:
                     # The game as this move's transaction left it (a worker may be on).
-                    moved = commands.act(game.pk, table["user"], action, wait[0])
+                    moved = commands.act(game.pk, table["user"], action, wait.token)
                 except commands.Rejected:
                     continue  # the table moved on meanwhile
                 if commands.bots_awaited(moved):

@@ -1,0 +1,57 @@
+"""What the commands and the read side both ask about a turn and the seat it waits on:
+whether a seat is at the table, which games wait for a player, the trick a "pass for
+this trick" order holds for, when the others may nudge, and the votes for a stand-in.
+Queries only: every change is a command's."""
+
+from datetime import timedelta
+
+from games.models import Game, Seat, StandInVote
+
+# Another player may nudge whoever the table has waited on this long, once per turn; on
+# a short clock, after half of it (else the nudge would open when the time runs out).
+NUDGE_AFTER = timedelta(hours=1)
+
+# After this many timeouts in a row the other players may vote the stand-in bot in.
+TIMEOUTS_BEFORE_VOTE = 2
+
+
+def at_the_table(seat: Seat) -> bool:
+    """Whether the seat plays in the round in play and the next: not a newcomer waiting
+    for the next round, nor a player who is leaving or has left."""
+    return seat.player is not None and not (seat.joining or seat.leaving or seat.left)
+
+
+def games_waiting_for(user) -> list[Game]:
+    """The games in play that wait for the player (not for a bot standing in for them)."""
+    return [
+        seat.game
+        for seat in Seat.objects.filter(user=user, game__status=Game.Status.PLAYING,
+                                        stand_in=False).select_related("game")
+        if str(seat.player) in seat.game.awaiting
+    ]
+
+
+def trick_key(view: dict) -> str:
+    """Names the trick in play: the round and how many cards were played before it."""
+    played = sum(view["played"][1:])
+    in_trick = sum(len(p["cards"]) for p in view["trick"]["plays"])
+    return f"{view['game']['round_number']}:{played - in_trick}"
+
+
+def nudge_after(game: Game) -> timedelta:
+    """How long a turn lasts before the others may nudge: an hour, or half the time limit
+    when that is sooner."""
+    if game.turn_limit:
+        return min(NUDGE_AFTER, timedelta(seconds=game.turn_limit / 2))
+    return NUDGE_AFTER
+
+
+def stand_in_votes(game: Game, target: Seat) -> tuple[int, int]:
+    """The votes for a stand-in for `target` since they last acted, and how many make a
+    majority of the other human players."""
+    others = [s for s in game.seats.all()
+              if s.user_id and s.pk != target.pk and not s.stand_in and at_the_table(s)]
+    votes = StandInVote.objects.filter(target=target, voter__in=others)
+    if target.last_acted:
+        votes = votes.filter(created__gt=target.last_acted)
+    return votes.count(), len(others) // 2 + 1
