@@ -79,6 +79,11 @@ class TurnLimit(models.IntegerChoices):
 
 
 class Game(models.Model):
+    """A table: its options, its status and who waits, with the game in play stored as
+    the engine's state (`state`, read as an `engine.Game` by `engine_state`). Elsewhere
+    `Game` is this row and `engine.Game` the rules' object; modules that hold both call
+    the engine's a `state`."""
+
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
         PLAYING = "playing", _("In play")
@@ -341,7 +346,8 @@ class Invitation(models.Model):
 
 
 class Round(models.Model):
-    """One round of a game: the deal and, once over, its result."""
+    """One round of a game as a row: the deal and, once over, its result (the round in
+    play itself is the engine's `engine.Round`, inside the stored state)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -367,7 +373,8 @@ class Round(models.Model):
 
 
 class Action(models.Model):
-    """The durable, ordered record of a game: one row per accepted action.
+    """The durable, ordered record of a game: one row per accepted action (the engine's
+    actions, `engine.Play`, `engine.Pass`…, are its `payload`).
 
     `payload` is the engine action as JSON; `events` is what the engine reported as its
     consequences (for the log). `player` is None for system records (the start).

@@ -56,7 +56,6 @@ from .tables import (
     open_rematch,
     rematch_lineup,
     remove_seat,
-    room_for_newcomers,
     set_watchable,
     start,
 )
@@ -70,7 +69,7 @@ __all__ = [
     "join",
     "join_in_progress", "leave_game",
     "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
-    "remove_seat", "room_for_newcomers", "seen", "seen_at", "set_away",
+    "remove_seat", "seen", "seen_at", "set_away",
     "set_profile_standing_orders", "set_standing_orders", "set_watchable",
     "standing_order_action", "start", "start_vacation", "take_seat_back",
     "vote_stand_in", "wake_bots",

@@ -21,7 +21,7 @@ from games.core.turns import (
     TIMEOUTS_BEFORE_VOTE,
     at_the_table,
     nudge_after,
-    stand_in_votes,
+    stand_in_tally,
     trick_key,
 )
 from games.core.words import cards_phrase, title_name
@@ -337,17 +337,25 @@ def _nudges(sight: Sight, rows: list[PlayerRow]) -> None:
 def _votes(sight: Sight, rows: list[PlayerRow]) -> None:
     """The votes on a stand-in for each player who missed their last turns, and whether
     I voted since they last acted."""
-    me = sight.me
+    targets = {}
     for row in rows:
         seat = sight.by_player.get(row.player)
         if (row.is_me or seat is None or seat.user_id is None or seat.stand_in
                 or not at_the_table(seat) or seat.timeouts_in_row < TIMEOUTS_BEFORE_VOTE):
             continue
-        votes, needed = stand_in_votes(sight.game, seat)
-        mine = StandInVote.objects.filter(target=seat, voter=me)
-        if seat.last_acted:
-            mine = mine.filter(created__gt=seat.last_acted)
-        row.vote = {"votes": votes, "needed": needed, "voted": mine.exists()}
+        targets[seat.pk] = (row, seat)
+    if not targets:
+        return
+    # Every vote about these players in one query, counted as the command counts them.
+    votes: dict[int, list[tuple[int, datetime]]] = {pk: [] for pk in targets}
+    for target, voter, created in StandInVote.objects.filter(target__in=targets).values_list(
+            "target_id", "voter_id", "created"):
+        votes[target].append((voter, created))
+    for pk, (row, seat) in targets.items():
+        count, needed = stand_in_tally(seat, sight.seats, votes[pk])
+        voted = any(voter == sight.me.pk and (not seat.last_acted or created > seat.last_acted)
+                    for voter, created in votes[pk])
+        row.vote = {"votes": count, "needed": needed, "voted": voted}
 
 
 def two_middle_places(state: engine.Game) -> list[int]:
