@@ -29,6 +29,7 @@ from .cards import (
     title,
 )
 from .errors import MESSAGES, IllegalMove
+from .events import EVENT_KINDS, EventKind
 from .game import Game, derive_seed, seating_draw, seating_from_cards
 from .options import Options
 from .round import PHASES, Round, deal
@@ -44,6 +45,8 @@ __all__ = [
     "TITLES",
     "TITLE_NAMES",
     "BOTS",
+    "EVENT_KINDS",
+    "EventKind",
     "SIMPLER",
     "Decision",
     "Failure",

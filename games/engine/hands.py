@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from .actions import PASS, Action, Play
+from .actions import Play
 from .cards import JESTER, counts_of
 from .errors import IllegalMove
 
@@ -91,15 +91,6 @@ def follow_sets(h: Sequence[int], count: int, rank: int, table: list[list[list[T
             for m in range(lowest_m, (c if c < count else count) + 1):
                 out.append(row[m][count - m])
     return out
-
-
-def lead_actions(h: Hand) -> list[Action]:
-    return lead_sets(h, PLAYS)
-
-
-def follow_actions(h: Hand, count: int, rank: int) -> list[Action]:
-    """Passing first, then every set that beats ``count`` cards of ``rank``."""
-    return follow_sets(h, count, rank, PLAYS, [PASS])
 
 
 # --- hands --------------------------------------------------------------------------------

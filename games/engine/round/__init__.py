@@ -40,6 +40,13 @@ Readings of the rules where RULES.md leaves room:
   round (after a Great Revolution, the new ones) to the next round's positions.
 * Only in hand-made deals can a hand hold fewer non-jester cards than the tax asks; then
   fewer cards change hands, as many each way.
+
+The package: ``state`` (what a round is made of, built by ``make`` with every part named),
+one module a phase (``taxes`` with the start of a round, ``trade``, ``play``), each a
+``PhaseRules`` registered in ``PHASE_RULES`` with its legal actions and moves; ``view``
+(what one seat may see: all of the privacy above) and ``codec`` (the stored JSON and the
+events). The rules' primitives (sets, tribute, scoring) are ``..hands``; the event kinds
+``..events``.
 """
 
 from __future__ import annotations
@@ -56,7 +63,7 @@ from . import codec
 from .codec import JSON_VERSION
 from .phase import Over, PhaseRules
 from .play import PlayPhase
-from .state import RoundState, table
+from .state import RoundState, new_table
 from .taxes import TaxPhase, begin
 from .trade import TradePhase
 from .view import view as seat_view
@@ -66,6 +73,9 @@ PHASE_RULES: dict[str, PhaseRules] = {
     rules.name: rules for rules in (TaxPhase(), TradePhase(), PlayPhase(), Over())
 }
 PHASES = tuple(PHASE_RULES)
+# Bound once: ``legal_actions`` and ``apply`` run on every move of every round.
+_LEGAL_ACTIONS = {name: rules.legal_actions for name, rules in PHASE_RULES.items()}
+_APPLY = {name: rules.apply for name, rules in PHASE_RULES.items()}
 
 
 def deal(n_players: int, options: Options, seed: int) -> list[list[int]]:
@@ -112,16 +122,16 @@ class Round(RoundState):
         limit = counts_of(full_deck())
         if any(deck[r] > limit[r] for r in range(1, 14)):
             raise ValueError("more cards of a rank than the deck holds")
-        t = table(n, options, bool(first_round), int(seed), tuple(range(n)), deck)
+        t = new_table(n, options, bool(first_round), int(seed), tuple(range(n)), deck)
         return begin(t, tuple(counted))
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Exactly the actions ``apply`` accepts from ``seat`` now."""
-        return PHASE_RULES[self._phase].legal_actions(self, seat)
+        return _LEGAL_ACTIONS[self.phase](self, seat)
 
     def apply(self, seat: int, action: Action) -> Round:
         """The round after ``seat`` takes ``action``; ``IllegalMove`` if it may not."""
-        return PHASE_RULES[self._phase].apply(self, seat, action)
+        return _APPLY[self.phase](self, seat, action)
 
     @property
     def last_events(self) -> list[dict]:
@@ -129,7 +139,7 @@ class Round(RoundState):
         a dict with a ``type``; one with a ``visible_to`` list may be shown only to those
         seats (``events_for`` filters). The kinds and their keys: ``games.engine.events``.
         """
-        return [codec.event_json(ev, self) for ev in self._events]
+        return [codec.event_json(ev, self) for ev in self.events]
 
     def events_for(self, seat: int | None) -> list[dict]:
         """``last_events`` as ``seat`` may see them (None: a spectator)."""

@@ -14,16 +14,16 @@ from ..cards import cards_of, counts_of
 from ..events import BY_TAG, EventKind
 from ..hands import SETS
 from ..options import Options
-from .state import Decide, Records, RoundState, TaxStatus, TradeStatus, make, table
+from .state import Decide, Records, RoundState, TaxStatus, TradeStatus, make, new_table
 
 JSON_VERSION = 1
 
 
 def to_json(r: RoundState) -> dict[str, Any]:
     """``Round.to_json``: a lossless JSON form (``from_json`` restores an equal round)."""
-    t = r._t
-    rec = r._rec
-    decide = r._decide
+    t = r.table
+    rec = r.records
+    decide = r.decide
     return {
         "version": JSON_VERSION,
         "n": t.n,
@@ -32,9 +32,9 @@ def to_json(r: RoundState) -> dict[str, Any]:
         "seed": t.seed,
         "order": list(t.order),
         "deck": list(t.deck),
-        "phase": r._phase,
-        "hands": [cards_of(h) for h in r._hands],
-        "pending": list(r._pending),
+        "phase": r.phase,
+        "hands": [cards_of(h) for h in r.hands],
+        "pending": list(r.pending),
         "decide": None
         if decide is None
         else {
@@ -50,18 +50,18 @@ def to_json(r: RoundState) -> dict[str, Any]:
             "trade_pair": list(rec.trade_pair) if rec.trade_pair else None,
             "trades": [[a, b, list(c)] for a, b, c in rec.trades],
         },
-        "to_act": r._to_act,
-        "trick": [[s, list(c)] for s, c in r._trick],
-        "last": list(r._last) if r._last else None,
-        "passed": list(r._passed),
-        "finish": list(r._finish),
+        "to_act": r.to_act,
+        "trick": [[s, list(c)] for s, c in r.trick],
+        "last": list(r.last) if r.last else None,
+        "passed": list(r.passed),
+        "finish": list(r.finish_order),
         "result": None
-        if r._result is None
-        else {"points": list(r._result[0]), "next_order": list(r._result[1])},
-        "events": [[list(x) if isinstance(x, tuple) else x for x in ev] for ev in r._events],
+        if r.result is None
+        else {"points": list(r.result[0]), "next_order": list(r.result[1])},
+        "events": [[list(x) if isinstance(x, tuple) else x for x in ev] for ev in r.events],
         "history": [
             [[s, None if cards is None else list(cards)] for s, cards in trick]
-            for trick in r._history
+            for trick in r.history
         ],
     }
 
@@ -70,7 +70,7 @@ def from_json(data: dict[str, Any]) -> RoundState:
     """``Round.from_json``: the round of a JSON form made by ``to_json``."""
     if data.get("version") != JSON_VERSION:
         raise ValueError(f"unknown round format version {data.get('version')!r}")
-    t = table(
+    t = new_table(
         data["n"],
         Options.from_json(data["options"]),
         data["first_round"],
@@ -98,17 +98,17 @@ def from_json(data: dict[str, Any]) -> RoundState:
     if result is not None:
         result = (tuple(result["points"]), tuple(result["next_order"]))
     return make(
-        t=t,
+        table=t,
         phase=data["phase"],
         hands=tuple(counts_of(h) for h in data["hands"]),
         pending=tuple(data["pending"]),
         decide=decide,
-        rec=rec,
+        records=rec,
         to_act=data["to_act"],
         trick=tuple((s, tuple(c)) for s, c in data["trick"]),
         last=tuple(data["last"]) if data["last"] else None,
         passed=tuple(data["passed"]),
-        finish=tuple(data["finish"]),
+        finish_order=tuple(data["finish"]),
         result=result,
         events=tuple(tuple(tuple(x) if isinstance(x, list) else x for x in ev)
                      for ev in data["events"]),
@@ -164,7 +164,7 @@ BUILDERS: dict[str, Callable[[tuple, RoundState], dict]] = {
     "revolution_declined": lambda ev, r: {"seat": ev[1], "visible_to": [ev[1]]},
     "give_back_chosen": _seat,
     "taxes": lambda ev, r: {
-        "exchanges": [{"from": p, "to": d, "count": k} for p, d, k in r._rec.tax_plan]},
+        "exchanges": [{"from": p, "to": d, "count": k} for p, d, k in r.records.tax_plan]},
     "tax_exchange": _exchange,
     "trade_offer": _seat,
     "trade": _pair,

@@ -30,7 +30,7 @@ class PhaseRules:
 
     def legal_actions(self, r: RoundState, seat: int) -> list[Action]:
         """Exactly the actions ``apply`` accepts from ``seat`` now."""
-        if seat not in r._pending:
+        if seat not in r.pending:
             return []
         return self.choices(r, seat)
 
@@ -46,7 +46,7 @@ class PhaseRules:
         move = self.moves.get(kind)
         if move is None:
             raise IllegalMove("wrong_phase", phase=self.name)
-        if seat not in r._pending:
+        if seat not in r.pending:
             self.refuse_unawaited(r, seat, action)
         return move(r, seat, action)
 

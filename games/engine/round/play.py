@@ -4,10 +4,18 @@ The round is over when one player still holds cards."""
 
 from __future__ import annotations
 
-from ..actions import Action, Pass, Play
+from ..actions import PASS, Action, Pass, Play
 from ..cards import JESTER
 from ..errors import IllegalMove
-from ..hands import SETS, diagnose_set, follow_actions, lead_actions, next_order, round_points
+from ..hands import (
+    PLAYS,
+    SETS,
+    diagnose_set,
+    follow_sets,
+    lead_sets,
+    next_order,
+    round_points,
+)
 from .phase import PhaseRules
 from .state import Hand, Records, RoundState, Table, check_seat, make
 
@@ -15,7 +23,7 @@ from .state import Hand, Records, RoundState, Table, check_seat, make
 def begin_play(t: Table, hands: tuple[Hand, ...], rec: Records, events: tuple) -> RoundState:
     """The first trick: the Great Dalmuti (after a Great Revolution, the new one) leads."""
     leader = t.order[0]
-    return make(t=t, phase="play", hands=hands, rec=rec, to_act=leader,
+    return make(table=t, phase="play", hands=hands, records=rec, to_act=leader,
                 events=events + (("play_starts", leader),))
 
 
@@ -27,11 +35,11 @@ def play(r: RoundState, seat: int, cards: tuple[int, ...]) -> RoundState:
     if info is None:
         diagnose_set(cards)
     q, m, j = info
-    h = r._hands[seat]
+    h = r.hands[seat]
     if h[q] < m or h[JESTER] < j:
         raise IllegalMove("cards_not_in_hand")
     k = m + j
-    last = r._last
+    last = r.last
     if last is not None:
         if k != last[1]:
             raise IllegalMove("wrong_count", count=last[1])
@@ -41,16 +49,16 @@ def play(r: RoundState, seat: int, cards: tuple[int, ...]) -> RoundState:
     new[q] -= m
     new[JESTER] -= j
     new[0] -= k
-    hands = r._hands
+    hands = r.hands
     hands = hands[:seat] + (tuple(new),) + hands[seat + 1 :]
-    t = r._t
+    t = r.table
     events: tuple = (("play", seat, cards),)
-    history = r._history
+    history = r.history
     if last is None:
         history = history + (((seat, cards),),)
     else:
         history = history[:-1] + (history[-1] + ((seat, cards),),)
-    finish = r._finish
+    finish = r.finish_order
     if new[0] == 0:
         finish = finish + (seat,)
         events += (("out", seat, len(finish)),)
@@ -58,40 +66,40 @@ def play(r: RoundState, seat: int, cards: tuple[int, ...]) -> RoundState:
             last_seat = next(s for s in t.order if hands[s][0])
             finish = finish + (last_seat,)
             events += (("out", last_seat, t.n), ("over",))
-            return make(t=t, phase="over", hands=hands, rec=r._rec,
-                        trick=r._trick + ((seat, cards),), last=(seat, k, q), finish=finish,
+            return make(table=t, phase="over", hands=hands, records=r.records,
+                        trick=r.trick + ((seat, cards),), last=(seat, k, q), finish_order=finish,
                         result=result(t, finish), events=events, history=history)
     nxt = t.nxt
     s = nxt[seat]
     while not hands[s][0]:
         s = nxt[s]
-    return make(t=t, phase="play", hands=hands, rec=r._rec, to_act=s,
-                trick=r._trick + ((seat, cards),), last=(seat, k, q), finish=finish,
+    return make(table=t, phase="play", hands=hands, records=r.records, to_act=s,
+                trick=r.trick + ((seat, cards),), last=(seat, k, q), finish_order=finish,
                 events=events, history=history)
 
 
 def pass_turn(r: RoundState, seat: int) -> RoundState:
-    last = r._last
+    last = r.last
     if last is None:
         raise IllegalMove("leader_must_play")
-    t = r._t
-    hands = r._hands
-    passed = r._passed + (seat,)
-    holders = t.n - len(r._finish)
+    t = r.table
+    hands = r.hands
+    passed = r.passed + (seat,)
+    holders = t.n - len(r.finish_order)
     nxt = t.nxt
     s = nxt[seat]
     while not hands[s][0]:
         s = nxt[s]
-    history = r._history
+    history = r.history
     history = history[:-1] + (history[-1] + ((seat, None),),)
     # Everybody else still holding cards passed (the last to play, if out, counts too):
     # the trick is won.
     if len(passed) >= (holders - 1 if hands[last[0]][0] else holders):
-        return make(t=t, phase="play", hands=hands, rec=r._rec, to_act=s,
-                    finish=r._finish, events=(("pass", seat), ("trick", last[0], s)),
+        return make(table=t, phase="play", hands=hands, records=r.records, to_act=s,
+                    finish_order=r.finish_order, events=(("pass", seat), ("trick", last[0], s)),
                     history=history)
-    return make(t=t, phase="play", hands=hands, rec=r._rec, to_act=s, trick=r._trick,
-                last=last, passed=passed, finish=r._finish, events=(("pass", seat),),
+    return make(table=t, phase="play", hands=hands, records=r.records, to_act=s, trick=r.trick,
+                last=last, passed=passed, finish_order=r.finish_order, events=(("pass", seat),),
                 history=history)
 
 
@@ -111,16 +119,16 @@ class PlayPhase(PhaseRules):
              Pass: lambda r, seat, a: pass_turn(r, seat)}
 
     def legal_actions(self, r: RoundState, seat: int) -> list[Action]:
-        if seat != r._to_act:
+        if seat != r.to_act:
             return []
-        last = r._last
+        last = r.last
         if last is None:
-            return lead_actions(r._hands[seat])
-        return follow_actions(r._hands[seat], last[1], last[2])
+            return lead_sets(r.hands[seat], PLAYS)
+        return follow_sets(r.hands[seat], last[1], last[2], PLAYS, [PASS])
 
     def apply(self, r: RoundState, seat: int, action: Action) -> RoundState:
         # The hot path of every round: the seat to act playing or passing, checked first.
-        if seat != r._to_act:
+        if seat != r.to_act:
             check_seat(r, seat)
             raise IllegalMove("not_your_turn")
         kind = type(action)

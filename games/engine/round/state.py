@@ -47,7 +47,7 @@ class Table(NamedTuple):
     deck: tuple[int, ...]  # counts of the cards the round was dealt with
 
 
-def table(n: int, options: Options, first_round: bool, seed: int, order: tuple[int, ...],
+def new_table(n: int, options: Options, first_round: bool, seed: int, order: tuple[int, ...],
           deck: tuple[int, ...]) -> Table:
     pos = [0] * n
     nxt = [0] * n
@@ -76,40 +76,39 @@ class Decide(NamedTuple):
     choices: tuple[tuple[int, ...] | None, ...]  # per seat: chosen give-back / trade card
 
 
-SLOTS = (
-    "_t",
-    "_phase",
-    "_hands",
-    "_pending",
-    "_decide",
-    "_rec",
-    "_to_act",
-    "_trick",
-    "_last",
-    "_passed",
-    "_finish",
-    "_result",
-    "_events",
-    "_history",
-)
+class Fields(NamedTuple):
+    """The parts of a round, every one immutable."""
+
+    table: Table
+    phase: str  # "taxes", "trade", "play" or "over"
+    hands: tuple[Hand, ...]  # per seat
+    pending: tuple[int, ...]  # taxes and trade: the seats still to decide, in position order
+    decide: Decide | None  # taxes and trade: the decisions still open
+    records: Records
+    to_act: int | None  # play: the seat to act (None in the other phases)
+    trick: tuple[tuple[int, tuple[int, ...]], ...]  # the open trick's plays, (seat, cards)
+    last: tuple[int, int, int] | None  # the trick's last play, (seat, count, rank)
+    passed: tuple[int, ...]  # the seats that passed since the trick's last play
+    finish_order: tuple[int, ...]  # the seats out of cards, first out first
+    result: tuple[tuple[int, ...], tuple[int, ...]] | None  # over: (points, next order)
+    events: tuple[tuple, ...]  # the last move's events, as stored (see ``..events``)
+    history: tuple[tuple[tuple[int, tuple[int, ...] | None], ...], ...]  # tricks so far;
+    # a move is (seat, cards) or (seat, None) for a pass
 
 
-class RoundState:
+class RoundState(Fields):
     """The data of one round and what anybody may read of it; ``Round`` (the package)
     adds the moves, the views and the JSON form. Immutable: every move builds a new
-    state with ``make``.
+    state with ``make``. (A tuple underneath: building one is what every move costs.)"""
 
-    ``_last`` is ``(seat, count, rank)`` of the trick's last play; ``_events`` the compact
-    events of the last move (see ``..events``); ``_history`` the tricks so far as
-    ``(seat, cards or None for a pass)``."""
-
-    __slots__ = SLOTS
+    __slots__ = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # ``make`` builds the one class that completes this one (``Round``), so that the
         # phases below it can build rounds without importing it.
+        global _built
         super().__init_subclass__(**kwargs)
-        _built[0] = cls
+        _built = cls
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Round is immutable")
@@ -118,126 +117,89 @@ class RoundState:
 
     @property
     def n_players(self) -> int:
-        return self._t.n
+        return self.table.n
 
     @property
     def options(self) -> Options:
-        return self._t.options
+        return self.table.options
 
     @property
     def first_round(self) -> bool:
-        return self._t.first_round
+        return self.table.first_round
 
     @property
     def seed(self) -> int:
-        return self._t.seed
-
-    @property
-    def phase(self) -> str:
-        """``"taxes"``, ``"trade"``, ``"play"`` or ``"over"``."""
-        return self._phase
+        return self.table.seed
 
     @property
     def awaiting(self) -> tuple[int, ...]:
         """Every seat that may act now, in position order. Secret: in the tax phase this
         includes a seat deciding on a revolution; show players ``view(seat)["awaiting"]``."""
-        if self._phase == "play":
-            return (self._to_act,)
-        return self._pending
-
-    @property
-    def to_act(self) -> int | None:
-        return self._to_act if self._phase == "play" else None
+        if self.phase == "play":
+            return (self.to_act,)
+        return self.pending
 
     @property
     def order(self) -> tuple[int, ...]:
         """The seats in position order for this round's play."""
-        return self._t.order
+        return self.table.order
 
     def hand(self, seat: int) -> list[int]:
-        return cards_of(self._hands[seat])
+        return cards_of(self.hands[seat])
 
     def count(self, seat: int) -> int:
-        return self._hands[seat][0]
+        return self.hands[seat][0]
 
     def position(self, seat: int) -> int:
         """The 0-based position of a seat this round (0 = Great Dalmuti)."""
-        return self._t.pos[seat]
+        return self.table.pos[seat]
 
     def title(self, seat: int) -> str:
-        return title(self._t.pos[seat], self._t.n)
-
-    @property
-    def finish_order(self) -> tuple[int, ...]:
-        return self._finish
+        return title(self.table.pos[seat], self.table.n)
 
     @property
     def points(self) -> tuple[int, ...] | None:
         """Per seat, what it scored this round; None until the round is over."""
-        return self._result[0] if self._result else None
+        return self.result[0] if self.result else None
 
     @property
     def next_order(self) -> tuple[int, ...] | None:
         """This round's seats in the next round's position order; None until over."""
-        return self._result[1] if self._result else None
+        return self.result[1] if self.result else None
 
     @property
     def revolution(self) -> dict | None:
         """``{"seat": s, "great": bool}`` once a revolution is declared."""
-        rev = self._rec.revolution
+        rev = self.records.revolution
         return {"seat": rev[0], "great": rev[1]} if rev else None
-
-    @property
-    def trick(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        """The plays of the current trick, ``(seat, cards)``."""
-        return self._trick
-
-    @property
-    def passed(self) -> tuple[int, ...]:
-        """The seats that passed since the last play of the current trick."""
-        return self._passed
-
-    def _key(self) -> tuple:
-        return tuple(getattr(self, name) for name in SLOTS)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RoundState):
             return NotImplemented
-        return self._key() == other._key()
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, RoundState):
+            return NotImplemented
+        return tuple.__ne__(self, other)
 
     def __repr__(self) -> str:
         return (
-            f"<Round {self._phase} n={self._t.n} to_act={self.to_act} "
-            f"counts={[h[0] for h in self._hands]}>"
+            f"<Round {self.phase} n={self.table.n} to_act={self.to_act} "
+            f"counts={[h[0] for h in self.hands]}>"
         )
 
 
-_built: list[type[RoundState]] = [RoundState]
-_new = object.__new__
-(
-    _s_t,
-    _s_phase,
-    _s_hands,
-    _s_pending,
-    _s_decide,
-    _s_rec,
-    _s_to_act,
-    _s_trick,
-    _s_last,
-    _s_passed,
-    _s_finish,
-    _s_result,
-    _s_events,
-    _s_history,
-) = [RoundState.__dict__[name].__set__ for name in SLOTS]
+_built: type[RoundState] = RoundState
+_new = tuple.__new__
 
 
 def make(
     *,
-    t: Table,
+    table: Table,
     phase: str,
     hands: tuple[Hand, ...],
-    rec: Records,
+    records: Records,
     events: tuple,
     pending: tuple[int, ...] = (),
     decide: Decide | None = None,
@@ -245,36 +207,22 @@ def make(
     trick: tuple = (),
     last: tuple[int, int, int] | None = None,
     passed: tuple[int, ...] = (),
-    finish: tuple[int, ...] = (),
+    finish_order: tuple[int, ...] = (),
     result: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
     history: tuple = (),
 ) -> RoundState:
     """A new round state (a ``Round``), every part named."""
-    r = _new(_built[0])
-    _s_t(r, t)
-    _s_phase(r, phase)
-    _s_hands(r, hands)
-    _s_pending(r, pending)
-    _s_decide(r, decide)
-    _s_rec(r, rec)
-    _s_to_act(r, to_act)
-    _s_trick(r, trick)
-    _s_last(r, last)
-    _s_passed(r, passed)
-    _s_finish(r, finish)
-    _s_result(r, result)
-    _s_events(r, events)
-    _s_history(r, history)
-    return r
+    return _new(_built, (table, phase, hands, pending, decide, records, to_act, trick, last,
+                         passed, finish_order, result, events, history))
 
 
-def deciding(t: Table, phase: str, hands: tuple[Hand, ...], pending: tuple[int, ...],
-             decide: Decide, rec: Records, events: tuple) -> RoundState:
+def deciding(*, table: Table, phase: str, hands: tuple[Hand, ...], pending: tuple[int, ...],
+             decide: Decide, records: Records, events: tuple) -> RoundState:
     """A round in the tax or trade phase, waiting on ``pending``."""
-    return make(t=t, phase=phase, hands=hands, pending=pending, decide=decide, rec=rec,
-                events=events)
+    return make(table=table, phase=phase, hands=hands, pending=pending, decide=decide,
+                records=records, events=events)
 
 
 def check_seat(r: RoundState, seat: object) -> None:
-    if type(seat) is not int or not 0 <= seat < r._t.n:
+    if type(seat) is not int or not 0 <= seat < r.table.n:
         raise IllegalMove("no_such_seat", seat=seat)

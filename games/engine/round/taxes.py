@@ -21,7 +21,7 @@ from .state import (
     Table,
     TaxStatus,
     deciding,
-    table,
+    new_table,
 )
 from .trade import after_taxes
 
@@ -42,7 +42,8 @@ def begin(t: Table, hands: tuple[Hand, ...]) -> RoundState:
         # Revolution), so the Greater Peon is always asked before the first trick,
         # jesters or not: a pause only when they hold both would tell everybody.
         rec = Records(taxes_status=TaxStatus.NONE)
-        return deciding(t, "taxes", hands, (n - 1,), Decide(n - 1, choices), rec, ())
+        return deciding(table=t, phase="taxes", hands=hands, pending=(n - 1,),
+                        decide=Decide(n - 1, choices), records=rec, events=())
     plan = []
     for peon, dalmuti, most in ((n - 1, 0, 2), (n - 2, 1, 1)):
         k = min(most, non_jesters(hands[peon]), non_jesters(hands[dalmuti]))
@@ -53,7 +54,8 @@ def begin(t: Table, hands: tuple[Hand, ...]) -> RoundState:
     pending = pending_taxes(t, rec, decide)
     if not pending:
         return execute_taxes(t, hands, rec, decide, ())
-    return deciding(t, "taxes", hands, pending, decide, rec, ())
+    return deciding(table=t, phase="taxes", hands=hands, pending=pending, decide=decide,
+                    records=rec, events=())
 
 
 def give_back_due(rec: Records, decide: Decide | None, seat: int) -> int:
@@ -92,15 +94,15 @@ def execute_taxes(t: Table, hands: tuple[Hand, ...], rec: Records, decide: Decid
 
 def great_revolution(t: Table, hands: tuple[Hand, ...], rec: Records, seat: int) -> RoundState:
     """The Greater Peon ``seat`` reveals both jesters: the order turns round, no taxes."""
-    t = table(t.n, t.options, t.first_round, t.seed, t.order[::-1], t.deck)
+    t = new_table(t.n, t.options, t.first_round, t.seed, t.order[::-1], t.deck)
     rec = rec._replace(revolution=(seat, True))
     return begin_play(t, hands, rec, (("revolution", seat, True),))
 
 
 def give_back(r: RoundState, seat: int, cards: tuple[int, ...]) -> RoundState:
-    k = give_back_due(r._rec, r._decide, seat)
+    k = give_back_due(r.records, r.decide, seat)
     if not k:
-        if r._decide.choices[seat] is not None:
+        if r.decide.choices[seat] is not None:
             raise IllegalMove("already_chosen")
         raise IllegalMove("not_awaited")
     if not isinstance(cards, tuple):
@@ -110,14 +112,14 @@ def give_back(r: RoundState, seat: int, cards: tuple[int, ...]) -> RoundState:
         raise IllegalMove("jester_not_given")
     if len(cards) != k:
         raise IllegalMove("wrong_give_count", count=k)
-    h = r._hands[seat]
+    h = r.hands[seat]
     if not holds(h, cards):
         raise IllegalMove("cards_not_in_hand")
-    if r._t.options.tribute_return == "worst":
+    if r.table.options.tribute_return == "worst":
         worst = worst_cards(h, k)
         if cards != worst:
             raise IllegalMove("worst_required", cards=", ".join(map(str, worst)))
-    decide = r._decide
+    decide = r.decide
     choices = list(decide.choices)
     choices[seat] = cards
     decide = decide._replace(choices=tuple(choices))
@@ -125,34 +127,35 @@ def give_back(r: RoundState, seat: int, cards: tuple[int, ...]) -> RoundState:
 
 
 def revolution(r: RoundState, seat: int, declare: bool) -> RoundState:
-    if r._decide.jester_seat != seat:
+    if r.decide.jester_seat != seat:
         raise IllegalMove("no_revolution")
     if type(declare) is not bool:
         raise IllegalMove("unknown_action")
-    if declare and r._hands[seat][JESTER] != 2:
+    if declare and r.hands[seat][JESTER] != 2:
         raise IllegalMove("no_revolution")
-    t = r._t
+    t = r.table
     if not declare:
-        decide = r._decide._replace(jester_seat=None)
+        decide = r.decide._replace(jester_seat=None)
         return taxes_step(r, decide, (("revolution_declined", seat),))
-    rec = r._rec
+    rec = r.records
     if rec.taxes_status == TaxStatus.PENDING:
         rec = rec._replace(taxes_status=TaxStatus.CANCELLED)
     if t.pos[seat] == t.n - 1:
-        return great_revolution(t, r._hands, rec, seat)
+        return great_revolution(t, r.hands, rec, seat)
     rec = rec._replace(revolution=(seat, False))
-    return begin_play(t, r._hands, rec, (("revolution", seat, False),))
+    return begin_play(t, r.hands, rec, (("revolution", seat, False),))
 
 
 def taxes_step(r: RoundState, decide: Decide, events: tuple) -> RoundState:
     """After a decision: wait for the others, or exchange and move on."""
-    t = r._t
-    pending = pending_taxes(t, r._rec, decide)
+    t = r.table
+    pending = pending_taxes(t, r.records, decide)
     if pending:
-        return deciding(t, "taxes", r._hands, pending, decide, r._rec, events)
-    if r._rec.taxes_status == TaxStatus.NONE:
-        return begin_play(t, r._hands, r._rec, events)
-    return execute_taxes(t, r._hands, r._rec, decide, events)
+        return deciding(table=t, phase="taxes", hands=r.hands, pending=pending,
+                        decide=decide, records=r.records, events=events)
+    if r.records.taxes_status == TaxStatus.NONE:
+        return begin_play(t, r.hands, r.records, events)
+    return execute_taxes(t, r.hands, r.records, decide, events)
 
 
 class TaxPhase(PhaseRules):
@@ -161,12 +164,12 @@ class TaxPhase(PhaseRules):
              Revolution: lambda r, seat, a: revolution(r, seat, a.declare)}
 
     def choices(self, r: RoundState, seat: int) -> list[Action]:
-        h = r._hands[seat]
-        decide = r._decide
+        h = r.hands[seat]
+        decide = r.decide
         out: list[Action] = []
-        k = give_back_due(r._rec, decide, seat)
+        k = give_back_due(r.records, decide, seat)
         if k:
-            if r._t.options.tribute_return == "worst":
+            if r.table.options.tribute_return == "worst":
                 out.append(GiveBack(worst_cards(h, k)))
             else:
                 ranks = [rank for rank in range(1, 13) if h[rank]]
@@ -181,11 +184,11 @@ class TaxPhase(PhaseRules):
 
     def refuse_unawaited(self, r: RoundState, seat: int, action: Action) -> None:
         if type(action) is Revolution:
-            t = r._t
-            offered = r._rec.taxes_status == TaxStatus.PENDING or t.pos[seat] == t.n - 1
-            if r._hands[seat][JESTER] == 2 and offered:
+            t = r.table
+            offered = r.records.taxes_status == TaxStatus.PENDING or t.pos[seat] == t.n - 1
+            if r.hands[seat][JESTER] == 2 and offered:
                 raise IllegalMove("already_chosen")
             raise IllegalMove("no_revolution")
-        if type(action) is GiveBack and any(d == seat for _, d, _ in r._rec.tax_plan):
+        if type(action) is GiveBack and any(d == seat for _, d, _ in r.records.tax_plan):
             raise IllegalMove("already_chosen")
         raise IllegalMove("not_awaited")
