@@ -1,11 +1,13 @@
-"""Every kind of event a round reports (``Round.last_events``), in one registry.
+"""Every kind of event in a game's record, in one registry (``EVENT_KINDS``).
 
 A round stores the events of its last move compactly, as tuples whose first item is the
 kind's ``tag`` (that form is saved with every stored round: a tag never changes); the codec
 (``round.codec``) turns them into dicts whose ``type`` is the kind's ``name`` and whose other
-keys are its ``fields``. A ``private`` kind also carries ``visible_to``, the only seats that
-may see it. The game's words and the narration look kinds up here instead of branching on
-the type themselves.
+keys are its ``fields`` (``ROUND_KINDS``). A ``private`` kind also carries ``visible_to``,
+the only seats that may see it. The table's own kinds (``TABLE_KINDS``: a round dealt, a
+player joining or leaving, the game's end) are recorded by the commands beside the round's,
+with a ``player`` where a round's event has a ``seat``; they have no tag. The game's words
+(``games.core.words``) keep one sentence for each kind.
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ class EventKind:
     besides ``type``, whether only ``visible_to`` may see it, and what it means."""
 
     name: str
-    tag: str
+    tag: str | None
     fields: tuple[str, ...]
     meaning: str
     private: bool = False
 
 
-EVENT_KINDS: dict[str, EventKind] = {
+#: What a round reports (``Round.last_events``).
+ROUND_KINDS: dict[str, EventKind] = {
     kind.name: kind
     for kind in (
         EventKind("play", "play", ("seat", "title", "cards", "count", "rank", "jesters"),
@@ -62,7 +65,24 @@ EVENT_KINDS: dict[str, EventKind] = {
 }
 
 #: The kinds by the tag a stored round keeps them under.
-BY_TAG: dict[str, EventKind] = {kind.tag: kind for kind in EVENT_KINDS.values()}
+BY_TAG: dict[str, EventKind] = {kind.tag: kind for kind in ROUND_KINDS.values()}
+
+TABLE_KINDS: dict[str, EventKind] = {
+    kind.name: kind
+    for kind in (
+        EventKind("round_starts", None, ("round", "dealer"),
+                  "a round is dealt; dealer: the Greater Peon"),
+        EventKind("joined", None, ("player", "place"), "a player joins the table"),
+        EventKind("left", None, ("player",), "a player leaves; their points stay"),
+        EventKind("game_ending", None, ("player",),
+                  "a player ends the game after this round"),
+        EventKind("game_continues", None, ("player",),
+                  "a player lets the game go on after this round"),
+        EventKind("game_over", None, ("winner",), "the game is over"),
+    )
+}
+#: Every kind of event in a game's record, by name.
+EVENT_KINDS: dict[str, EventKind] = {**ROUND_KINDS, **TABLE_KINDS}
 
 
 def may_see(event: dict, seat: int | None) -> bool:

@@ -61,8 +61,8 @@ SETS: dict[tuple[int, ...], Move] = {
 
 
 def lead_sets(h: Sequence[int], table: list[list[list[T]]]) -> list[T]:
-    """Every set hand ``h`` can lead, from ``table`` (``MOVES`` or ``PLAYS``), best rank
-    last: ranks in order, then jesters alone - the order of ``Round.legal_actions``."""
+    """Every set hand ``h`` can lead, from ``table`` (``MOVES`` or ``PLAYS``), in the order
+    of ``Round.legal_actions``: by rank, best first, then jesters alone."""
     jesters = h[JESTER]
     out: list[T] = []
     for q in range(1, 13):

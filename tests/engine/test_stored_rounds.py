@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import Round, action_to_json
-from games.engine.events import BY_TAG, EVENT_KINDS
+from games.engine.events import BY_TAG, ROUND_KINDS
 from games.engine.round import codec
 
 RECORDED = json.loads((Path(__file__).parent / "data" / "rounds_before.json").read_text())
@@ -42,4 +42,4 @@ def test_a_stored_round_loads_and_saves_to_the_same_json(entry):
 
 def test_every_event_kind_has_one_builder_in_the_codec():
     assert set(codec.BUILDERS) == set(BY_TAG)
-    assert {kind.tag for kind in EVENT_KINDS.values()} == set(BY_TAG)
+    assert {kind.tag for kind in ROUND_KINDS.values()} == set(BY_TAG)

@@ -18,7 +18,7 @@ from .state import RoundState, check_seat
 
 ACTION_TYPES = (Play, Pass, GiveBack, Revolution, Trade, TradeCard)
 
-Move = Callable[[RoundState, int, Action], RoundState]
+Handler = Callable[[RoundState, int, Action], RoundState]
 
 
 class PhaseRules:
@@ -26,7 +26,7 @@ class PhaseRules:
     function applying it once the common checks have passed."""
 
     name: ClassVar[str]
-    moves: ClassVar[dict[type, Move]] = {}
+    moves: ClassVar[dict[type, Handler]] = {}
 
     def legal_actions(self, r: RoundState, seat: int) -> list[Action]:
         """Exactly the actions ``apply`` accepts from ``seat`` now."""

@@ -37,7 +37,8 @@ def played_cards(r: RoundState) -> list[int]:
 
 
 def view(r: Any, seat: int | None) -> dict[str, Any]:
-    """``Round.view``: everything ``seat`` may know (``None``: a spectator)."""
+    """``Round.view``: everything ``seat`` may know (``None``: a spectator). ``r`` is a
+    ``Round`` (its legal actions and events are part of the view)."""
     if seat is not None:
         check_seat(r, seat)
     t = r.table
