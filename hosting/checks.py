@@ -20,6 +20,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.http.request import validate_host
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import heartbeat
 
@@ -65,8 +66,9 @@ def database() -> Result:
                         "running (systemctl status postgresql)."))
     if pending:
         return Result("database", title, ERROR,
-                      _("%(count)s database changes (migrations) are not applied yet.")
-                      % {"count": len(pending)},
+                      ngettext("%(count)s database change (migration) is not applied yet.",
+                               "%(count)s database changes (migrations) are not applied yet.",
+                               len(pending)) % {"count": len(pending)},
                       _("Run: manage.py migrate, then restart the site."))
     return Result("database", title, OK,
                   _("Reachable (%(vendor)s), every migration applied.")
@@ -124,7 +126,8 @@ def worker() -> Result:
                         "stopped: journalctl -u dalmuti-worker."))
     names = sorted(name for reply in replies for name in reply)
     return Result("worker", title, OK,
-                  _("%(count)s answered: %(names)s.")
+                  ngettext("%(count)s worker answered: %(names)s.",
+                           "%(count)s workers answered: %(names)s.", len(names))
                   % {"count": len(names), "names": ", ".join(names)})
 
 
@@ -252,7 +255,9 @@ def proxies(request=None) -> Result:
                       _("Use the Caddyfile or nginx example in deploy/, which set it."))
     if trusted:
         return Result("proxies", title, OK,
-                      _("Behind %(trusted)s proxy; your address is seen as %(address)s.")
+                      ngettext("Behind %(trusted)s proxy; your address is seen as %(address)s.",
+                               "Behind %(trusted)s proxies; your address is seen as "
+                               "%(address)s.", trusted)
                       % {"trusted": trusted, "address": forwarded[-trusted]})
     return Result("proxies", title, OK, _("No proxy in front, and none expected."))
 

@@ -146,7 +146,7 @@ def test_the_ci_installation_reports_clean(celery_worker, production):
     ok, out = doctor()
     assert ok, out
     assert "[XX]" not in out and "[!!]" not in out
-    assert "[ok] Celery worker: 1 answered" in out
+    assert "[ok] Celery worker: 1 worker answered" in out
     assert "[ok] Periodic sweep (beat): The sweep last ran" in out
     assert "[ok] Email: The mail server 127.0.0.1:" in out
     assert "Everything that was checked works." in out
