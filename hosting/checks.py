@@ -192,7 +192,7 @@ def push_keys() -> Result:
         return Result("push", title, OK, _("Set in the environment."))
     fix = _("Make a pair once and set VAPID_PRIVATE_KEY and VAPID_PUBLIC_KEY (README, "
             "“Web push”): a changed pair silently ends every device's notifications.")
-    path = Path(settings.BASE_DIR) / "var" / "vapid.json"
+    path = Path(settings.VAR_DIR) / "vapid.json"
     if path.exists() and path.stat().st_mtime > STARTED + 5:
         return Result("push", title, ERROR,
                       _("The key pair in %(path)s was made after the site started: every "
