@@ -20,9 +20,13 @@ def _superuser(request):
         raise PermissionDenied(_("Only a superuser may see the system status."))
 
 
+# What needs fixing comes first on the page; the doctor keeps the order of the checks.
+SEVERITY = {checks.ERROR: 0, checks.WARNING: 1, checks.OK: 2, checks.SKIPPED: 3}
+
+
 def status(request, site):
     _superuser(request)
-    results = checks.run(request)
+    results = sorted(checks.run(request), key=lambda r: SEVERITY[r.status])
     context = {
         **site.each_context(request),
         "title": _("System status"),

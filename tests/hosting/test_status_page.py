@@ -100,3 +100,10 @@ def test_the_page_speaks_the_readers_language(client, root, code, settings):
             translated = translation.gettext(english)
             assert translated != english
             assert translated in html
+
+
+def test_what_needs_fixing_comes_first(client, root, settings):
+    settings.DEBUG = True
+    html = client.get(URL).content.decode()
+    assert html.index('id="check-debug"') < html.index('id="check-database"')
+    assert "Check again" in html
