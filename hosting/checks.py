@@ -142,6 +142,9 @@ def beat() -> Result:
     late_after = 3 * settings.SWEEP_SECONDS
     fix = _("Start beat: systemctl start dalmuti-beat (and a worker to run the sweep); "
             "its log: journalctl -u dalmuti-beat.")
+    if last is None and not _redis_url():
+        return Result("beat", title, SKIPPED,
+                      _("No broker: the web server runs the sweep itself, no beat is needed."))
     if last is None:
         return Result("beat", title, ERROR,
                       _("The sweep has not run yet: turns do not time out, and reminders "

@@ -150,3 +150,11 @@ def test_the_ci_installation_reports_clean(celery_worker, production):
     assert "[ok] Periodic sweep (beat): The sweep last ran" in out
     assert "[ok] Email: The mail server 127.0.0.1:" in out
     assert "Everything that was checked works." in out
+
+
+@pytest.mark.django_db
+def test_without_a_broker_no_beat_is_needed(settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    assert checks.beat().status == checks.SKIPPED
+    heartbeat.sweep_ran(time.time() - 10 * settings.SWEEP_SECONDS)
+    assert checks.beat().status == checks.ERROR
