@@ -6,6 +6,7 @@ page shows them to superusers (with the request, so that it can also judge the p
 forwarded headers).
 """
 
+import json
 import os
 import smtplib
 import time
@@ -25,9 +26,6 @@ from django.utils.translation import ngettext
 from . import heartbeat
 
 OK, WARNING, ERROR, SKIPPED = "ok", "warning", "error", "skipped"
-# The moment this process loaded its settings: a key pair generated after it was made
-# while the site was already running.
-STARTED = time.time()
 
 
 @dataclass
@@ -189,21 +187,37 @@ def email() -> Result:
                   % {"where": where, "sender": settings.DEFAULT_FROM_EMAIL})
 
 
+def _generated_public_key(path: Path) -> str:
+    try:
+        return json.loads(path.read_text())["public"]
+    except (OSError, ValueError, KeyError):
+        return ""
+
+
 def push_keys() -> Result:
     title = _("Push notification keys")
-    if settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY:
-        return Result("push", title, OK, _("Set in the environment."))
-    fix = _("Make a pair once and set VAPID_PRIVATE_KEY and VAPID_PUBLIC_KEY (README, "
-            "“Web push”): a changed pair silently ends every device's notifications.")
     path = Path(settings.VAR_DIR) / "vapid.json"
-    if path.exists() and path.stat().st_mtime > STARTED + 5:
+    from_environment = bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY)
+    current = settings.VAPID_PUBLIC_KEY if from_environment else _generated_public_key(path)
+    try:
+        changed = heartbeat.push_key_changed(current) if current else None
+    except Exception:  # noqa: BLE001 - the cache's own check says what is wrong with it
+        changed = None
+    if changed:
         return Result("push", title, ERROR,
-                      _("The key pair in %(path)s was made after the site started: every "
-                        "device that had notifications on no longer gets them.")
-                      % {"path": path}, fix)
+                      _("The push key pair changed %(minutes)s minutes ago: devices that "
+                        "turned notifications on before no longer get them.")
+                      % {"minutes": int((time.time() - changed) // 60)},
+                      _("Put the previous pair back if you still have it; otherwise each "
+                        "player turns notifications on again (profile page). Then keep the "
+                        "pair in VAPID_PRIVATE_KEY and VAPID_PUBLIC_KEY."))
+    if from_environment:
+        return Result("push", title, OK, _("Set in the environment."))
     return Result("push", title, WARNING,
                   _("Not set: a pair generated into %(path)s is used, and a new one is "
-                    "made if that file is lost.") % {"path": path}, fix)
+                    "made if that file is lost.") % {"path": path},
+                  _("Make a pair once and set VAPID_PRIVATE_KEY and VAPID_PUBLIC_KEY (README, "
+                    "“Web push”): a changed pair silently ends every device's notifications."))
 
 
 def site_url() -> Result:

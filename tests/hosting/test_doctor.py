@@ -158,3 +158,27 @@ def test_without_a_broker_no_beat_is_needed(settings):
     assert checks.beat().status == checks.SKIPPED
     heartbeat.sweep_ran(time.time() - 10 * settings.SWEEP_SECONDS)
     assert checks.beat().status == checks.ERROR
+
+
+@pytest.mark.django_db
+def test_a_push_key_pair_that_changed_is_named_for_a_day(settings, monkeypatch):
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = "private-a", "public-a"
+    assert checks.push_keys().status == checks.OK
+    assert checks.push_keys().status == checks.OK
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = "private-b", "public-b"
+    changed = checks.push_keys()
+    assert changed.status == checks.ERROR
+    assert "changed 0 minutes ago" in changed.message
+    assert checks.push_keys().status == checks.ERROR  # still, on the next look
+    later = time.time() + heartbeat.PUSH_CHANGE_SHOWN_SECONDS + 1
+    monkeypatch.setattr(heartbeat.time, "time", lambda: later)
+    assert checks.push_keys().status == checks.OK
+
+
+@pytest.mark.django_db
+def test_generated_push_keys_are_a_warning(settings, tmp_path):
+    settings.VAPID_PRIVATE_KEY = settings.VAPID_PUBLIC_KEY = ""
+    settings.VAR_DIR = tmp_path
+    (tmp_path / "vapid.json").write_text('{"private": "p", "public": "q"}')
+    result = checks.push_keys()
+    assert result.status == checks.WARNING and "VAPID_PRIVATE_KEY" in result.fix
