@@ -135,7 +135,8 @@ def front(django_db_setup, django_db_blocker, tmp_path_factory):
     try:
         web = _start([sys.executable, "-m", "gunicorn", "dalmuti_site.asgi", "--worker-class",
                       "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind",
-                      f"127.0.0.1:{web_port}"], env, tmp / "web.log")
+                      f"127.0.0.1:{web_port}", "--graceful-timeout", "2"],
+                     env, tmp / "web.log")
         processes.append(web)
         processes.append(_start([sys.executable, "-m", "celery", "--app", "dalmuti_site",
                                  "worker", "--pool", "solo", "--without-gossip",
