@@ -36,6 +36,9 @@ def test_the_system_status_page_reads_on_a_phone_and_a_laptop(root, browser, liv
     page.locator("#id_username").fill("root")
     page.locator("#id_password").fill(PASSWORD)
     page.locator("input[type=submit]").click()
+    page.screenshot(path=str(folder / f"admin-index-{size}-{code}.png"))
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the admin's index scrolls sideways by {overflow}px"
     page.locator("#hosting-module a").click()
     page.wait_for_url("**/admin/status/")
     assert page.locator("html").get_attribute("lang") == code
