@@ -9,7 +9,7 @@ class AccountsConfig(AppConfig):
     def ready(self):
         from django.contrib.auth.signals import user_logged_in
 
-        # The task registers itself with games.background, the only way to hand work to
+        # The task registers itself with games.core.background, the only way to hand work to
         # the workers.
         from . import tasks  # noqa: F401
         from .middleware import remember_language_at_login

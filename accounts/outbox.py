@@ -14,7 +14,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db.models import F
 from django.utils import timezone
 
-from games import background
+from games.core import background
 
 from .models import OutgoingEmail
 

@@ -1,9 +1,9 @@
 """The account emails' task (found by Celery's autodiscovery; registered with
-games.background when the app starts)."""
+games.core.background when the app starts)."""
 
 from celery import shared_task
 
-from games import background
+from games.core import background
 
 from . import outbox
 

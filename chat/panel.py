@@ -4,7 +4,7 @@ title, and the flourishes their own title offers."""
 from django.urls import reverse
 from django.utils import timezone
 
-from games.labels import title_name
+from games.core.words import title_name
 from games.models import Game, Seat
 
 from . import flourishes

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from dalmuti_site.text import plain_line
-from games import live
+from games.core import live
 from games.models import Game, Seat
 
 from . import flourishes

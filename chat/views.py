@@ -4,7 +4,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.access import seat_for_user
+from games.read.access import seat_for_user
 
 from . import services
 from .panel import panel_context

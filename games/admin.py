@@ -16,14 +16,14 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.read.replay import all_log_lines
+from games.read.table import log_lines
 from leagues.admin import OrganisedAdmin, action_page, leagues_of, limit_choices
 from leagues.models import AdminRecord, LeagueGame
 from leagues.services import end_game, replace_by_bot
 
 from .commands import Rejected
 from .models import Action, BotLevel, Game, Round, Seat
-from .replay import all_log_lines
-from .table import log_lines
 
 # What the admin shows of a game in play instead of anything private.
 HIDDEN_IN_PLAY = gettext_lazy("Hidden while the game is in play.")

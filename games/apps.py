@@ -10,7 +10,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        # The tasks register themselves with games.background, the write side's only way
+        # The tasks register themselves with games.core.background, the write side's only way
         # to hand work to the workers.
         from . import tasks
 

@@ -31,7 +31,7 @@ def check_rules(form: forms.Form, data: dict) -> None:
 
 
 class TableForm(forms.Form):
-    """A new table: its name, size and every option of the rules (RULES.md), each named
+    """A new table: its name, size and every option of the rules (docs/RULES.md), each named
     after the rulebook it comes from. Options that cannot apply to the chosen number of
     seats are refused with the reason; every option left out of a submission means the
     standard rules."""

@@ -2,7 +2,7 @@
 
 The rules live in games.engine. A table's current engine state is kept as JSON on the
 Game row (a snapshot, for speed); the authoritative history is the Action record, from
-which the state can always be rebuilt (games.replay.rebuild_state).
+which the state can always be rebuilt (games.read.replay.rebuild_state).
 """
 
 import secrets
@@ -160,8 +160,8 @@ class Seat(models.Model):
     # Absent players: consecutive turns that timed out, and a bot standing in.
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     stand_in = models.BooleanField(_("a bot stands in"), default=False)
-    # Joining and leaving a game in progress (RULES 8): both take effect when the round
-    # in play ends. A newcomer has no player id until then; when there are two middle
+    # Joining and leaving a game in progress (docs/RULES.md section 8): both take effect
+    # when the round in play ends. A newcomer has no player id until then; when there are two middle
     # places the Great Dalmuti picks the "upper" or "lower" one (default: lower).
     joining = models.BooleanField(default=False)
     join_choice = models.CharField(max_length=8, blank=True)

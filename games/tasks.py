@@ -14,10 +14,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import outbox
+from games.away import emails
+from games.commands import notifications
+from games.core import background
+from games.core.clock import deadlines_may_have_passed
 from push.sender import PushFailed
 
-from . import background, commands, emails, notifications
-from .clock import deadlines_may_have_passed
+from . import commands
 from .models import Game
 
 log = logging.getLogger(__name__)

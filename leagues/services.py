@@ -8,8 +8,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import commands, live
+from games import commands
 from games.commands import Rejected
+from games.core import live
 from games.models import BotLevel, Game, Invitation
 
 from .models import League, LeagueGame, Replacement, Season

@@ -91,7 +91,7 @@ def _facts(game_id, number, positions, finish_order, points, revolution, status,
 
 def winners(rounds: list[RoundFacts]) -> dict[int, int]:
     """The winning player index of each finished game: most points, then the better place
-    in the last round (RULES.md section 7)."""
+    in the last round (docs/RULES.md section 7)."""
     by_game: dict[int, list[RoundFacts]] = defaultdict(list)
     for r in rounds:
         by_game[r.game_id].append(r)

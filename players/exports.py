@@ -5,7 +5,7 @@ season with each player's final place, points and rating change, as CSV rows or 
 from collections import defaultdict
 
 from games.models import Game, Seat
-from games.replay import game_results
+from games.read.replay import game_results
 from leagues.standings import Occupants, csv_row, finished_rounds, league_standings
 
 from .models import RatingChange

@@ -2,7 +2,7 @@
 the options, enough for the engine to replay it) and as text for people.
 
 Both reveal every hand, so they exist only for games that are over (the views check
-that through games.access before calling here).
+that through games.read.access before calling here).
 """
 
 import html
@@ -12,7 +12,7 @@ from django.utils.html import strip_tags
 
 from games import engine
 from games.models import Action, BotLevel, Game, Round
-from games.replay import all_log_lines, apply_recorded, game_results, player_names
+from games.read.replay import all_log_lines, apply_recorded, game_results, player_names
 from leagues.standings import finished_rounds
 
 from .models import RatingChange

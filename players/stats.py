@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from games import engine
 from games.models import Action, Game, Seat
-from games.replay import game_results
+from games.read.replay import game_results
 from leagues.models import Replacement
 from leagues.standings import Occupants, finished_rounds
 

@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
-from games.access import finished_seat_for_user
-from games.labels import card_name
+from games.core.words import card_name
 from games.models import Seat
+from games.read.access import finished_seat_for_user
 
 from . import charts, records, services, stats
 from .models import PlayerProfile, Rating

@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from dalmuti_site import outbound
-from games import notifications
+from games.away.content import game_context
+from games.commands import notifications
 from games.models import OPEN_TABLE_DAYS, Invitation, Notification
-from games.notice import game_context
 
 from . import keys, services
 

@@ -104,7 +104,7 @@ def fresh_redis_cache():
 
 @pytest.fixture(autouse=True)
 def live_only_with_real_commits(request, settings):
-    """games.live writes to Redis after each commit; in a test whose transaction never
+    """games.core.live writes to Redis after each commit; in a test whose transaction never
     commits (pytest-django's default) it would keep the versions of before the test's
     changes, so there the database answers every poll."""
     marker = request.node.get_closest_marker("django_db")

@@ -14,7 +14,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from dalmuti_site import i18n
-from games import commands, emails, engine, labels
+from games import commands, engine
+from games.away import emails
+from games.core import words as labels
 from games.models import Game
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -365,7 +367,7 @@ def test_every_user_facing_python_string_is_marked_for_translation():
     assert not unmarked, "Mark these for translation:\n" + "\n".join(unmarked)
 
 
-# 4. The game's words, as the rulebooks have them (RULES.md's table).
+# 4. The game's words, as the rulebooks have them (docs/RULES.md's table).
 
 RULEBOOK_WORDS = {
     "en": {
@@ -418,8 +420,8 @@ def test_card_names_and_titles_are_the_rulebooks(code):
 
 
 def test_every_rule_message_of_the_engine_has_a_translation():
+    from games.core.words import ILLEGAL_MOVE_MESSAGES
     from games.engine.errors import MESSAGES
-    from games.labels import ILLEGAL_MOVE_MESSAGES
 
     assert set(MESSAGES) <= set(ILLEGAL_MOVE_MESSAGES)
 

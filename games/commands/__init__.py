@@ -4,7 +4,7 @@ Views, bots, tasks and the admin all come here. Each command runs in one transac
 holding the table's row lock, validates through the engine, appends to the Action record
 and saves the new engine state, so two concurrent submissions for the same turn can never
 both win, and a rejected one changes nothing. Work for the background (bot moves, emails)
-is handed to games.background and leaves only after the commit.
+is handed to games.core.background and leaves only after the commit.
 
     tables   — before the start: create, join, bots, seats, start; invitations; rematches
     moves    — playing: a player's action, a bot's move, standing orders

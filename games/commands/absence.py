@@ -9,14 +9,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .. import background, engine, notifications
-from ..clock import (
+from games.commands import notifications
+from games.core import background
+from games.core.clock import (
     TIMEOUTS_BEFORE_STAND_IN,
     VACATION_DAYS,
     deadline,
     deadlines_may_have_passed,
     pauses_of,
 )
+
+from .. import engine
 from ..models import Game, Notification, Pause, Seat, StandInVote
 from .base import Rejected, refresh_deadlines, save_state, table_touched
 from .moves import apply_one, run_automatic, wake_bots

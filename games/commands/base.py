@@ -5,10 +5,12 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from games.commands import notifications
+from games.core import live
+from games.core.clock import TOKEN_STEPS, pauses_of, stored_deadline
 from players import services as players
 
-from .. import engine, live, notifications
-from ..clock import TOKEN_STEPS, pauses_of, stored_deadline
+from .. import engine
 from ..models import Action, Game, Round, Seat
 
 # Seat keys of engine events that name round seats (mapped to stable player indices).

@@ -12,8 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import background, engine
-from ..labels import illegal_move_message
+from games.core import background
+from games.core.words import illegal_move_message
+
+from .. import engine
 from ..models import Game, Seat
 from .base import (
     Rejected,

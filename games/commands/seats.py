@@ -1,5 +1,5 @@
-"""Joining and leaving a game in progress (RULES 8). Both are asked for at any time and
-take effect when the round in play ends, between its result and the next deal: the
+"""Joining and leaving a game in progress (docs/RULES.md section 8). Both are asked for
+at any time and take effect when the round in play ends, between its result and the next deal: the
 newcomer sits in the middle (the Great Dalmuti picks when there are two middle places),
 the leaver is out from the next round on and keeps their points. A leaver's cards are
 played to the end of the round by the stand-in bot."""

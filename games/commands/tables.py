@@ -10,9 +10,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.commands import notifications
+from games.core import background
 from leagues.models import LeagueGame, Rematch
 
-from .. import background, engine, notifications
+from .. import engine
 from ..models import (
     OPEN_TABLE_DAYS,
     BotLevel,
@@ -180,8 +182,8 @@ def remove_seat(game_id: int, seat_id: int) -> None:
 
 
 def start(game_id: int, started_by=None) -> Game:
-    """Draw for seats (RULES 3), deal round 1 and record the start. Whoever pressed Start
-    is not emailed that the game started."""
+    """Draw for seats (docs/RULES.md section 3), deal round 1 and record the start. Whoever
+    pressed Start is not emailed that the game started."""
     with transaction.atomic():
         game = _lock_open(game_id)
         seats = list(game.seats.order_by("joined", "pk"))
@@ -345,7 +347,7 @@ def open_rematch(game_id: int, user) -> Game:
 def rematch_lineup(game: Game, seats: list[Seat]) -> list[int] | None:
     """For the start: the players of a rematch table in the order of the previous game's
     final standings (`seats` already carry their player indices), or None when the table
-    is not a rematch. A newcomer sits in the middle (RULES.md 8)."""
+    is not a rematch. A newcomer sits in the middle (docs/RULES.md section 8)."""
     rematch = Rematch.objects.filter(game=game).first()
     if rematch is None:
         return None

@@ -10,9 +10,9 @@ from django.utils.timesince import timesince
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from ..labels import day as _day
-from ..labels import moment as _moment
-from ..labels import title_name as _title_name
+from games.core.words import day as _day
+from games.core.words import moment as _moment
+from games.core.words import title_name as _title_name
 
 register = template.Library()
 

@@ -22,14 +22,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from leagues.models import League, LeagueGame, Rematch
-from leagues.standings import finished_rounds
-
-from .. import commands
-from ..access import finished_seat_for_user
-from ..labels import title_name
-from ..models import Action, Game, Seat
-from ..replay import (
+from games.core.words import title_name
+from games.read.access import finished_seat_for_user
+from games.read.replay import (
     all_log_lines,
     game_results,
     player_names,
@@ -38,6 +33,11 @@ from ..replay import (
     replay_context,
     replay_neighbours,
 )
+from leagues.models import League, LeagueGame, Rematch
+from leagues.standings import finished_rounds
+
+from .. import commands
+from ..models import Action, Game, Seat
 
 GAMES_PER_PAGE = 25
 

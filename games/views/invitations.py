@@ -9,9 +9,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import throttle
+from games.read.access import seat_for_user
 
 from .. import commands
-from ..access import seat_for_user
 from ..commands.seats import no_next_round
 from ..forms import InviteForm
 from ..models import Game, Invitation

@@ -11,14 +11,14 @@ from django.views.decorators.http import require_POST
 
 from chat import services as chat
 from chat.panel import panel_context
+from games.read.access import seat_for_user
+from games.read.replay import game_results
+from games.read.table import describe_turns
 from leagues.standings import finished_rounds
 
 from .. import commands
-from ..access import seat_for_user
 from ..forms import BotForm, TableForm
 from ..models import OPEN_TABLE_DAYS, Game, Invitation, Seat
-from ..replay import game_results
-from ..table import describe_turns
 from ..tasks import sweep_in_process
 from .invitations import invite_context
 

@@ -1,11 +1,12 @@
-"""How to play: the rules as this site plays them (RULES.md), every table option with an
+"""How to play: the rules as this site plays them (docs/RULES.md), every table option with an
 anchor of its own so that a table can link to the explanation of each of its options, and
 the rulebooks' strategy tips. Open to visitors."""
 
 from django.shortcuts import render
 
+from games.core.words import card_name
+
 from ..engine import JESTER
-from ..labels import card_name
 
 
 def rules(request):

@@ -20,14 +20,15 @@ from accounts.middleware import activate_user_language
 from chat import services as chat
 from chat.models import Message as ChatMessage
 from chat.panel import panel_context
+from games.core import live
+from games.core.clock import VACATION_DAYS, deadlines_may_have_passed, some_deadline_passed
+from games.core.words import moment
+from games.read.access import game_to_watch, seat_for_user
+from games.read.table import last_trick, log_lines, since, since_you_looked, table_context
 
-from .. import commands, engine, live
-from ..access import game_to_watch, seat_for_user
-from ..clock import VACATION_DAYS, deadlines_may_have_passed, some_deadline_passed
+from .. import commands, engine
 from ..commands.absence import SEEN_SECONDS
-from ..labels import moment
 from ..models import Action, Game, Seat
-from ..table import last_trick, log_lines, since, since_you_looked, table_context
 from ..tasks import sweep_in_process
 from .invitations import invite_context
 from .lobby import lobby_page

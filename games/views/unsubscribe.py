@@ -1,7 +1,7 @@
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from ..emails import UnsubscribeExpired, user_for_unsubscribe_token
+from games.away.emails import UnsubscribeExpired, user_for_unsubscribe_token
 
 
 @csrf_exempt

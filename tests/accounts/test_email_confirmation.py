@@ -6,7 +6,8 @@ import re
 import pytest
 from django.core import mail
 
-from games import commands, notifications
+from games import commands
+from games.commands import notifications
 from games.models import Invitation
 from tests.helpers import make_user
 

@@ -10,7 +10,9 @@ import time_machine
 from django.core import mail
 from django.utils import timezone, translation
 
-from games import emails, notifications, tasks
+from games import tasks
+from games.away import emails
+from games.commands import notifications
 from games.models import Notification, TurnLimit
 from games.templatetags.games import time_left
 from tests.helpers import make_user, start_table, waiting_humans

@@ -1,4 +1,4 @@
-"""The play phase (RULES.md section 6): leading, following, jesters, passing, going out."""
+"""The play phase (docs/RULES.md section 6): leading, following, jesters, passing, going out."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The end of a round: points, the next positions, the master rule (RULES.md 6 and 7)."""
+"""The end of a round: points, the next positions, the master rule (docs/RULES.md 6 and 7)."""
 
 import pytest
 

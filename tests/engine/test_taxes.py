@@ -1,4 +1,4 @@
-"""Revolution, taxes and merchant trade (RULES.md section 5)."""
+"""Revolution, taxes and merchant trade (docs/RULES.md section 5)."""
 
 import pytest
 

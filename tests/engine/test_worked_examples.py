@@ -1,4 +1,4 @@
-"""The worked examples of the rulebooks (RULES.md section 10)."""
+"""The worked examples of the rulebooks (docs/RULES.md section 10)."""
 
 import pytest
 

@@ -9,10 +9,12 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from games import commands, emails, engine, notifications
-from games.labels import CARD_NAMES
+from games import commands, engine
+from games.away import emails
+from games.commands import notifications
+from games.core.words import CARD_NAMES
 from games.models import Action, Notification
-from games.table import log_lines, since_you_looked
+from games.read.table import log_lines, since_you_looked
 from tests.helpers import legal, play_until, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db

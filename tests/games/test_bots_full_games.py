@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import commands, engine, replay
+from games import commands, engine
 from games.models import Action, Game, Seat
+from games.read import replay
 from tests.engine.helpers import BOOK_GAMES, revolution_seed
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ import time_machine
 from django.utils import timezone
 
 from games import commands
-from games.labels import cards_phrase
+from games.core.words import cards_phrase
 from games.models import Game
-from games.table import SLOTS, PlayerRow, last_trick, seat_slots, since_you_looked
+from games.read.table import SLOTS, PlayerRow, last_trick, seat_slots, since_you_looked
 from tests.helpers import form_for, legal, make_user, play_until, start_table
 
 NAMES = {0: "Ada", 1: "Bram", 2: "Cato", 3: "Tess"}
@@ -187,5 +187,5 @@ def test_a_summary_never_tells_another_players_private_moves(client, table):
     shown = int(page.split('name="n" value="', 1)[1].split('"', 1)[0])
     visible = [e for a in game.actions.all() for e in a.events
                if e.get("visible_to") is None or tess.seats.get().player in e["visible_to"]]
-    from games.labels import event_sentence
+    from games.core.words import event_sentence
     assert shown == sum(1 for e in visible if event_sentence(e, lambda p: "?"))

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games import background
+from games.core import background
 from games.models import Action
 from tests.helpers import form_for, legal, start_table, waiting_humans
 

@@ -8,7 +8,8 @@ import pytest
 import time_machine
 from django.core import mail
 
-from games import emails, notifications
+from games.away import emails
+from games.commands import notifications
 from games.models import Game, TurnLimit
 from tests.helpers import make_user, play_until, start_table, waiting_humans
 

@@ -7,7 +7,9 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from games import commands, emails, notifications
+from games import commands
+from games.away import emails
+from games.commands import notifications
 from games.models import Action
 from tests.helpers import act_as, start_table, waiting_humans
 

@@ -13,8 +13,10 @@ import time_machine
 from django.conf import settings
 from django.utils import timezone, translation
 
-from games import commands, emails, notifications
-from games.labels import CARD_NAMES
+from games import commands
+from games.away import emails
+from games.commands import notifications
+from games.core.words import CARD_NAMES
 from games.models import Notification
 from tests.helpers import act_as, legal, start_table, waiting_humans
 

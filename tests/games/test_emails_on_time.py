@@ -166,7 +166,7 @@ def test_an_invitation_to_a_player_without_a_language_speaks_the_inviters(
 
 
 def test_a_rematch_invites_in_the_hosts_language_those_without_one(friends):
-    from games.emails import send_invitation
+    from games.away.emails import send_invitation
 
     host = make_user("hugo", language="de")
     guest = make_user("gwen")

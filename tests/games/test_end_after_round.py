@@ -2,8 +2,8 @@
 
 import pytest
 
-from games import replay
 from games.models import Action
+from games.read import replay
 from tests.helpers import play_until, start_table
 
 pytestmark = pytest.mark.django_db

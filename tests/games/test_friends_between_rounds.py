@@ -16,8 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
-from games import commands, emails, notifications
-from games.emails import unsubscribe_url
+from games import commands
+from games.away import emails
+from games.away.emails import unsubscribe_url
+from games.commands import notifications
 from games.models import Invitation, Notification, TurnLimit
 from push import sender as push_sender
 from push.models import PushSubscription

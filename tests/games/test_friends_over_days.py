@@ -10,8 +10,10 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from games import commands, emails, notifications, tasks
-from games.labels import moment
+from games import commands, tasks
+from games.away import emails
+from games.commands import notifications
+from games.core.words import moment
 from games.models import Game, Notification, TurnLimit
 from tests.helpers import make_user, start_table, waiting_humans
 
@@ -360,7 +362,7 @@ def _round_over_soon(game):
 
 
 def test_a_late_friend_joins_in_the_middle_seat_at_the_next_round(client, friends):
-    from games.replay import rebuild_state
+    from games.read.replay import rebuild_state
     game = start_table(friends[0], friends[1:], options={"rounds": 3})  # 4 players: 5th
     dana = make_user("dana", display_name="Dana")
     client.force_login(dana)
@@ -384,7 +386,7 @@ def test_a_late_friend_joins_in_the_middle_seat_at_the_next_round(client, friend
 
 
 def test_with_two_middle_places_the_great_dalmuti_chooses(client, friends):
-    from games.replay import rebuild_state
+    from games.read.replay import rebuild_state
     eve = make_user("eve")
     game = start_table(friends[0], [*friends[1:], eve], options={"rounds": 3})  # 5 players
     dana = make_user("dana", display_name="Dana")
@@ -422,7 +424,7 @@ def test_without_a_choice_the_newcomer_takes_the_lower_middle_place(friends):
 
 
 def test_leaving_mid_round_hands_the_cards_to_a_bot_then_the_player_is_out(client, friends):
-    from games.replay import rebuild_state
+    from games.read.replay import rebuild_state
     eve = make_user("eve")
     game = start_table(friends[0], [*friends[1:], eve], options={"rounds": 3})
     leaver = game.seats.get(user=eve)

@@ -12,7 +12,9 @@ import time_machine
 from django.core import mail
 from django.db import connection
 
-from games import commands, emails, notifications, tasks
+from games import commands, tasks
+from games.away import emails
+from games.commands import notifications
 from games.models import Invitation, Notification
 from tests.helpers import play_out, start_table
 

@@ -1,7 +1,7 @@
 from django.utils import translation
 
 from games import engine
-from games.labels import cards_phrase, event_sentence, illegal_move_message
+from games.core.words import cards_phrase, event_sentence, illegal_move_message
 
 
 def test_a_set_with_a_jester_reads_as_the_rulebook_says():

@@ -26,7 +26,7 @@ from django.db import connection
 
 from games import engine
 from games.models import Game
-from games.replay import rebuild_state
+from games.read.replay import rebuild_state
 from tests.helpers import form_for, make_user, start_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker,

@@ -8,7 +8,9 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from games import commands, emails, engine, notifications
+from games import commands, engine
+from games.away import emails
+from games.commands import notifications
 from games.models import Notification
 from games.tasks import send_notification
 from tests.helpers import legal, start_table, waiting_humans
@@ -205,7 +207,7 @@ def test_a_table_name_is_not_html_escaped_in_a_plain_text_email(alice, bob):
 
 
 def test_an_unsubscribe_link_expires_after_ninety_days(client, alice):
-    from games.emails import unsubscribe_url
+    from games.away.emails import unsubscribe_url
 
     issued = timezone.now()
     path = urlparse(unsubscribe_url(alice)).path
@@ -220,7 +222,7 @@ def test_an_unsubscribe_link_expires_after_ninety_days(client, alice):
 
 
 def test_each_email_carries_its_own_unsubscribe_token(alice):
-    from games.emails import unsubscribe_url
+    from games.away.emails import unsubscribe_url
 
     first = unsubscribe_url(alice)
     with time_machine.travel(timezone.now() + timedelta(seconds=2)):

@@ -9,7 +9,7 @@ import pytest
 import time_machine
 
 from games import commands
-from games.clock import run_clock
+from games.core.clock import run_clock
 from games.models import Action, TurnLimit
 from tests.helpers import make_user, start_table, waiting_humans
 

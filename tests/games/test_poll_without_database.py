@@ -4,7 +4,8 @@ and stays right when Redis is cold, flushed, or told of changes in any order."""
 import pytest
 from django.core.cache import cache
 
-from games import commands, live
+from games import commands
+from games.core import live
 from tests.helpers import act_as, legal, start_table, waiting_humans
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]

@@ -2,8 +2,8 @@ import random
 
 import pytest
 
-from games import replay
 from games.models import Action, Round
+from games.read import replay
 from tests.helpers import play_out, start_table
 
 pytestmark = pytest.mark.django_db

@@ -1,9 +1,9 @@
 import pytest
 from django.urls import reverse
 
-from games import replay
-from games.labels import card_name
+from games.core.words import card_name
 from games.models import Round
+from games.read import replay
 from tests.leagues.helpers import make_user, play_until, start_game
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import commands
 from games.models import Game, Notification, TurnLimit
-from games.replay import rebuild_state
+from games.read.replay import rebuild_state
 from tests.helpers import make_user, play_out, play_until, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db

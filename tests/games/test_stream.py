@@ -112,7 +112,7 @@ def test_a_private_decision_sends_no_event(make_user):
 def test_the_player_who_moved_hears_of_it_too(alice, bob, game, monkeypatch):
     """The answer to a move updates the page that made it; the player's other pages are
     told by their streams as well (a moment later: here at once)."""
-    from games import live
+    from games.core import live
 
     monkeypatch.setattr(live, "OWN_MOVE_SECONDS", 0)
     seat = waiting_humans(game)[0]

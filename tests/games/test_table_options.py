@@ -214,7 +214,7 @@ def test_every_combination_of_options_is_listed_without_error():
     ],
 )
 def test_the_log_tells_when_the_host_ends_the_game_after_this_round(kind, sentence):
-    from games.labels import event_sentence
+    from games.core.words import event_sentence
 
     assert event_sentence({"type": kind, "player": 0}, {0: "alice"}.__getitem__) == sentence
 

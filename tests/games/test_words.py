@@ -10,7 +10,7 @@ from django.utils import translation
 
 from dalmuti_site import i18n
 from games.models import Game
-from games.table import since_you_looked
+from games.read.table import since_you_looked
 from tests.helpers import make_user, play_until, start_table
 
 NAMES = {0: "dave", 1: "eve", 2: "carol", 3: "tess"}

@@ -9,8 +9,9 @@ from django.core import mail
 from django.utils import timezone
 
 from dalmuti_site.celery import app
-from games import commands, engine, replay
+from games import commands, engine
 from games.models import Action, Game, Seat
+from games.read import replay
 from games.tasks import send_notification, sweep
 from tests.helpers import legal, start_table, waiting_humans
 

@@ -20,7 +20,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from games.models import Action, Game
-from games.replay import rebuild_state
+from games.read.replay import rebuild_state
 from tests.helpers import act_as, legal, make_user, play_out, start_table, waiting_humans
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -31,7 +31,7 @@ CHECK_GAMES = """
 import django
 django.setup()
 from games.models import Game
-from games.replay import rebuild_state
+from games.read.replay import rebuild_state
 games = list(Game.objects.all())
 wrong = [g.pk for g in games if g.state and rebuild_state(g).to_json() != g.state]
 print(len(games), "games", "wrong:", wrong)

@@ -17,7 +17,7 @@ from django.core import serializers
 from django.urls import NoReverseMatch, reverse
 
 from games.models import Action, Game, Seat
-from games.replay import record_sentence
+from games.read.replay import record_sentence
 from leagues.models import League, LeagueGame, Membership, Season
 
 from .helpers import make_user

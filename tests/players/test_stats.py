@@ -124,7 +124,7 @@ def test_a_player_replaced_by_a_bot_keeps_only_the_rounds_before(alice, bob, car
 
 
 def test_taxes_of_a_real_game_match_what_the_engine_exchanged(alice):
-    from games.replay import replay
+    from games.read.replay import replay
     from tests.helpers import play_out, start_table
 
     game = play_out(start_table(alice, bots=3, options={"rounds": 4}, seed=5))

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.utils import timezone
 
-from games import notifications
+from games.commands import notifications
 from games.models import Notification
 from games.tasks import send_notification
 from push.models import PushSubscription
@@ -193,7 +193,7 @@ def test_a_push_service_redirect_is_not_followed(push_service, client):
     push_service.location_for[device.path] = "/push/elsewhere"
     game = _game_for(user)
     notification = Notification.objects.filter(user=user, channel="push", game=game).first()
-    from games import emails
+    from games.away import emails
     from push.sender import PushFailed
     with time_machine.travel(timezone.now() + timedelta(minutes=5)):
         with pytest.raises(PushFailed):

@@ -11,7 +11,8 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from games import commands, engine, notifications
+from games import commands, engine
+from games.commands import notifications
 from games.models import Notification
 from games.tasks import send_notification
 from push import services

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from django.conf import settings
 from django.utils import timezone
 
-from games import notifications
+from games.commands import notifications
 from games.models import Notification
 from games.tasks import send_notification
 from push import keys, services
@@ -107,7 +107,7 @@ def test_a_push_service_that_fails_is_tried_again_later(push_service, pushed_tur
     game, user, device = pushed_turn
     push_service.status_for[device.path] = 503
     notification = Notification.objects.filter(user=user, channel="push").first()
-    from games import emails
+    from games.away import emails
     from push.sender import PushFailed
     with time_machine.travel(timezone.now() + timedelta(minutes=5)):
         with pytest.raises(PushFailed):

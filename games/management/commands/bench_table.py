@@ -19,7 +19,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.utils import timezone
 
-from games import commands, emails, engine, notifications
+from games import commands, engine
+from games.away import emails
+from games.commands import notifications
 from games.models import Action, Game, Seat
 
 SEED = 1  # every run plays the same deals

@@ -3,7 +3,7 @@
     python manage.py rebuild_ratings           # replace the stored ratings with the recomputed ones
     python manage.py rebuild_ratings --check   # only compare; exit status 1 if any differs
 
-Each finished game is replayed by the engine from its record (games.replay.rebuild_state)
+Each finished game is replayed by the engine from its record (games.read.replay.rebuild_state)
 to get its final standings, in the order the games ended, and rated as it was when it
 ended (players.services). Nothing stored about ratings, rounds or states is read.
 """
@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.models import Game
-from games.replay import rebuild_state
+from games.read.replay import rebuild_state
 from players import services
 from players.models import Rating, RatingChange
 

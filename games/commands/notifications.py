@@ -19,8 +19,8 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from .clock import current_deadline
-from .models import Game, Invitation, Notification, Seat
+from games.core.clock import current_deadline
+from games.models import Game, Invitation, Notification, Seat
 
 Kind = Notification.Kind
 Status = Notification.Status

@@ -8,7 +8,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from .engine import JESTER
+from games.engine import JESTER
 
 CARD_NAMES = {
     1: gettext_lazy("Dalmuti"),

@@ -12,12 +12,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from games.away.content import game_context
+from games.commands import notifications
+from games.core.clock import TIMEOUTS_BEFORE_STAND_IN
+from games.models import OPEN_TABLE_DAYS, Invitation, Notification
 from push import sender as push_sender
-
-from . import notifications
-from .clock import TIMEOUTS_BEFORE_STAND_IN
-from .models import OPEN_TABLE_DAYS, Invitation, Notification
-from .notice import game_context
 
 UNSUBSCRIBE_SALT = "dalmuti.unsubscribe"
 # An unsubscribe link works without logging in, so it must not work for ever: an old

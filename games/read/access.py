@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from .models import Game, Seat
+from games.models import Game, Seat
 
 
 def seat_for_user(request, game_id: int) -> tuple[Game, Seat]:

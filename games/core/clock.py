@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Game, Pause, Seat
+from games.models import Game, Pause, Seat
 
 TIMEOUTS_BEFORE_STAND_IN = 3
 VACATION_DAYS = 7

@@ -13,12 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
-from . import engine
-from .clock import VACATION_DAYS, current_deadline
-from .commands import nudged, stand_in_votes, trick_key, two_middle_places
-from .commands.absence import TIMEOUTS_BEFORE_VOTE, at_the_table, nudge_after
-from .labels import card_name, cards_phrase, move_sentence, title_name
-from .models import STAND_IN_LEVEL, Action, BotLevel, Game, Seat, StandInVote
+from games import engine
+from games.commands import nudged, stand_in_votes, trick_key, two_middle_places
+from games.commands.absence import TIMEOUTS_BEFORE_VOTE, at_the_table, nudge_after
+from games.core.clock import VACATION_DAYS, current_deadline
+from games.core.words import card_name, cards_phrase, move_sentence, title_name
+from games.models import STAND_IN_LEVEL, Action, BotLevel, Game, Seat, StandInVote
 
 JESTER = engine.JESTER
 

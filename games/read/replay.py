@@ -9,10 +9,10 @@ from collections import defaultdict
 
 from django.utils.translation import gettext as _
 
-from . import engine
-from .labels import cards_phrase, move_sentence, title_name
-from .models import Game, Seat
-from .table import hand_groups
+from games import engine
+from games.core.words import cards_phrase, move_sentence, title_name
+from games.models import Game, Seat
+from games.read.table import hand_groups
 
 
 def replay(game: Game, actions=None):
@@ -57,7 +57,7 @@ def player_names(game: Game) -> dict[int, str]:
 
 def game_results(rounds, left: dict[int, set[int]] | None = None) -> dict[int, list[dict]]:
     """Per game, the players by final standing: most points, then the better place in the
-    last round (RULES.md section 7). `rounds` are leagues.standings RoundFacts.
+    last round (docs/RULES.md section 7). `rounds` are leagues.standings RoundFacts.
 
     A player who left the game is not ranked among those who played it out: the leavers
     share the place after the last of them (`"left": True`), as in the ratings

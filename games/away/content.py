@@ -4,8 +4,8 @@ player's own view shows."""
 
 from django.conf import settings
 
-from .clock import current_deadline
-from .labels import TITLE_NAMES
+from games.core.clock import current_deadline
+from games.core.words import TITLE_NAMES
 
 
 def game_context(game, user) -> dict:

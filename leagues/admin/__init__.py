@@ -1,29 +1,22 @@
-import copy
+"""The leagues in the admin, run by their organisers (README: "Running a league")."""
 import csv
 import json
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
-from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 from django.http import HttpResponse
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import engine
 from games.commands import Rejected
-from games.forms import MAX_SEATS, MIN_SEATS, TableForm, check_rules
-from games.models import BotLevel, Game, TurnLimit
-from players import exports
-
-from . import services, standings
-from .models import (
+from games.models import TurnLimit
+from leagues import services, standings
+from leagues.models import (
     AdminRecord,
     League,
     LeagueGame,
@@ -32,133 +25,20 @@ from .models import (
     Replacement,
     Season,
 )
-from .views import write_standings_csv
+from leagues.views import write_standings_csv
+from players import exports
 
-ORGANISER_GROUP = "league organiser"
+from .league_forms import OPTION_FIELDS, LeagueForm, LeagueTableForm
+from .organised import (
+    ORGANISER_GROUP,
+    LeagueListFilter,
+    OrganisedAdmin,
+    action_page,
+    leagues_of,
+    limit_choices,
+)
 
-
-def leagues_of(request):
-    """The leagues the requesting user reaches in the admin (all, for a superuser)."""
-    return League.objects.organised_by(request.user)
-
-
-def limit_choices(db_field, request, kwargs) -> None:
-    """A league, season or table picked in an admin form is one of the user's own
-    leagues' (the form refuses any other, whatever is posted)."""
-    if request.user.is_superuser:
-        return
-    model = db_field.remote_field.model
-    leagues = leagues_of(request)
-    if model is League:
-        kwargs["queryset"] = leagues
-    elif model is Season:
-        kwargs["queryset"] = Season.objects.filter(league__in=leagues)
-    elif model is Game:
-        kwargs["queryset"] = Game.objects.filter(league_link__league__in=leagues)
-
-
-class LeagueListFilter(admin.RelatedOnlyFieldListFilter):
-    """The leagues (seasons...) of the records listed, so the user's own only; no "none"
-    choice."""
-
-    @property
-    def include_empty_choice(self):
-        return False
-
-
-class OrganisedAdmin(admin.ModelAdmin):
-    """An admin whose records belong to leagues: an organiser reaches only those of the
-    leagues that name her, in lists, pages, actions and form choices alike, and every
-    change is also kept in the AdminRecord (which survives her account's deletion).
-
-    `league_path` leads from the model to its League ("" for League itself)."""
-
-    league_path = ""
-    object_history_template = "leagues/admin/object_history.html"
-
-    def in_reach(self, request, queryset):
-        if request.user.is_superuser:
-            return queryset
-        key = f"{self.league_path}__in" if self.league_path else "pk__in"
-        return queryset.filter(**{key: leagues_of(request).values("pk")})
-
-    def get_queryset(self, request):
-        return self.in_reach(request, super().get_queryset(request))
-
-    def reaches(self, request, obj) -> bool:
-        if obj is None or request.user.is_superuser:
-            return True
-        return self.in_reach(request, self.model._default_manager.filter(pk=obj.pk)).exists()
-
-    def has_view_permission(self, request, obj=None):
-        return super().has_view_permission(request, obj) and self.reaches(request, obj)
-
-    def has_change_permission(self, request, obj=None):
-        return super().has_change_permission(request, obj) and self.reaches(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        return super().has_delete_permission(request, obj) and self.reaches(request, obj)
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        limit_choices(db_field, request, kwargs)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    # -- the record that outlives accounts --
-
-    def league_and_game(self, obj):
-        """The league and the table a record is about (either may be None)."""
-        game = obj if isinstance(obj, Game) else getattr(obj, "game", None)
-        if isinstance(obj, League):
-            return obj, None
-        league = getattr(obj, "league", None)
-        if league is None and game is not None:
-            link = LeagueGame.objects.filter(game=game).select_related("league").first()
-            league = link.league if link else None
-        return league, game
-
-    def keep(self, entries, objects):
-        for entry, obj in zip(entries, objects, strict=True):
-            league, game = self.league_and_game(obj)
-            AdminRecord.from_log_entry(entry, league, game).save()
-
-    def log_addition(self, request, obj, message):
-        entry = super().log_addition(request, obj, message)
-        self.keep([entry], [obj])
-        return entry
-
-    def log_change(self, request, obj, message):
-        entry = super().log_change(request, obj, message)
-        self.keep([entry], [obj])
-        return entry
-
-    def log_deletions(self, request, queryset):
-        objects = list(queryset)  # one order for the entries and the records
-        entries = super().log_deletions(request, objects)
-        self.keep(entries, objects)
-        return entries
-
-    def history_view(self, request, object_id, extra_context=None):
-        obj = self.get_object(request, unquote(object_id))
-        records = []
-        if obj is not None:
-            records = AdminRecord.objects.filter(
-                content_type__app_label=self.opts.app_label,
-                content_type__model=self.opts.model_name, object_id=str(obj.pk),
-            ).select_related("actor")
-        return super().history_view(
-            request, object_id, {**(extra_context or {}), "admin_records": records}
-        )
-
-
-def action_page(modeladmin, request, queryset, *, form, action, title, intro, submit_label):
-    """The intermediate page of an admin action that needs a form (it posts back to the
-    changelist with the same action and selection, plus `apply`)."""
-    return TemplateResponse(request, "leagues/admin/action_form.html", {
-        **modeladmin.admin_site.each_context(request),
-        "opts": modeladmin.model._meta, "queryset": queryset, "form": form,
-        "action": action, "title": title, "intro": intro, "submit_label": submit_label,
-        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-    })
+__all__ = ["ORGANISER_GROUP", "OrganisedAdmin", "action_page", "leagues_of", "limit_choices"]
 
 
 class MembershipInline(admin.TabularInline):
@@ -198,125 +78,6 @@ class RunningSeasonFilter(admin.SimpleListFilter):
                 pk__in=League.objects.filter(running).values("pk")
             )
         return queryset
-
-
-class LeagueTableForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Table name"), max_length=80)
-    host = forms.ModelChoiceField(
-        label=gettext_lazy("Host"), queryset=None,
-        help_text=gettext_lazy("Seated at once; the host starts the game."),
-    )
-    players = forms.ModelMultipleChoiceField(
-        label=gettext_lazy("Invite"), queryset=None, required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=gettext_lazy("Each gets an invitation by email and on their games page."),
-    )
-    bots = forms.IntegerField(
-        label=gettext_lazy("Bots"), min_value=0, max_value=MAX_SEATS - 1, initial=0
-    )
-    bot_level = forms.ChoiceField(
-        label=gettext_lazy("Bot level"), choices=BotLevel.choices, initial=BotLevel.BASIC
-    )
-    season = forms.ModelChoiceField(
-        label=gettext_lazy("Season"), queryset=None, required=False,
-        help_text=gettext_lazy("The season its results count for."),
-    )
-    turn_limit = forms.TypedChoiceField(
-        label=gettext_lazy("Time limit per turn"), coerce=int, empty_value=None,
-        required=False, choices=(),
-        help_text=gettext_lazy("The default is the season's limit, else the league's. After "
-                               "it: reminders, a timeout, and the stand-in vote."),
-    )
-
-    def __init__(self, *args, league: League, **kwargs):
-        super().__init__(*args, **kwargs)
-        members = league.members.order_by("username")
-        self.fields["host"].queryset = members
-        self.fields["players"].queryset = members
-        self.fields["season"].queryset = league.seasons.all()
-        current = league.current_season()
-        self.fields["season"].initial = current
-        default = current.table_turn_limit if current else league.turn_limit
-        self.fields["turn_limit"].choices = [
-            ("", _("Default: %(limit)s")
-             % {"limit": TurnLimit(default).label}),
-            *TurnLimit.choices,
-        ]
-
-    def clean(self):
-        data = super().clean()
-        host = data.get("host")
-        if host is None or data.get("bots") is None:
-            return data
-        guests = [p for p in data.get("players", []) if p.pk != host.pk]
-        seats = 1 + len(guests) + data["bots"]
-        if not MIN_SEATS <= seats <= MAX_SEATS:
-            raise forms.ValidationError(
-                _("A table has %(min)d to %(max)d seats (host, invited players and bots); "
-                  "this one would have %(seats)d.")
-                % {"min": MIN_SEATS, "max": MAX_SEATS, "seats": seats}
-            )
-        data["guests"] = guests
-        return data
-
-
-# The options of a table that do not depend on its seats or its players: the league's
-# defaults are chosen with the same widgets as a new table.
-OPTION_FIELDS = [
-    name for name in TableForm.base_fields if name not in ("name", "seats", "turn_limit")
-]
-
-
-class LeagueForm(forms.ModelForm):
-    """A league with its default table options as the new-table form's widgets. Stored are
-    only the options that differ from the standard rules, so the standard rules are {}."""
-
-    class Meta:
-        model = League
-        fields = ["name", "slug", "description", "active", "organisers", "turn_limit"]
-        widgets = {"organisers": forms.CheckboxSelectMultiple}
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        try:
-            options = engine.Options.from_json(self.instance.default_options or {})
-        except (TypeError, ValueError):
-            options = engine.Options()
-        end = "rounds" if options.rounds else "score" if options.target_score else "open"
-        self.initial.update({
-            "end": end, "rounds": options.rounds or 10,
-            "target_score": options.target_score, "no_points": not options.scoring,
-            **{name: getattr(options, name) for name in (
-                "seating_ties", "reduced_deck", "first_round_taxes", "tribute_return",
-                "great_revolution", "merchant_trade", "merchant_trade_from", "master_rule",
-                "philanthropic",
-            )},
-        })
-
-    def clean(self):
-        data = super().clean()
-        check_rules(self, data)
-        if self.errors:
-            return data
-        # The same mapping as a new table's; it reads nothing but cleaned_data.
-        chosen = TableForm.engine_options(self)
-        try:
-            engine.Options.from_json(chosen)
-        except (TypeError, ValueError) as exc:
-            raise forms.ValidationError(str(exc)) from exc
-        standard = engine.Options().to_json()
-        self.instance.default_options = {
-            name: value for name, value in chosen.items() if standard[name] != value
-        }
-        return data
-
-
-# Declared after the class so that the admin, which builds its form from the fieldsets,
-# finds them as the form's own fields.
-for _name in OPTION_FIELDS:
-    LeagueForm.base_fields[_name] = LeagueForm.declared_fields[_name] = copy.deepcopy(
-        TableForm.base_fields[_name]
-    )
 
 
 @admin.register(League)

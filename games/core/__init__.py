@@ -1,0 +1,3 @@
+"""Beside the rows, shared by every floor above them: the turn clock (`clock`), the game's
+words in the reader's language (`words`), the hand-over of background work after commit
+(`background`) and the tables' versions kept in Redis for the cheap poll (`live`)."""
