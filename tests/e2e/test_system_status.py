@@ -14,6 +14,19 @@ SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "heig
 BUTTON = {"en": "Send me a test email", "de": "Schick mir eine Test-E-Mail"}
 
 
+def shoot(page, path, full_page=False):
+    """A screenshot once the page has settled; Chromium now and then refuses a capture
+    on a busy machine ("Unable to capture screenshot"), and a second try succeeds."""
+    from playwright.sync_api import Error
+
+    page.wait_for_load_state("networkidle")
+    try:
+        page.screenshot(path=str(path), full_page=full_page)
+    except Error:
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(path), full_page=full_page)
+
+
 @pytest.fixture
 def root(live_server, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -36,14 +49,14 @@ def test_the_system_status_page_reads_on_a_phone_and_a_laptop(root, browser, liv
     page.locator("#id_username").fill("root")
     page.locator("#id_password").fill(PASSWORD)
     page.locator("input[type=submit]").click()
-    page.screenshot(path=str(folder / f"admin-index-{size}-{code}.png"))
+    shoot(page, folder / f"admin-index-{size}-{code}.png")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the admin's index scrolls sideways by {overflow}px"
     page.locator("#hosting-module a").click()
     page.wait_for_url("**/admin/status/")
     assert page.locator("html").get_attribute("lang") == code
     assert page.locator(".hosting-check").count() == 10
-    page.screenshot(path=str(folder / f"status-{size}-{code}.png"), full_page=True)
+    shoot(page, folder / f"status-{size}-{code}.png", full_page=True)
 
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
