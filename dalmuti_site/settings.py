@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "chat",
     "push",
     "players",
+    "hosting",
 ]
 
 MIDDLEWARE = [
