@@ -67,7 +67,7 @@ messages: install
 	@mkdir -p $(foreach code,$(MESSAGE_LOCALES),locale/$(code)/LC_MESSAGES)
 	$(PY) manage.py makemessages $(foreach code,$(MESSAGE_LOCALES),--locale $(code)) \
 		--domain django --extension html,txt,py --add-location file --no-obsolete \
-		--ignore var --ignore tests --ignore static --ignore '*.egg-info'
+		--ignore var --ignore tests --ignore tools --ignore static --ignore '*.egg-info'
 	$(PY) -m tools.i18n compile
 	@$(PY) -m tools.i18n check || echo "Translate the entries above (untranslated or fuzzy) in the .po files, then run make messages again."
 

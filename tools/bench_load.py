@@ -38,6 +38,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from importlib import import_module
+from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 
@@ -112,17 +113,18 @@ def poll_parts(poller: dict | None) -> tuple[str, int | None, int | None]:
     if not poller or not poller.get("hx-get"):
         return "", None, None
     url = poller["hx-get"]
-    query = dict(part.split("=", 1) for part in url.split("?", 1)[1].split("&") if "=" in part)
+    query = parse_qs(urlsplit(url).query)
     trigger = poller.get("hx-trigger", "")
     every = None
     if trigger.startswith("every "):
         every = int(trigger.split()[1].rstrip("s,"))
-    return url, int(query["v"]), every
+    return url, int(query["v"][0]), every
 
 
 def client(port: int, connections: int = 0) -> aiohttp.ClientSession:
     """A browser's connections to the server: keep-alive, no cookie jar of its own (each
-    request names its cookies), nothing the old hand-written client did not send."""
+    request names its cookies), and no compression asked for (the figures are the
+    server's work on the pages, not on compressing them)."""
     return aiohttp.ClientSession(
         f"http://127.0.0.1:{port}",
         connector=aiohttp.TCPConnector(limit=connections, force_close=False),
@@ -623,20 +625,24 @@ class Bench:
                  "unchanged poll": (poll, True), "game page": (f"/t/{page.game}/", True)}
         done = Counter()
         cpu = Counter()
+        client_cpu = Counter()
         turns = max(1, round(seconds / 2))
         for _ in range(turns):
             for kind, (path, signed_in) in kinds.items():
-                before = cpu_seconds(pids)
+                before, mine = cpu_seconds(pids), time.process_time()
                 done[kind] += await self._hammer(page, path, seconds / turns, conns, signed_in)
                 cpu[kind] += cpu_seconds(pids) - before
+                client_cpu[kind] += time.process_time() - mine
         self.stdout.write(f"\nside by side, {conns} connections, {seconds} s each, in {turns} "
-                          f"turns (web processes' CPU per request in brackets):")
+                          f"turns (web processes' CPU per request in brackets, then this "
+                          f"client's, which the machine's cores also serve):")
         bare = done["/health/ (no session, no database)"] / seconds
         for kind in kinds:
             rate = done[kind] / seconds
             per = f"{1000 * cpu[kind] / done[kind]:.1f} ms" if done[kind] and pids else "?"
+            ours = f"{1000 * client_cpu[kind] / done[kind]:.2f} ms" if done[kind] else "?"
             self.stdout.write(f"  {kind:<36}{rate:8.0f} requests/s  ({rate / bare:.2f}x)  "
-                              f"[{per}]")
+                              f"[{per}; client {ours}]")
 
 
 if __name__ == "__main__":

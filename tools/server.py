@@ -16,6 +16,9 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -55,10 +58,11 @@ def environment(**overrides: str) -> dict[str, str]:
     return {**env, **overrides}
 
 
-def start(command: list[str], env: dict[str, str], quiet: bool = True) -> subprocess.Popen:
+def start(command: list[str], env: dict[str, str], quiet: bool = True,
+          cwd: Path | None = None) -> subprocess.Popen:
     """A process in a session of its own, so that stopping it stops its children too."""
     output = subprocess.DEVNULL if quiet else None
-    return subprocess.Popen(command, env=env, start_new_session=True,
+    return subprocess.Popen(command, env=env, start_new_session=True, cwd=cwd,
                             stdout=output, stderr=output)
 
 
@@ -118,10 +122,19 @@ class Server:
         raise RuntimeError(f"no web server answered on port {self.port}")
 
 
+def collect_static(env: dict[str, str]) -> None:
+    """What a deploy does before serving with DEBUG=0: the hashed static files (and their
+    manifest, without which every page fails) collected into STATIC_ROOT."""
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                   env=env, cwd=ROOT, check=True)
+
+
 def start_server(env: dict[str, str], workers: int = 1, asgi: bool = True,
                  graceful_timeout: float | None = None, quiet: bool = True) -> Server:
     """The production server (as deployed: gunicorn, with uvicorn workers for ASGI) on a
-    free port; not yet waited for."""
+    free port; not yet waited for. With DEBUG=0 the static files are collected first."""
+    if env.get("DEBUG") == "0":
+        collect_static(env)
     port = free_port()
     app = (["dalmuti_site.asgi", "-k", "uvicorn_worker.UvicornWorker"] if asgi
            else ["dalmuti_site.wsgi"])
@@ -129,7 +142,7 @@ def start_server(env: dict[str, str], workers: int = 1, asgi: bool = True,
                "--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
     if graceful_timeout is not None:
         command += ["--graceful-timeout", str(graceful_timeout)]
-    return Server(port, start(command, env, quiet), workers, asgi)
+    return Server(port, start(command, env, quiet, cwd=ROOT), workers, asgi)
 
 
 @contextmanager
