@@ -1,7 +1,11 @@
 """A load benchmark (figures printed, never asserted): real gunicorn worker processes on
-the configured database and Redis, with the production settings, and simulated players.
+a database of its own and Redis, with the production settings, and simulated players.
 
-    python manage.py bench_load --pages 500 --stream --seconds 60
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/dalmuti_bench \\
+        python -m tools.bench_load --pages 500 --stream --seconds 60
+
+It creates players and tables and deletes them again by name, so it refuses any database
+whose name does not contain "bench" (tools/project.py), and migrates the one it is given.
 
 Part 1, side by side in one run: the throughput of a view that reads no session and no
 database (/health/), of the unchanged poll, and of the game page, each asked by the
@@ -14,44 +18,49 @@ each event. At each table the player whose turn it is acts after a human pause. 
 prints requests/s, p50/p95/p99 of polls, moves and page loads, how long a move takes to
 show on the other open pages of its table (and to reach their streams), and errors.
 
-The simulated browsers are one asyncio process with a keep-alive connection per request
-in flight (as a browser keeps a few per site) and one per stream, so that thousands of
-open pages cost the client little CPU beside the server it measures.
+The simulated browsers are one asyncio process (aiohttp, whose HTTP parser is compiled):
+each page keeps its own keep-alive connections, one per request in flight (as a browser
+keeps a few per site), and one per stream, so that thousands of open pages cost the
+client little CPU beside the server it measures. What a page reads from an answer it
+finds by the hooks its script uses (#poller, #chat-seen, #looked), as a browser would.
 
 Everything it creates (users, tables) is deleted afterwards.
 """
 
+import argparse
 import asyncio
-import html
-import os
 import random
-import re
 import resource
 import secrets
-import signal
-import socket
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from html.parser import HTMLParser
 from importlib import import_module
+from urllib.parse import parse_qs, urlsplit
 
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.core.management.base import BaseCommand
-from django.db import connection
+import aiohttp
 
-from games import commands, engine
-from games.models import Game
+from tools import server as harness
+from tools.figures import Lines, cpu_seconds, percentiles
+from tools.project import prepare_bench_database, require_bench_database, setup_django
+
+setup_django()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import (  # noqa: E402
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,
+)
+from django.db import connection  # noqa: E402
+
+from games import commands, engine  # noqa: E402
+from games.models import Game  # noqa: E402
 
 PREFIX = "bench-load-"
-POLLER = re.compile(rb'<div id="poller"[^>]*>')
-POLL_URL = re.compile(rb'hx-get="([^"]+)"')
-POLL_EVERY = re.compile(rb'hx-trigger="every (\d+)s')
-VERSION = re.compile(r"[?&]v=(\d+)")
-CHAT_SEEN = re.compile(rb'id="chat-seen" name="c" value="(\d+)"')
-LOOKED = re.compile(rb'name="r" value="(\d+)"><input type="hidden" name="n" value="(\d+)"')
 # With a live stream the page's regular poll runs only this often, while the stream's
 # events or heartbeat came within the silence bound (static/js/dalmuti.js).
 STREAM_SAFETY_SECONDS = 30
@@ -60,93 +69,70 @@ STREAM_SILENCE_SECONDS = 40
 TIMEOUT = 30
 # Moves this close to the end are not waited for on the other pages.
 SETTLE = 2.0
+FAILED = (aiohttp.ClientError, asyncio.TimeoutError, OSError, ValueError)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class Hooks(HTMLParser):
+    """What the page's script reads from an answer: the poller (its address, with the
+    version shown, and its interval), the chat counter and the log counters that the next
+    poll includes (`hx-include="#chat-seen, #looked"`). The first of each counts."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.poller: dict | None = None
+        self.chat_seen: str | None = None
+        self.looked: dict[str, str] = {}
+        self.in_looked = self.looked_done = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        ident = attrs.get("id")
+        if ident == "poller" and self.poller is None:
+            self.poller = attrs
+        elif ident == "chat-seen" and self.chat_seen is None:
+            self.chat_seen = attrs.get("value")
+        elif ident == "looked" and not self.looked_done:
+            self.in_looked = True
+        elif self.in_looked and tag == "input" and attrs.get("name") in ("r", "n"):
+            self.looked[attrs["name"]] = attrs.get("value") or ""
+
+    def handle_endtag(self, tag):
+        if tag == "div" and self.in_looked:
+            self.in_looked, self.looked_done = False, True
 
 
-def _percentiles(values: list[float]) -> str:
-    if not values:
-        return "no samples"
-    values = sorted(values)
-    pick = lambda q: values[min(len(values) - 1, int(q * len(values)))] * 1000  # noqa: E731
-    return (f"n={len(values)} p50 {pick(0.5):.0f} ms  p95 {pick(0.95):.0f} ms  "
-            f"p99 {pick(0.99):.0f} ms  (mean {sum(values) / len(values) * 1000:.0f} ms)")
+def hooks(data: bytes) -> Hooks:
+    found = Hooks()
+    found.feed(data.decode("utf-8", "replace"))
+    found.close()
+    return found
 
 
-class Closed(Exception):
-    """The server closed the connection or answered something unreadable."""
+def poll_parts(poller: dict | None) -> tuple[str, int | None, int | None]:
+    """(poll address, version it asks about, seconds between polls) of a poller."""
+    if not poller or not poller.get("hx-get"):
+        return "", None, None
+    url = poller["hx-get"]
+    query = parse_qs(urlsplit(url).query)
+    trigger = poller.get("hx-trigger", "")
+    every = None
+    if trigger.startswith("every "):
+        every = int(trigger.split()[1].rstrip("s,"))
+    return url, int(query["v"][0]), every
 
 
-async def _read_head(reader: asyncio.StreamReader) -> tuple[int, dict[bytes, bytes]]:
-    line = await reader.readline()
-    if not line:
-        raise Closed("closed")
-    parts = line.split(b" ", 2)
-    if len(parts) < 2 or not parts[1].isdigit():
-        raise Closed(f"bad status line {line[:40]!r}")
-    headers = {}
-    while True:
-        line = await reader.readline()
-        if line in (b"\r\n", b"\n", b""):
-            break
-        name, _, value = line.partition(b":")
-        headers[name.strip().lower()] = value.strip()
-    return int(parts[1]), headers
-
-
-async def _read_chunk(reader: asyncio.StreamReader) -> bytes:
-    """One chunk of a chunked body; b"" at its end."""
-    size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
-    data = await reader.readexactly(size) if size else b""
-    await reader.readline()
-    return data
-
-
-class Connection:
-    """One keep-alive HTTP/1.1 connection."""
-
-    def __init__(self, port: int):
-        self.port = port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def request(self, head: bytes, body: bytes = b"") -> tuple[int, bytes]:
-        for attempt in (1, 2):
-            fresh = self.writer is None
-            if fresh:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-            try:
-                self.writer.write(head + body)
-                status, headers = await _read_head(self.reader)
-                if b"content-length" in headers:
-                    data = await self.reader.readexactly(int(headers[b"content-length"]))
-                elif headers.get(b"transfer-encoding") == b"chunked":
-                    data = b""
-                    while chunk := await _read_chunk(self.reader):
-                        data += chunk
-                elif status in (204, 304):
-                    data = b""
-                else:
-                    data = await self.reader.read()
-                    self.close()
-                if headers.get(b"connection") == b"close":
-                    self.close()
-                return status, data
-            except (OSError, Closed, asyncio.IncompleteReadError):
-                self.close()
-                # A kept-alive connection the server had closed: once more on a new one.
-                if fresh or attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
+def client(port: int, connections: int = 0) -> aiohttp.ClientSession:
+    """A browser's connections to the server: keep-alive, no cookie jar of its own (each
+    request names its cookies), and no compression asked for (the figures are the
+    server's work on the pages, not on compressing them)."""
+    return aiohttp.ClientSession(
+        f"http://127.0.0.1:{port}",
+        connector=aiohttp.TCPConnector(limit=connections, force_close=False),
+        cookie_jar=aiohttp.DummyCookieJar(),
+        timeout=aiohttp.ClientTimeout(total=TIMEOUT),
+        skip_auto_headers=("Accept-Encoding", "User-Agent"),
+        auto_decompress=False,
+    )
 
 
 class Page:
@@ -158,7 +144,7 @@ class Page:
         self.csrf = secrets.token_hex(16)
         self.cookie = (f"{settings.SESSION_COOKIE_NAME}={session}; "
                        f"{settings.CSRF_COOKIE_NAME}={self.csrf}")
-        self.idle: list[Connection] = []
+        self.session: aiohttp.ClientSession | None = None  # opened in the event loop
         self.poll_url = ""  # from the page: "/t/1/poll/?v=3&me=…"
         self.every = settings.GAME_POLL_SECONDS
         self.version = 0
@@ -167,56 +153,66 @@ class Page:
         self.streaming = False
         self.stream_alive = self.last_poll = 0.0
 
-    def head(self, method: str, path: str, body: bytes = b"") -> bytes:
-        host = f"127.0.0.1:{self.run.port}"
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {host}", f"Cookie: {self.cookie}",
-                 "X-Forwarded-Proto: https"]
+    def headers(self, method: str, path: str, signed_in: bool = True) -> dict[str, str]:
+        headers = {"X-Forwarded-Proto": "https"}
+        if signed_in:
+            headers["Cookie"] = self.cookie
         if method == "POST":
-            lines += [f"X-CSRFToken: {self.csrf}", "HX-Request: true",
-                      f"Origin: https://{host}", f"Content-Length: {len(body)}",
-                      "Content-Type: application/x-www-form-urlencoded"]
+            headers.update({"X-CSRFToken": self.csrf, "HX-Request": "true",
+                            "Origin": f"https://127.0.0.1:{self.run.port}",
+                            "Content-Type": "application/x-www-form-urlencoded"})
         elif "/poll/" in path:
-            lines.append("HX-Request: true")
-        return ("\r\n".join(lines) + "\r\n\r\n").encode()
+            headers["HX-Request"] = "true"
+        return headers
+
+    async def fetch(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        if self.session is None:
+            self.session = client(self.run.port)
+        for attempt in (1, 2):
+            try:
+                async with self.session.request(method, path, data=body or None,
+                                                headers=self.headers(method, path)) as answer:
+                    return answer.status, await answer.read()
+            except aiohttp.ServerDisconnectedError:
+                # A kept-alive connection the server had closed: once more on a new one.
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     async def request(self, kind: str, method: str, path: str, body: bytes = b""):
         """One request on an idle connection of this page (a new one if none is idle),
         timed under `kind`; None if it failed (counted as an error)."""
-        conn = self.idle.pop() if self.idle else Connection(self.run.port)
         start = time.monotonic()
         self.run.in_flight += 1
         try:
-            status, data = await asyncio.wait_for(
-                conn.request(self.head(method, path, body), body), TIMEOUT)
-        except (OSError, Closed, asyncio.IncompleteReadError, TimeoutError) as exc:
-            conn.close()
+            status, data = await self.fetch(method, path, body)
+        except FAILED as exc:
             self.run.error(f"{kind} {type(exc).__name__}")
             return None
         finally:
             self.run.in_flight -= 1
-        self.idle.append(conn)
         self.run.done(kind if kind != "poll" else "poll (unchanged)" if status == 204
                       else "poll (changed)", time.monotonic() - start)
         if status >= 400:
             self.run.error(f"{kind} {status}")
         return status, data
 
-    def read(self, data: bytes) -> None:
+    def read(self, data: bytes) -> int | None:
         """What an answer changes on the page: the poller (with the version it shows),
-        the chat and log counters the next poll includes."""
-        poller = POLLER.search(data)
-        if poller:
-            url = POLL_URL.search(poller.group(0))
-            self.poll_url = html.unescape(url.group(1).decode()) if url else ""
-            every = POLL_EVERY.search(poller.group(0))
+        the chat and log counters the next poll includes. The version shown, if any."""
+        found = hooks(data)
+        version = None
+        if found.poller is not None:
+            self.poll_url, version, every = poll_parts(found.poller)
             if every:
-                self.every = int(every.group(1))
-            if url:
-                self.saw(int(VERSION.search(self.poll_url).group(1)))
-        if found := CHAT_SEEN.search(data):
-            self.chat_seen = found.group(1).decode()
-        if found := LOOKED.search(data):
-            self.looked = found.group(1).decode(), found.group(2).decode()
+                self.every = every
+            if version is not None:
+                self.saw(version)
+        if found.chat_seen is not None:
+            self.chat_seen = found.chat_seen
+        if "r" in found.looked and "n" in found.looked:
+            self.looked = found.looked["r"], found.looked["n"]
+        return version
 
     def saw(self, version: int) -> None:
         now = time.monotonic()
@@ -281,41 +277,46 @@ class Page:
 
     async def listen(self) -> None:
         """The page's event stream: each event makes the page poll at once."""
-        conn = Connection(self.run.port)
+        # A connection of its own, held for as long as the stream is open.
+        session = client(self.run.port, 1)
+        path = f"/t/{self.game}/stream/"
         try:
-            conn.reader, conn.writer = await asyncio.open_connection("127.0.0.1", self.run.port)
-            head = self.head("GET", f"/t/{self.game}/stream/").replace(
-                b"\r\n\r\n", b"\r\nAccept: text/event-stream\r\n\r\n")
-            conn.writer.write(head)
-            status, headers = await _read_head(conn.reader)
-            if status != 200:
-                self.run.error(f"stream {status}")
-                return
-            self.streaming = True
-            self.stream_alive = time.monotonic()
-            buffer = b""
-            while chunk := await _read_chunk(conn.reader):
-                buffer += chunk
-                while b"\n\n" in buffer:
-                    event, buffer = buffer.split(b"\n\n", 1)
+            async with session.get(
+                path, headers={**self.headers("GET", path), "Accept": "text/event-stream"},
+                timeout=aiohttp.ClientTimeout(total=None, sock_connect=TIMEOUT),
+            ) as answer:
+                if answer.status != 200:
+                    self.run.error(f"stream {answer.status}")
+                    return
+                self.streaming = True
+                self.stream_alive = time.monotonic()
+                event: list[bytes] = []
+                async for line in answer.content:
+                    line = line.rstrip(b"\r\n")
+                    if line:
+                        event.append(line)
+                        continue
                     now = time.monotonic()
-                    if event.startswith(b"event: ping"):
+                    kind = event[0] if event else b""
+                    data, event = event[1:], []
+                    if kind == b"event: ping":
                         self.stream_alive = now
-                    if not event.startswith(b"event: table"):
+                    if kind != b"event: table":
                         continue
                     self.stream_alive = now
-                    found = re.search(rb"^data: v(\d+)", event, re.M)
-                    if found:
-                        self.run.arrivals.append((self.game, int(found.group(1)), self.index, now))
+                    for item in data:
+                        if item.startswith(b"data: v"):
+                            self.run.arrivals.append((self.game, int(item[7:]), self.index, now))
+                            break
                     self.trigger()
             if not self.run.stopping:
                 self.run.error("stream ended")
-        except (OSError, Closed, asyncio.IncompleteReadError, ValueError) as exc:
+        except FAILED as exc:
             if not self.run.stopping:
                 self.run.error(f"stream {type(exc).__name__}")
         finally:
             self.streaming = False
-            conn.close()
+            await session.close()
 
 
 def _decide(game_id: int) -> tuple[int, str, int] | None:
@@ -341,28 +342,6 @@ def _decide(game_id: int) -> tuple[int, str, int] | None:
     elif action["type"] == "trade_card":
         body += f"&card={action['card']}"
     return int(player), body, game.version
-
-
-def _children(pid: int) -> list[int]:
-    """The worker processes of the gunicorn master `pid` (Linux)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as children:
-            return [int(child) for child in children.read().split()]
-    except OSError:
-        return []
-
-
-def _cpu_seconds(pids: list[int]) -> float:
-    """CPU time used so far by these processes (Linux), 0 where unknown."""
-    total = 0.0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
 
 
 class Run:
@@ -420,13 +399,10 @@ class Run:
                 continue
             if answer[0] not in (200, 204):
                 continue
-            found = POLLER.search(answer[1])
-            url = found and POLL_URL.search(found.group(0))
-            new = int(VERSION.search(html.unescape(url.group(1).decode())).group(1)) if url \
-                else version
+            shown = page.read(answer[1])
+            new = shown if shown is not None else version
             for v in range(version + 1, new + 1):
                 self.clicks[(table["game"], v)] = (clicked, page.index)
-            page.read(answer[1])
 
     async def reload_some(self) -> None:
         while not self.stopping:
@@ -446,14 +422,14 @@ class Run:
         streams = sum(p.streaming for p in self.pages)
         self.measuring = True
         started = time.monotonic()
-        cpu = time.process_time(), _cpu_seconds(self.server_pids)
+        cpu = time.process_time(), cpu_seconds(self.server_pids)
         players = [asyncio.ensure_future(self.play(t)) for t in self.tables]
         reloader = asyncio.ensure_future(self.reload_some()) if self.reloads else None
         await asyncio.sleep(self.seconds)
         self.measuring = False
         elapsed = time.monotonic() - started
         self.client_cpu = (time.process_time() - cpu[0]) / elapsed
-        self.server_cpu = (_cpu_seconds(self.server_pids) - cpu[1]) / elapsed
+        self.server_cpu = (cpu_seconds(self.server_pids) - cpu[1]) / elapsed
         last_click = started + self.seconds - SETTLE
         # Let the last moves reach the other pages before counting what arrived.
         await asyncio.sleep(SETTLE)
@@ -463,8 +439,8 @@ class Run:
             task.cancel()
         await asyncio.gather(*everything, return_exceptions=True)
         for page in self.pages:
-            for conn in page.idle:
-                conn.close()
+            if page.session is not None:
+                await page.session.close()
         self.decider.shutdown()
         self.report(out, elapsed, last_click, streams)
 
@@ -508,82 +484,78 @@ class Run:
                   f"{per_move}")
         for kind in ("poll (unchanged)", "poll (changed)", "move", "page load (opening)",
                      "page load (during the run)"):
-            out.write(f"  {kind:<27}{_percentiles(self.timings[kind])}")
-        out.write(f"  move -> other pages show it  {_percentiles(delays)}; "
+            out.write(f"  {kind:<27}{percentiles(self.timings[kind])}")
+        out.write(f"  move -> other pages show it  {percentiles(delays)}; "
                   f"{len(delays)} of {expected} shown")
         if self.stream:
-            out.write(f"  move -> their streams' event {_percentiles(events)}; "
+            out.write(f"  move -> their streams' event {percentiles(events)}; "
                       f"{len(events)} of {expected} announced")
         out.write(f"  errors           {dict(self.errors) or 'none'}")
 
 
-class Command(BaseCommand):
-    help = "Load benchmark: gunicorn processes, simulated open pages and players."
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench_load", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pages", type=int, default=100)
+    parser.add_argument("--seconds", type=int, default=30)
+    parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--think", type=float, default=4.0,
+                        help="mean seconds a table's player takes to act")
+    parser.add_argument("--reloads", type=float, default=1.0,
+                        help="full page loads per second during the run")
+    parser.add_argument("--ramp", type=float, default=None,
+                        help="seconds over which the pages open (default: pages / 25)")
+    parser.add_argument("--hammer-seconds", type=int, default=10)
+    parser.add_argument("--hammer-connections", type=int, default=8)
+    parser.add_argument("--stream", action="store_true",
+                        help="serve with uvicorn workers (ASGI) and open a server-sent "
+                             "event stream for every page (needs Redis)")
+    return parser
 
-    def add_arguments(self, parser):
-        parser.add_argument("--pages", type=int, default=100)
-        parser.add_argument("--seconds", type=int, default=30)
-        parser.add_argument("--web-workers", type=int, default=2)
-        parser.add_argument("--think", type=float, default=4.0,
-                            help="mean seconds a table's player takes to act")
-        parser.add_argument("--reloads", type=float, default=1.0,
-                            help="full page loads per second during the run")
-        parser.add_argument("--ramp", type=float, default=None,
-                            help="seconds over which the pages open (default: pages / 25)")
-        parser.add_argument("--hammer-seconds", type=int, default=10)
-        parser.add_argument("--hammer-connections", type=int, default=8)
-        parser.add_argument("--stream", action="store_true",
-                            help="serve with uvicorn workers (ASGI) and open a server-sent "
-                                 "event stream for every page (needs Redis)")
 
-    def handle(self, *args, **options):
+def main(argv: list[str] | None = None) -> int:
+    options = vars(parser().parse_args(argv))
+    prepare_bench_database("tools.bench_load")
+    Bench().run(options)
+    return 0
+
+
+class Bench:
+    def __init__(self):
+        self.stdout = Lines()
+
+    def run(self, options: dict) -> None:
         # Two connections per open page, on both sides.
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         if options["ramp"] is None:
             options["ramp"] = max(1.0, options["pages"] / 25)
-        self.stdout.write(f"database: {connection.vendor}; Redis: {settings.REDIS_URL or 'none'}")
-        port = _free_port()
-        server = self._serve(port, options["web_workers"], options["stream"])
+        self.stdout.write(f"database: {connection.vendor} {connection.settings_dict['NAME']}; "
+                          f"Redis: {settings.REDIS_URL or 'none'}")
+        # DEBUG=0: the production settings; the same secret key as here, so that the
+        # sessions made here are valid there.
+        server = harness.start_server(harness.environment(DEBUG="0"), options["web_workers"],
+                                      options["stream"], graceful_timeout=3, quiet=False)
         try:
+            server.wait_until_up()
+            self.stdout.write(f"gunicorn: {server.workers} {server.kind} workers on port "
+                              f"{server.port}, DEBUG=0")
             self._clean()  # what an interrupted run left
             tables = self._tables(max(1, options["pages"] // 4))
             connection.close()
-            options["server_pids"] = _children(server.pid)
-            asyncio.run(self._side_by_side(port, tables, options))
-            run = Run(port, tables, options)
+            options["server_pids"] = server.worker_pids()
+            asyncio.run(self._side_by_side(server.port, tables, options))
+            run = Run(server.port, tables, options)
             asyncio.run(run.main(self.stdout))
         finally:
             try:
                 # Open streams would hold a graceful shutdown for its whole timeout.
-                os.killpg(server.pid, signal.SIGTERM)
-                server.wait(60)
+                harness.stop(server.process, timeout=60)
             finally:
                 self._clean()
 
     # -- set-up --
-
-    def _serve(self, port: int, workers: int, asgi: bool) -> subprocess.Popen:
-        # The same key as here: the sessions made here must be valid there.
-        env = {**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1",
-               "SECRET_KEY": settings.SECRET_KEY}
-        app = ["dalmuti_site.asgi", "-k", "uvicorn_worker.UvicornWorker"] if asgi else [
-            "dalmuti_site.wsgi"]
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", *app, "--workers", str(workers),
-             "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
-             "--graceful-timeout", "3"],
-            env=env, start_new_session=True,
-        )
-        for _ in range(300):
-            try:
-                with socket.create_connection(("127.0.0.1", port), 0.2):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        kind = "uvicorn (ASGI)" if asgi else "sync"
-        self.stdout.write(f"gunicorn: {workers} {kind} workers on port {port}, DEBUG=0")
-        return server
 
     def _tables(self, n_tables: int) -> list[dict]:
         User = get_user_model()  # noqa: N806
@@ -609,6 +581,7 @@ class Command(BaseCommand):
         return tables
 
     def _clean(self) -> None:
+        require_bench_database("tools.bench_load", connection.settings_dict)
         Game.objects.filter(name__startswith=PREFIX).delete()
         get_user_model().objects.filter(username__startswith=PREFIX).delete()
 
@@ -621,19 +594,15 @@ class Command(BaseCommand):
         stop = time.monotonic() + seconds
 
         async def run() -> None:
-            conn = Connection(page.run.port)
-            head = page.head("GET", path)
-            if not signed_in:  # as a load balancer asks: no cookies
-                head = re.sub(rb"Cookie: [^\r]*\r\n", b"", head)
-            while time.monotonic() < stop:
-                try:
-                    status, _ = await asyncio.wait_for(conn.request(head), TIMEOUT)
-                except (OSError, Closed, asyncio.IncompleteReadError, TimeoutError) as exc:
-                    statuses[type(exc).__name__] += 1
-                    conn.close()
-                    continue
-                statuses[status] += 1
-            conn.close()
+            headers = page.headers("GET", path, signed_in)  # signed out: as a load balancer asks
+            async with client(page.run.port, 1) as session:
+                while time.monotonic() < stop:
+                    try:
+                        async with session.get(path, headers=headers) as answer:
+                            await answer.read()
+                            statuses[answer.status] += 1
+                    except FAILED as exc:
+                        statuses[type(exc).__name__] += 1
 
         await asyncio.gather(*(run() for _ in range(conns)))
         if set(statuses) - {200, 204}:
@@ -651,21 +620,30 @@ class Command(BaseCommand):
         poll = page.poll_url + (f"&c={page.chat_seen}" if page.chat_seen else "") + (
             f"&r={page.looked[0]}&n={page.looked[1]}" if page.looked else "")
         await page.request("poll", "GET", poll)
+        await page.session.close()
         kinds = {"/health/ (no session, no database)": ("/health/", False),
                  "unchanged poll": (poll, True), "game page": (f"/t/{page.game}/", True)}
         done = Counter()
         cpu = Counter()
+        client_cpu = Counter()
         turns = max(1, round(seconds / 2))
         for _ in range(turns):
             for kind, (path, signed_in) in kinds.items():
-                before = _cpu_seconds(pids)
+                before, mine = cpu_seconds(pids), time.process_time()
                 done[kind] += await self._hammer(page, path, seconds / turns, conns, signed_in)
-                cpu[kind] += _cpu_seconds(pids) - before
+                cpu[kind] += cpu_seconds(pids) - before
+                client_cpu[kind] += time.process_time() - mine
         self.stdout.write(f"\nside by side, {conns} connections, {seconds} s each, in {turns} "
-                          f"turns (web processes' CPU per request in brackets):")
+                          f"turns (web processes' CPU per request in brackets, then this "
+                          f"client's, which the machine's cores also serve):")
         bare = done["/health/ (no session, no database)"] / seconds
         for kind in kinds:
             rate = done[kind] / seconds
             per = f"{1000 * cpu[kind] / done[kind]:.1f} ms" if done[kind] and pids else "?"
+            ours = f"{1000 * client_cpu[kind] / done[kind]:.2f} ms" if done[kind] else "?"
             self.stdout.write(f"  {kind:<36}{rate:8.0f} requests/s  ({rate / bare:.2f}x)  "
-                              f"[{per}]")
+                              f"[{per}; client {ours}]")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """The arena: how much better one bot level plays than another.
 
-    python -m games.engine.arena --a expert --b skilled --players 5 \\
+    python -m tools.arena --a expert --b skilled --players 5 \\
         --deals 2000 --matches 200 --seed 1 --samples 40
 
 Every seeded deal is played once with the candidate in each seat in turn and the baseline
@@ -30,12 +30,12 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .actions import Trade, action_from_json
-from .bots import BOTS, YARDSTICKS, Bot
-from .bots_expert import expert_bot
-from .game import Game, derive_seed
-from .options import Options
-from .round import Round, deal
+from games.engine.actions import Trade, action_from_json
+from games.engine.bots import BOTS, YARDSTICKS, Bot
+from games.engine.bots_expert import expert_bot
+from games.engine.game import Game, derive_seed
+from games.engine.options import Options
+from games.engine.round import Round, deal
 
 # Student's t, two-sided 95%: the quantile 0.975 for 1..30 degrees of freedom.
 T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
@@ -293,7 +293,7 @@ def report(label: str, n: int, tally: Tally) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.engine.arena", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.arena", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--a", "--candidate", dest="candidate", default="skilled",
                         help="the level measured (default: skilled)")

@@ -1,6 +1,7 @@
 """A soak of the bots through real Celery workers (figures printed, never asserted):
 
-    python manage.py soak_bots --tables 50 --seconds 120
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/dalmuti_bench \\
+        python -m tools.soak_bots --tables 50 --seconds 120
 
 Opens `--tables` tables of 4, 5, 8 and 10 seats with bots of every level (the expert with
 its default budget). At one in `--human-every` of them (a third by default) one seat is
@@ -12,9 +13,11 @@ It prints the p50/p95/p99 of the time from a person's move to the bot's reply (t
 bot move at that table, both as recorded), how many bot moves the bot-only tables made
 meanwhile, and how much work waited in each queue. Needs CELERY_BROKER_URL (Redis).
 Everything it creates is deleted afterwards (work still queued for its tables finds
-nothing to do).
+nothing to do). It refuses a database whose name does not contain "bench"
+(tools/project.py), and migrates the one it is given.
 """
 
+import argparse
 import os
 import random
 import signal
@@ -23,39 +26,55 @@ import subprocess
 import sys
 import time
 
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
-from django.db import close_old_connections
+from tools import server as harness
+from tools.figures import Lines, percentiles
+from tools.project import prepare_bench_database, require_bench_database, setup_django
 
-from dalmuti_site.celery import app, ping
-from games import commands, engine
-from games.models import Action, Game
+setup_django()
 
-from .bench_load import _percentiles
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import close_old_connections, connection  # noqa: E402
+
+from dalmuti_site.celery import app, ping  # noqa: E402
+from games import commands, engine  # noqa: E402
+from games.models import Action, Game  # noqa: E402
 
 PREFIX = "soak-bots-"
 SIZES = (4, 5, 8, 10)
 LEVELS = ("basic", "skilled", "expert")
 
 
-class Command(BaseCommand):
-    help = "Soak: person -> bot reply latency while bot-only tables keep the workers busy."
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.soak_bots", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--human-every", type=int, default=3,
+                        help="one table in this many has a person (default: a third)")
+    parser.add_argument("--think", type=float, default=4.0,
+                        help="seconds a person takes for a move, on average")
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2,
+                        help="worker processes (default: one per core)")
+    parser.add_argument("--seed", type=int, default=1)
+    return parser
 
-    def add_arguments(self, parser):
-        parser.add_argument("--tables", type=int, default=50)
-        parser.add_argument("--human-every", type=int, default=3,
-                            help="one table in this many has a person (default: a third)")
-        parser.add_argument("--think", type=float, default=4.0,
-                            help="seconds a person takes for a move, on average")
-        parser.add_argument("--seconds", type=float, default=120.0)
-        parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2,
-                            help="worker processes (default: one per core)")
-        parser.add_argument("--seed", type=int, default=1)
 
-    def handle(self, *args, **options):
-        if settings.CELERY_TASK_ALWAYS_EAGER:
-            raise CommandError("soak_bots needs CELERY_BROKER_URL (a real broker)")
+def main(argv: list[str] | None = None) -> int:
+    options = vars(parser().parse_args(argv))
+    prepare_bench_database("tools.soak_bots")
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        raise SystemExit("tools.soak_bots needs CELERY_BROKER_URL (a real broker)")
+    Soak().run(options)
+    return 0
+
+
+class Soak:
+    def __init__(self):
+        self.stdout = Lines()
+
+    def run(self, options: dict) -> None:
         self._clean()
         worker = self._worker(options["concurrency"])
         try:
@@ -79,11 +98,11 @@ class Command(BaseCommand):
     def _worker(self, concurrency: int) -> subprocess.Popen:
         """The production worker command (every declared queue), in a process group of
         its own so that it and its children stop together."""
-        worker = subprocess.Popen(
+        worker = harness.start(
             [sys.executable, "-m", "celery", "-A", "dalmuti_site", "worker",
              "--concurrency", str(concurrency), "--loglevel", "WARNING",
              "--hostname", f"soak-{os.getpid()}@%h"],
-            start_new_session=True,
+            {**os.environ}, quiet=False,
         )
         ping.apply_async(ignore_result=False).get(timeout=120)  # it consumes
         self.stdout.write(f"worker: pid {worker.pid}, queues "
@@ -112,6 +131,7 @@ class Command(BaseCommand):
         return people
 
     def _clean(self) -> None:
+        require_bench_database("tools.soak_bots", connection.settings_dict)
         Game.objects.filter(name__startswith=PREFIX).delete()
         get_user_model().objects.filter(username__startswith=PREFIX).delete()
 
@@ -167,7 +187,7 @@ class Command(BaseCommand):
                 missing += 1
                 continue
             delays.append((reply.created - mine.created).total_seconds())
-        self.stdout.write(f"\nperson's move -> the bot's reply: {_percentiles(delays)}; "
+        self.stdout.write(f"\nperson's move -> the bot's reply: {percentiles(delays)}; "
                           f"max {max(delays, default=0) * 1000:.0f} ms")
         if missing:
             self.stdout.write(f"  {missing} moves had no reply yet when the soak ended")
@@ -186,3 +206,7 @@ def _queued(name: str) -> int:
     """How many tasks wait in a queue of the broker (Redis)."""
     with app.connection_for_write() as conn:
         return conn.default_channel.client.llen(name)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,28 +1,36 @@
 """Figures for the web table, printed (never asserted by timed tests):
 
-    python manage.py bench_table                 # polling latency, query counts, emails per round
-    python manage.py bench_table --worker        # + human move -> bot move through a real worker
+    python -m tools.bench_table           # polling latency, query counts, emails per round
+    python -m tools.bench_table --worker  # + human move -> bot move through a real worker
 
-Everything it creates is removed again (rolled back, or deleted after the worker run).
+Everything it creates is removed again (rolled back, or deleted after the worker run). It
+still writes, so it refuses a database whose name does not contain "bench"
+(tools/project.py), and migrates the one it is given.
 """
 
+import argparse
 import statistics
+import sys
 import time
 from datetime import timedelta
 
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.core import mail
-from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, reset_queries, transaction
-from django.test import Client
-from django.test.utils import CaptureQueriesContext, override_settings
-from django.utils import timezone
+from tools.figures import Lines
+from tools.project import prepare_bench_database, setup_django
 
-from games import commands, engine
-from games.away import emails
-from games.commands import notifications
-from games.models import Action, Game, Seat
+setup_django()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core import mail  # noqa: E402
+from django.db import connection, reset_queries, transaction  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from games import commands, engine  # noqa: E402
+from games.away import emails  # noqa: E402
+from games.commands import notifications  # noqa: E402
+from games.models import Action, Game, Seat  # noqa: E402
 
 SEED = 1  # every run plays the same deals
 
@@ -50,16 +58,33 @@ def _act_like_a_player(game: Game, seat: Seat) -> None:
     commands.act(game.pk, seat.user, action, game.awaiting[str(seat.player)][0])
 
 
-class Command(BaseCommand):
-    help = "Measure the game page, the polling endpoint, emails per round and bot latency."
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench_table", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--polls", type=int, default=500)
+    parser.add_argument("--worker", action="store_true",
+                        help="also time human move -> bot move through a real worker")
+    parser.add_argument("--moves", type=int, default=40)
+    return parser
 
-    def add_arguments(self, parser):
-        parser.add_argument("--polls", type=int, default=500)
-        parser.add_argument("--worker", action="store_true",
-                            help="also time human move -> bot move through a real worker")
-        parser.add_argument("--moves", type=int, default=40)
 
-    def handle(self, *args, **options):
+def main(argv: list[str] | None = None) -> int:
+    options = vars(parser().parse_args(argv))
+    prepare_bench_database("tools.bench_table")
+    if options["worker"] and settings.CELERY_TASK_ALWAYS_EAGER:
+        raise SystemExit("--worker needs CELERY_BROKER_URL (a real broker)")
+    Bench().run(options)
+    return 0
+
+
+class Bench:
+    """Measure the game page, the polling endpoint, emails per round and bot latency."""
+
+    def __init__(self):
+        self.stdout = Lines()
+
+    def run(self, options: dict) -> None:
         self.stdout.write(f"database: {connection.vendor}")
         try:
             with transaction.atomic(), override_settings(
@@ -149,8 +174,6 @@ class Command(BaseCommand):
         )
 
     def worker_latency(self, moves: int) -> None:
-        if settings.CELERY_TASK_ALWAYS_EAGER:
-            raise CommandError("--worker needs CELERY_BROKER_URL (a real broker)")
         from celery.contrib.testing.worker import start_worker
 
         from dalmuti_site.celery import app
@@ -187,9 +210,13 @@ class Command(BaseCommand):
         Game.objects.filter(pk=game.pk).delete()
         user.delete()
         if not delays:
-            raise CommandError("no bot moves observed")
+            raise SystemExit("no bot moves observed")
         p95 = sorted(delays)[int(len(delays) * 0.95)]
         self.stdout.write(
             f"human move -> next bot move through the worker: median "
             f"{statistics.median(delays):.1f} ms, p95 {p95:.1f} ms over {len(delays)} moves"
         )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

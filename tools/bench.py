@@ -1,4 +1,4 @@
-"""How fast the engine plays: ``python -m games.engine.bench [--seconds S]``.
+"""How fast the engine plays: ``python -m tools.bench [--seconds S]``.
 
 Random bots play complete rounds (deal, taxes, play) through the public contract only:
 ``Round.start``, ``legal_actions`` and ``apply``, on one core."""
@@ -9,8 +9,8 @@ import argparse
 import random
 import time
 
-from .options import Options
-from .round import Round, deal
+from games.engine.options import Options
+from games.engine.round import Round, deal
 
 
 def play_rounds(n_players: int, seconds: float, options: Options) -> tuple[int, int, float]:
