@@ -4,14 +4,9 @@ from django.urls import reverse
 from games.core.words import card_name
 from games.models import Round
 from games.read import replay
-from tests.leagues.helpers import make_user, play_until, start_game
+from tests.leagues.helpers import make_user, play_until
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def game(alice, bob):
-    return start_game(alice, [bob], bots=2, options={"rounds": 2})
 
 
 def finish(game):
