@@ -16,7 +16,16 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
-from .bots import BOTS, SIMPLER, Decision, Failure, choose_action, decide, timeout_action
+from .bots import (
+    BOTS,
+    SIMPLER,
+    Decision,
+    Effort,
+    Failure,
+    choose_action,
+    decide,
+    timeout_action,
+)
 from .cards import (
     JESTER,
     MAX_PLAYERS,
@@ -46,6 +55,7 @@ __all__ = [
     "BOTS",
     "SIMPLER",
     "Decision",
+    "Effort",
     "Failure",
     "Action",
     "Game",

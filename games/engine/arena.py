@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from .actions import Trade, action_from_json
 from .bots import BOTS, YARDSTICKS, Bot
-from .bots_expert import expert_bot
+from .bots.expert import expert_bot
 from .game import Game, derive_seed
 from .options import Options
 from .round import Round, deal

@@ -14,24 +14,17 @@ from __future__ import annotations
 
 import random
 
-from .actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
-from .bots_common import legal_actions
-from .cards import JESTER
-
-NOBODY = 14  # a rank worse than any: nobody else can beat the set
+from ..actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
+from ..cards import JESTER
+from .common import NOBODY, counts, legal_actions, unseen_of
 
 
 class _Count:
     """The seat's hand and the cards it has not seen (the other hands together)."""
 
     def __init__(self, view: dict):
-        hand = [0] * 14
-        for c in view["hand"]:
-            hand[c] += 1
-        hand[0] = len(view["hand"])
-        self.hand = hand
-        deck, played = view["deck"], view["played"]
-        self.unseen = [deck[r] - played[r] - hand[r] for r in range(14)]
+        self.hand = hand = counts(view["hand"])
+        self.unseen = unseen_of(view, hand)
         seat = view["seat"]
         self.max_opp = max((c for s, c in enumerate(view["counts"]) if s != seat), default=0)
 
@@ -54,8 +47,6 @@ class _Count:
 def greedy_bot(view: dict, rng: random.Random) -> Action:
     """See the module docstring. Deterministic: ``rng`` is not needed."""
     actions = legal_actions(view)
-    if not actions:
-        raise ValueError("this seat has nothing to do")
     phase = view["phase"]
     if phase == "taxes":
         if Revolution(True) in actions:
