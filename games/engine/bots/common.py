@@ -6,8 +6,6 @@ from __future__ import annotations
 from ..actions import Action, action_from_json
 from ..cards import counts_of
 
-NOBODY = 14  # a rank worse than any: nobody else can beat the set
-
 
 def legal_actions(view: dict) -> list[Action]:
     """The view's legal actions as action objects; a seat with none has nothing to decide,

@@ -50,11 +50,9 @@ import time
 from collections.abc import Callable
 from itertools import combinations_with_replacement
 
-# The tax's arithmetic is the referee's own: the rules are written once.
-from games.engine.round import _add, _best_cards, _remove, _worst_cards
-
 from ..actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
 from ..cards import JESTER
+from ..hands import best_cards, with_cards, without, worst_cards
 from ..sim import Move, Sim, move_cards
 from .common import legal_actions, unseen_of
 from .deals import Deals
@@ -303,12 +301,12 @@ def _dalmuti_return(view: dict, hands: list[list[int]], d: int, k: int) -> list[
     """What the Dalmuti d gives back (as the skilled bot would), from its dealt hand."""
     h = hands[d]
     if view["options"]["tribute_return"] == "worst":
-        return list(_worst_cards(h, k))
+        return list(worst_cards(h, k))
     ranks = [r for r in range(1, JESTER) if h[r]]
     options = [c for c in combinations_with_replacement(ranks, k)
                if all(c.count(r) <= h[r] for r in c)]
     if not options:
-        return list(_worst_cards(h, k))
+        return list(worst_cards(h, k))
     return list(give_back_choice(_knowledge_of(view, hands, d), options))
 
 
@@ -339,15 +337,15 @@ def _taxed(hands, plan, returns: dict) -> list[list[int]]:
     chosen from the hands as dealt (the exchange is simultaneous)."""
     after = [h[:] for h in hands]
     for peon, dalmuti, k in plan:
-        _move_cards(after, peon, dalmuti, _best_cards(hands[peon], k))
+        _move_cards(after, peon, dalmuti, best_cards(hands[peon], k))
         _move_cards(after, dalmuti, peon, returns[dalmuti])
     return after
 
 
 def _cost_after(kn: Knowledge, cards) -> float:
-    return kn.hand_cost(_remove(kn.hand, cards))
+    return kn.hand_cost(without(kn.hand, cards))
 
 
 def _move_cards(hands: list, giver: int, taker: int, cards) -> None:
-    hands[giver] = _remove(hands[giver], cards)
-    hands[taker] = _add(hands[taker], cards)
+    hands[giver] = without(hands[giver], cards)
+    hands[taker] = with_cards(hands[taker], cards)

@@ -16,7 +16,8 @@ import random
 
 from ..actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
 from ..cards import JESTER
-from .common import NOBODY, counts, legal_actions, unseen_of
+from ..hands import UNBEATABLE
+from .common import counts, legal_actions, unseen_of
 
 
 class _Count:
@@ -31,14 +32,14 @@ class _Count:
     def best_beat(self, k: int) -> int:
         """The best rank of a k-card set somebody else could still hold."""
         if k > self.max_opp:
-            return NOBODY
+            return UNBEATABLE
         u = self.unseen
         for r in range(1, JESTER):
             if u[r] and u[r] + u[JESTER] >= k:
                 return r
         if u[JESTER] >= k:
             return JESTER
-        return NOBODY
+        return UNBEATABLE
 
     def control(self, rank: int, k: int) -> bool:
         return self.best_beat(k) >= rank

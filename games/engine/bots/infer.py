@@ -18,8 +18,8 @@ from collections.abc import Callable
 from math import log
 
 from ..cards import JESTER
+from ..hands import UNBEATABLE
 from ..sim import Move, move_of
-from .common import NOBODY
 from .endgame import out_on
 from .knowledge import Knowledge
 from .skilled import best_move
@@ -211,9 +211,9 @@ MODELS: tuple[Model, ...] = (skilled_model, plain_model)
 
 def _plain_beat(unseen: list[int], max_opp: int, k: int) -> int:
     if k > max_opp:
-        return NOBODY
+        return UNBEATABLE
     uj = unseen[JESTER]
     for r in range(1, JESTER):
         if unseen[r] and unseen[r] + uj >= k:
             return r
-    return JESTER if uj >= k else NOBODY
+    return JESTER if uj >= k else UNBEATABLE

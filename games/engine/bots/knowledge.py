@@ -17,7 +17,8 @@ from __future__ import annotations
 from math import comb
 
 from ..cards import JESTER
-from .common import NOBODY, counts, unseen_of
+from ..hands import UNBEATABLE
+from .common import counts, unseen_of
 
 # Tuned with the arena (arena.py), with the move scores of ``skilled``. FOLLOW[k]: how
 # likely a k-card set is shed on somebody else's lead (times the share of worse cards
@@ -59,10 +60,10 @@ class Knowledge:
                    passed_on(view))
 
     def beat(self, k: int) -> int:
-        """The best rank of a k-card set somebody else could hold (``NOBODY``: none)."""
+        """The best rank of a k-card set somebody else could hold (``UNBEATABLE``: none)."""
         b = self._beat[k]
         if not b:
-            b = NOBODY
+            b = UNBEATABLE
             if k <= self.max_opp:
                 u = self.unseen
                 uj = u[JESTER]

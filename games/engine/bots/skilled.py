@@ -26,7 +26,8 @@ from __future__ import annotations
 import random
 
 from ..actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
-from ..cards import JESTER
+from ..cards import JESTER, counts_of
+from ..hands import without
 from ..sim import Move, move_cards, move_of
 from .common import legal_actions
 from .endgame import sure_move
@@ -170,13 +171,8 @@ def give_back_choice(kn: Knowledge, options: list[tuple[int, ...]]) -> tuple[int
     h = kn.hand
     best = None
     for cards in options:
-        after = h[:]
-        given = [0] * 14
-        for c in cards:
-            after[c] -= 1
-            given[c] += 1
-        after[0] -= len(cards)
-        cost = kn.hand_cost(after)
+        given = counts_of(cards)
+        cost = kn.hand_cost(without(h, cards))
         for r in range(1, JESTER):
             if given[r]:
                 cost -= RECEIVER_WEIGHT * kn.group_cost(r, given[r])
