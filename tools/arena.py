@@ -16,7 +16,7 @@ levels.
 ``--budget`` sets the expert's time per move; ``--samples`` instead fixes its number of
 sampled deals per move, which makes the run reproducible. ``--jobs`` plays on several
 processes; the figures do not depend on it (except the times). Besides the levels offered
-to players, the ``greedy`` yardstick (``bots_greedy``) can play.
+to players, the ``greedy`` yardstick (``bots.greedy``) can play.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from games.engine.actions import Trade, action_from_json
 from games.engine.bots import BOTS, YARDSTICKS, Bot
-from games.engine.bots_expert import expert_bot
+from games.engine.bots.expert import expert_bot
 from games.engine.game import Game, derive_seed
 from games.engine.options import Options
 from games.engine.round import Round, deal

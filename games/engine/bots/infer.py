@@ -17,9 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from math import log
 
-from .bots_skilled import Knowledge, best_move, out_on
-from .cards import JESTER
-from .sim import Move, move_of
+from ..cards import JESTER
+from ..hands import UNBEATABLE
+from ..sim import Move, move_of
+from .endgame import out_on
+from .knowledge import Knowledge
+from .skilled import best_move
 
 Model = Callable[[list[int], list[int], int, int, "tuple[int, int] | None", tuple], Move]
 Decision = tuple[tuple[int, ...], tuple[int, ...], int, int, "tuple[int, int] | None", tuple,
@@ -34,7 +37,7 @@ class Inference:
     ``avail`` the cards not yet played then (``deck - played``), the number of other seats
     holding cards and the largest of their hands, the set to beat ``(count, rank)`` or
     None, what the others holding cards had passed on by then (as
-    ``bots_skilled.passed_on``), and the move s made. Decisions where s could not have
+    ``knowledge.passed_on``), and the move s made. Decisions where s could not have
     done anything but what it did are left out."""
 
     def __init__(self, view: dict, eps: float):
@@ -208,9 +211,9 @@ MODELS: tuple[Model, ...] = (skilled_model, plain_model)
 
 def _plain_beat(unseen: list[int], max_opp: int, k: int) -> int:
     if k > max_opp:
-        return 14
+        return UNBEATABLE
     uj = unseen[JESTER]
     for r in range(1, JESTER):
         if unseen[r] and unseen[r] + uj >= k:
             return r
-    return JESTER if uj >= k else 14
+    return JESTER if uj >= k else UNBEATABLE

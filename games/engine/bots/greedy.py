@@ -14,38 +14,32 @@ from __future__ import annotations
 
 import random
 
-from .actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
-from .bots_common import legal_actions
-from .cards import JESTER
-
-NOBODY = 14  # a rank worse than any: nobody else can beat the set
+from ..actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
+from ..cards import JESTER
+from ..hands import UNBEATABLE
+from .common import counts, legal_actions, unseen_of
 
 
 class _Count:
     """The seat's hand and the cards it has not seen (the other hands together)."""
 
     def __init__(self, view: dict):
-        hand = [0] * 14
-        for c in view["hand"]:
-            hand[c] += 1
-        hand[0] = len(view["hand"])
-        self.hand = hand
-        deck, played = view["deck"], view["played"]
-        self.unseen = [deck[r] - played[r] - hand[r] for r in range(14)]
+        self.hand = hand = counts(view["hand"])
+        self.unseen = unseen_of(view, hand)
         seat = view["seat"]
         self.max_opp = max((c for s, c in enumerate(view["counts"]) if s != seat), default=0)
 
     def best_beat(self, k: int) -> int:
         """The best rank of a k-card set somebody else could still hold."""
         if k > self.max_opp:
-            return NOBODY
+            return UNBEATABLE
         u = self.unseen
         for r in range(1, JESTER):
             if u[r] and u[r] + u[JESTER] >= k:
                 return r
         if u[JESTER] >= k:
             return JESTER
-        return NOBODY
+        return UNBEATABLE
 
     def control(self, rank: int, k: int) -> bool:
         return self.best_beat(k) >= rank
@@ -54,8 +48,6 @@ class _Count:
 def greedy_bot(view: dict, rng: random.Random) -> Action:
     """See the module docstring. Deterministic: ``rng`` is not needed."""
     actions = legal_actions(view)
-    if not actions:
-        raise ValueError("this seat has nothing to do")
     phase = view["phase"]
     if phase == "taxes":
         if Revolution(True) in actions:
