@@ -21,6 +21,13 @@ def _rank(order: list[str], name: str) -> tuple[int, str]:
 class DalmutiAdminSite(admin.AdminSite):
     site_header = _("Dalmuti administration")
     site_title = _("Dalmuti administration")
+    # The index links superusers to the System status page (hosting/).
+    index_template = "hosting/admin_index.html"
+
+    def get_urls(self):
+        from hosting.views import urls
+
+        return urls(self) + super().get_urls()
 
     def get_app_list(self, request, app_label=None):
         apps = super().get_app_list(request, app_label)

@@ -10,6 +10,7 @@ import base64
 import json
 import time
 from functools import cache
+from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -33,7 +34,7 @@ def vapid() -> dict:
     """{"private": ..., "public": ...}: from the settings, else var/vapid.json (made once)."""
     if settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY:
         return {"private": settings.VAPID_PRIVATE_KEY, "public": settings.VAPID_PUBLIC_KEY}
-    path = settings.BASE_DIR / "var" / "vapid.json"
+    path = Path(settings.VAR_DIR) / "vapid.json"
     path.parent.mkdir(exist_ok=True)
     try:
         # Exclusive creation: of several processes starting at once, one writes the pair

@@ -132,12 +132,15 @@ def _seat_failed(game: Game, seat: Seat, view: dict) -> None:
 def _decide(game: Game, seat: Seat, view: dict) -> engine.Decision:
     """The bot's decision for this view (never fails, see ``engine.decide``). A failing
     level is logged with the seed and view that reproduce it
-    (``engine.choose_action(level, view, seed)``), and counted on the seat for the host;
+    (``engine.choose_action(level, view, seed, effort)``), and counted on the seat for the host;
     not a revolution decision, whose very existence is secret."""
     seed = engine.derive_seed(game.seed, "bot", game.seq, seat.player)
     level = seat.bot_to_play
     start = time.perf_counter()
-    decision = engine.decide(level, view, seed, limit=settings.BOT_DECISION_SECONDS)
+    effort = engine.Effort(budget=settings.DALMUTI_EXPERT_BUDGET,
+                           samples=settings.DALMUTI_EXPERT_SAMPLES)
+    decision = engine.decide(level, view, seed, limit=settings.BOT_DECISION_SECONDS,
+                             effort=effort)
     for failure in decision.failures:
         log.warning(
             "bot level %s failed for %s at table %s (player %s, record %s): %s; the %s level "

@@ -146,87 +146,91 @@ ILLEGAL_MOVE_MESSAGES = {
 }
 
 
+def _revolution(event: dict, name_of, who: str) -> str:
+    if event["great"]:
+        return _(
+            "%(player)s reveals both Jesters: a Great Revolution! Everybody swaps "
+            "places with their opposite, and there are no taxes."
+        ) % {"player": who}
+    return _(
+        "%(player)s reveals both Jesters: a revolution! No taxes this round."
+    ) % {"player": who}
+
+
+def _exchange(event: dict, name_of, who: str) -> str:
+    return _("%(giver)s gave %(cards)s to %(taker)s") % {
+        "giver": name_of(event["from"]), "taker": name_of(event["to"]),
+        "cards": cards_phrase(event["cards"]),
+    }
+
+
+# One sentence for each kind of event (games.engine.EVENT_KINDS): event, name_of, who.
+SENTENCES = {
+    "play": lambda event, name_of, who: _("%(player)s, %(title)s, played %(cards)s") % {
+        "player": who, "title": title_name(event["title"]),
+        "cards": cards_phrase(event["cards"]),
+    },
+    "pass": lambda event, name_of, who: _("%(player)s passed") % {"player": who},
+    "trick_won": lambda event, name_of, who: _(
+        "%(player)s wins the trick; %(leader)s leads") % {
+        "player": who, "leader": name_of(event["leader"]),
+    },
+    "out": lambda event, name_of, who: _(
+        "%(player)s is out of cards and finishes in place %(place)d") % {
+        "player": who, "place": event["place"],
+    },
+    "round_over": lambda event, name_of, who: _("The round is over."),
+    "revolution": _revolution,
+    "revolution_declined": lambda event, name_of, who: _(
+        "You kept your two Jesters to yourself: no revolution."),
+    "give_back_chosen": lambda event, name_of, who: _(
+        "%(player)s has chosen the cards to give back") % {"player": who},
+    "taxes": lambda event, name_of, who: _("The taxes are paid."),
+    "tax_exchange": _exchange,
+    "trade_offer": lambda event, name_of, who: _(
+        "%(player)s may trade with another Merchant") % {"player": who},
+    "trade": lambda event, name_of, who: _("%(giver)s trades with %(taker)s") % {
+        "giver": name_of(event["from"]), "taker": name_of(event["to"]),
+    },
+    "trade_declined": lambda event, name_of, who: _(
+        "%(player)s declines to trade") % {"player": who},
+    "trade_card_chosen": lambda event, name_of, who: _(
+        "%(player)s has chosen a card to trade") % {"player": who},
+    "trade_done": lambda event, name_of, who: _(
+        "%(giver)s and %(taker)s have traded a card") % {
+        "giver": name_of(event["from"]), "taker": name_of(event["to"]),
+    },
+    "trade_exchange": _exchange,
+    "play_starts": lambda event, name_of, who: _(
+        "%(player)s leads the first trick") % {"player": name_of(event["leader"])},
+    "round_starts": lambda event, name_of, who: _(
+        "Round %(number)d is dealt; %(player)s, the Greater Peon, dealt the cards") % {
+        "number": event["round"], "player": name_of(event["dealer"]),
+    },
+    "joined": lambda event, name_of, who: _(
+        "%(player)s joins the table in place %(place)d") % {
+        "player": who, "place": event["place"],
+    },
+    "left": lambda event, name_of, who: _(
+        "%(player)s leaves the table; their points stay on the scoreboard") % {
+        "player": who},
+    "game_ending": lambda event, name_of, who: _(
+        "%(player)s will end the game after this round") % {"player": who},
+    "game_continues": lambda event, name_of, who: _(
+        "%(player)s lets the game go on after this round") % {"player": who},
+    "game_over": lambda event, name_of, who: _(
+        "The game is over: %(player)s wins!") % {"player": name_of(event["winner"])},
+}
+
+
 def event_sentence(event: dict, name_of) -> str | None:
     """One line of the game log for an engine event whose seats have been mapped to
     players (see games.commands); None for events the log does not show."""
-    kind = event["type"]
+    sentence = SENTENCES.get(event["type"])
+    if sentence is None:
+        return None
     who = name_of(event["player"]) if "player" in event else ""
-    if kind == "play":
-        return _("%(player)s, %(title)s, played %(cards)s") % {
-            "player": who, "title": title_name(event["title"]),
-            "cards": cards_phrase(event["cards"]),
-        }
-    if kind == "pass":
-        return _("%(player)s passed") % {"player": who}
-    if kind == "trick_won":
-        return _("%(player)s wins the trick; %(leader)s leads") % {
-            "player": who, "leader": name_of(event["leader"]),
-        }
-    if kind == "out":
-        return _("%(player)s is out of cards and finishes in place %(place)d") % {
-            "player": who, "place": event["place"],
-        }
-    if kind == "round_over":
-        return _("The round is over.")
-    if kind == "revolution":
-        if event["great"]:
-            return _(
-                "%(player)s reveals both Jesters: a Great Revolution! Everybody swaps "
-                "places with their opposite, and there are no taxes."
-            ) % {"player": who}
-        return _(
-            "%(player)s reveals both Jesters: a revolution! No taxes this round."
-        ) % {"player": who}
-    if kind == "revolution_declined":
-        return _("You kept your two Jesters to yourself: no revolution.")
-    if kind == "give_back_chosen":
-        return _("%(player)s has chosen the cards to give back") % {"player": who}
-    if kind == "taxes":
-        return _("The taxes are paid.")
-    if kind == "tax_exchange":
-        return _("%(giver)s gave %(cards)s to %(taker)s") % {
-            "giver": name_of(event["from"]), "taker": name_of(event["to"]),
-            "cards": cards_phrase(event["cards"]),
-        }
-    if kind == "trade_offer":
-        return _("%(player)s may trade with another Merchant") % {"player": who}
-    if kind == "trade":
-        return _("%(giver)s trades with %(taker)s") % {
-            "giver": name_of(event["from"]), "taker": name_of(event["to"]),
-        }
-    if kind == "trade_declined":
-        return _("%(player)s declines to trade") % {"player": who}
-    if kind == "trade_card_chosen":
-        return _("%(player)s has chosen a card to trade") % {"player": who}
-    if kind == "trade_done":
-        return _("%(giver)s and %(taker)s have traded a card") % {
-            "giver": name_of(event["from"]), "taker": name_of(event["to"]),
-        }
-    if kind == "trade_exchange":
-        return _("%(giver)s gave %(cards)s to %(taker)s") % {
-            "giver": name_of(event["from"]), "taker": name_of(event["to"]),
-            "cards": cards_phrase(event["cards"]),
-        }
-    if kind == "play_starts":
-        return _("%(player)s leads the first trick") % {"player": name_of(event["leader"])}
-    if kind == "round_starts":
-        return _("Round %(number)d is dealt; %(player)s, the Greater Peon, dealt the cards") % {
-            "number": event["round"], "player": name_of(event["dealer"]),
-        }
-    if kind == "joined":
-        return _("%(player)s joins the table in place %(place)d") % {
-            "player": who, "place": event["place"],
-        }
-    if kind == "left":
-        return _("%(player)s leaves the table; their points stay on the scoreboard") % {
-            "player": who}
-    if kind == "game_ending":
-        return _("%(player)s will end the game after this round") % {"player": who}
-    if kind == "game_continues":
-        return _("%(player)s lets the game go on after this round") % {"player": who}
-    if kind == "game_over":
-        return _("The game is over: %(player)s wins!") % {"player": name_of(event["winner"])}
-    return None
+    return sentence(event, name_of, who)
 
 
 def move_sentence(event: dict, name_of, by: str = "", actor: int | None = None,

@@ -1,4 +1,4 @@
-"""The rules engine of The Great Dalmuti (RULES.md): pure Python, no I/O, deterministic.
+"""The rules engine of The Great Dalmuti (docs/RULES.md): pure Python, no I/O, deterministic.
 
 A ``Round`` referees one deal; a ``Game`` runs the whole game (seating draw, rounds,
 scores, joining and leaving). Players and pages see a round only through ``view(seat)``.
@@ -16,7 +16,16 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
-from .bots import BOTS, SIMPLER, Decision, Failure, choose_action, decide, timeout_action
+from .bots import (
+    BOTS,
+    SIMPLER,
+    Decision,
+    Effort,
+    Failure,
+    choose_action,
+    decide,
+    timeout_action,
+)
 from .cards import (
     JESTER,
     MAX_PLAYERS,
@@ -29,6 +38,7 @@ from .cards import (
     title,
 )
 from .errors import MESSAGES, IllegalMove
+from .events import EVENT_KINDS, EventKind
 from .game import Game, derive_seed, seating_draw, seating_from_cards
 from .options import Options
 from .round import PHASES, Round, deal
@@ -44,8 +54,11 @@ __all__ = [
     "TITLES",
     "TITLE_NAMES",
     "BOTS",
+    "EVENT_KINDS",
+    "EventKind",
     "SIMPLER",
     "Decision",
+    "Effort",
     "Failure",
     "Action",
     "Game",

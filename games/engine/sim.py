@@ -1,7 +1,7 @@
 """A fast, mutable simulator of the play phase, for the bots' playouts.
 
 ``Round`` is the referee: immutable, checked, with events and views. A Monte-Carlo bot
-plays thousands of rounds per move, so this module replays the same rules (RULES.md
+plays thousands of rounds per move, so this module replays the same rules (docs/RULES.md
 section 6) on plain lists, with no checks and nothing else. ``tests/engine/test_bots_sim.py``
 plays seeded random rounds through both and checks that they agree move by move.
 
@@ -13,6 +13,8 @@ or ``(JESTER, m, 0)`` for m jesters alone.
 from __future__ import annotations
 
 from .cards import JESTER, counts_of
+from .hands import MOVES, follow_sets, lead_sets, set_cards
+from .hands import round_points as points_of
 
 Move = tuple[int, int, int] | None
 
@@ -21,8 +23,7 @@ def move_cards(move: Move) -> tuple[int, ...]:
     """The sorted cards of a move (``()`` for a pass)."""
     if move is None:
         return ()
-    q, m, j = move
-    return (q,) * m + (JESTER,) * j
+    return set_cards(*move)
 
 
 def move_of(cards) -> Move:
@@ -38,29 +39,12 @@ def move_of(cards) -> Move:
 
 def lead_moves(h) -> list[tuple[int, int, int]]:
     """Every set a hand can lead, in the order of ``Round.legal_actions``."""
-    jesters = h[JESTER]
-    out = []
-    for q in range(1, 13):
-        c = h[q]
-        for m in range(1, c + 1):
-            for j in range(jesters + 1):
-                out.append((q, m, j))
-    for m in range(1, jesters + 1):
-        out.append((JESTER, m, 0))
-    return out
+    return lead_sets(h, MOVES)
 
 
 def follow_moves(h, count: int, rank: int) -> list[tuple[int, int, int]]:
     """Every set of ``count`` cards of a rank better than ``rank`` (passing not included)."""
-    jesters = h[JESTER]
-    lowest = count - jesters if count > jesters else 1
-    out = []
-    for q in range(1, rank if rank < JESTER else JESTER):
-        c = h[q]
-        if c >= lowest:
-            for m in range(lowest, (c if c < count else count) + 1):
-                out.append((q, m, count - m))
-    return out
+    return follow_sets(h, count, rank, MOVES, [])
 
 
 class Sim:
@@ -115,8 +99,8 @@ class Sim:
         h = self.hands[self.to_act]
         last = self.last
         if last is None:
-            return lead_moves(h)
-        return [None] + follow_moves(h, last[1], last[2])
+            return lead_sets(h, MOVES)
+        return follow_sets(h, last[1], last[2], MOVES, [None])
 
     def step(self, move: Move) -> None:
         """``to_act`` makes ``move`` (assumed legal)."""
@@ -168,23 +152,5 @@ class Sim:
 
 def round_points(order, finish, options: dict) -> list[int]:
     """The points of each seat for a complete finishing order (as ``Round.points``)."""
-    n = len(order)
-    place = [0] * n
-    for i, s in enumerate(finish):
-        place[s] = i
-    points = [n - 1 - place[s] for s in range(n)]
-    mode = options.get("philanthropic", "off")
-    if mode != "off":
-        if options.get("master_rule"):
-            nxt = list(order)
-            for i in range(1, n):
-                if place[nxt[i]] < place[nxt[i - 1]]:
-                    nxt[i - 1], nxt[i] = nxt[i], nxt[i - 1]
-        else:
-            nxt = list(finish)
-        new_pos = {s: i for i, s in enumerate(nxt)}
-        for dalmuti_pos, peon_pos in ((0, n - 1), (1, n - 2)):
-            rise = peon_pos - new_pos[order[peon_pos]]
-            if rise > 0:
-                points[order[dalmuti_pos]] += rise if mode == "per_position" else 1
-    return points
+    return points_of(order, finish, options.get("philanthropic", "off"),
+                     bool(options.get("master_rule")))

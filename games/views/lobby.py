@@ -160,7 +160,8 @@ def remove_seat(request, game_id: int, seat_id: int):
 
 @require_POST
 @login_required
-def leave(request, game_id: int):
+def leave_lobby(request, game_id: int):
+    """Leaving a table before its start: the seat goes, as if never taken."""
     game, me = seat_for_user(request, game_id)
     if game.host_id == request.user.pk:
         messages.error(request, _("The host cannot leave their own table."))

@@ -36,3 +36,10 @@ def test_every_rule_message_has_a_translation_in_the_players_language():
         exc = engine.IllegalMove(code, **{k: v for k, v in params.items() if "{" + k in template})
         with translation.override("fr"):
             assert illegal_move_message(exc) != str(exc), code
+
+
+def test_every_kind_of_event_has_its_sentence():
+    from games.core.words import SENTENCES
+    from games.engine import EVENT_KINDS
+
+    assert set(SENTENCES) == set(EVENT_KINDS)
