@@ -72,6 +72,20 @@ def _names_phrase(names: list[str]) -> str:
 
 
 # How many moves the summary names before it says only how many came before them.
+# What "since you looked" tells, by kind of event (games.engine.EVENT_KINDS). Every kind
+# is in one of the two sets, so a new kind cannot slip past this summary unnoticed: passes
+# are gathered into one phrase, the kinds told are these, the rest stay out of it (private
+# choices, steps whose outcome is told by a later kind, and the table's own news, which the
+# page shows in its own place).
+TOLD_SINCE_YOU_LOOKED = frozenset({
+    "pass", "play", "trick_won", "out", "round_over", "round_starts", "revolution", "taxes",
+    "trade_done", "trade_declined",
+})
+NOT_TOLD_SINCE_YOU_LOOKED = frozenset({
+    "revolution_declined", "give_back_chosen", "tax_exchange", "trade_offer", "trade",
+    "trade_card_chosen", "trade_exchange", "play_starts", "joined", "left", "game_ending",
+    "game_continues", "game_over",
+})
 SUMMARY_PARTS = 6
 
 
@@ -126,8 +140,7 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
         if kind == "pass":
             passed.append(_("you") if mine else who(player))
             continue
-        if kind not in ("play", "trick_won", "out", "round_over", "round_starts",
-                        "revolution", "taxes", "trade_done", "trade_declined"):
+        if kind not in TOLD_SINCE_YOU_LOOKED:
             continue
         flush()
         if kind == "play":

@@ -43,3 +43,13 @@ def test_every_kind_of_event_has_its_sentence():
     from games.engine import EVENT_KINDS
 
     assert set(SENTENCES) == set(EVENT_KINDS)
+
+
+def test_since_you_looked_decides_for_every_kind_of_event():
+    """A kind added to the registry must be told or left out of "since you looked" on
+    purpose: each kind is in exactly one of the narration's two sets."""
+    from games.engine import EVENT_KINDS
+    from games.read.narration import NOT_TOLD_SINCE_YOU_LOOKED, TOLD_SINCE_YOU_LOOKED
+
+    assert TOLD_SINCE_YOU_LOOKED.isdisjoint(NOT_TOLD_SINCE_YOU_LOOKED)
+    assert TOLD_SINCE_YOU_LOOKED | NOT_TOLD_SINCE_YOU_LOOKED == set(EVENT_KINDS)
