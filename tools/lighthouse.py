@@ -4,10 +4,12 @@ needs it. Prints each page's scores and fails below the thresholds:
 
     python -m tools.lighthouse            # the reports also go to var/lighthouse/*.json
 
-Needs `npm ci` (the pinned `lighthouse` in package.json) and Chromium (CHROME_PATH, else
-/usr/bin/chromium). The pages are made in a database of their own (`<DB>_lighthouse`,
-made afresh and dropped after), served by gunicorn with uvicorn workers, DEBUG=0, the
-hashed static files collected first, without the HTTPS redirect.
+Needs `npm ci` (the pinned `lighthouse` and `puppeteer-core` in package.json) and Chromium
+(CHROME_PATH, else /usr/bin/chromium; --headless=new --no-sandbox --disable-gpu), driven by
+tools/lighthouse.mjs, which puts the session cookie in the browser's cookie jar. The pages
+are made in a database of their own (`<DB>_lighthouse`, made afresh and dropped after),
+served by gunicorn with uvicorn workers, DEBUG=0, the hashed static files collected first,
+without the HTTPS redirect.
 """
 
 import argparse
@@ -19,11 +21,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE = ROOT / "node_modules" / "lighthouse"
 REPORTS = ROOT / "var" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 THRESHOLDS = {"performance": 0.9, "accessibility": 0.98, "best-practices": 0.96}
-CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu"
 
 
 def _pages() -> list[tuple[str, str, str | None]]:
@@ -38,7 +39,7 @@ def _pages() -> list[tuple[str, str, str | None]]:
             ("player", "/players/tess/", "tess")]
 
 
-def _session_cookie(username: str) -> str:
+def _session_cookie(username: str) -> tuple[str, str]:
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.test import Client
@@ -46,17 +47,15 @@ def _session_cookie(username: str) -> str:
     client = Client()
     client.force_login(get_user_model().objects.get(username=username))
     name = settings.SESSION_COOKIE_NAME
-    return f"{name}={client.cookies[name].value}"
+    return name, client.cookies[name].value
 
 
-def audit(url: str, cookie: str | None, report: Path) -> dict[str, float]:
-    """One Lighthouse run (mobile, the default): the category scores, 0 to 1."""
-    command = [str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={report}",
-               f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={CHROME_FLAGS}"]
-    if cookie:
-        command.append(f"--extra-headers={json.dumps({'Cookie': cookie})}")
+def audit(url: str, cookie: tuple[str, str] | None, report: Path) -> dict[str, float]:
+    """One Lighthouse run (mobile, the default), signed in with `cookie` (name, value)
+    where given: the category scores, 0 to 1."""
+    command = ["node", str(ROOT / "tools" / "lighthouse.mjs"), url, str(report), *(cookie or ())]
     env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}
-    subprocess.run(command, env=env, check=True, timeout=180)
+    subprocess.run(command, env=env, check=True, timeout=180, cwd=ROOT)
     result = json.loads(report.read_text())
     return {name: result["categories"][name]["score"] for name in CATEGORIES}
 
