@@ -58,11 +58,12 @@ node_modules/.package-lock.json: package-lock.json
 lighthouse: install node_modules/.package-lock.json
 	$(PY) -m tools.lighthouse
 
+## make bench: how fast the rules engine plays (the other benchmarks: README, "Benchmarks")
 bench: install
-	$(PY) -m games.engine.bench
+	$(PY) -m tools.bench
 
 ## make messages: extract every marked string into locale/{nl,de,fr}/LC_MESSAGES/django.po,
-## then compile the .mo files (compiling needs only Python: python -m dalmuti_site.i18n compile)
+## then compile the .mo files (compiling needs only Python and Babel: python -m tools.i18n compile)
 MESSAGE_LOCALES := nl de fr
 messages: install
 	@if ! command -v xgettext >/dev/null || ! command -v msgmerge >/dev/null; then \
@@ -74,9 +75,9 @@ messages: install
 	@mkdir -p $(foreach code,$(MESSAGE_LOCALES),locale/$(code)/LC_MESSAGES)
 	$(PY) manage.py makemessages $(foreach code,$(MESSAGE_LOCALES),--locale $(code)) \
 		--domain django --extension html,txt,py --add-location file --no-obsolete \
-		--ignore var --ignore tests --ignore static --ignore '*.egg-info'
-	$(PY) -m dalmuti_site.i18n compile
-	@$(PY) -m dalmuti_site.i18n check || echo "Translate the entries above (untranslated or fuzzy) in the .po files, then run make messages again."
+		--ignore var --ignore tests --ignore tools --ignore static --ignore '*.egg-info'
+	$(PY) -m tools.i18n compile
+	@$(PY) -m tools.i18n check || echo "Translate the entries above (untranslated or fuzzy) in the .po files, then run make messages again."
 
 clean:
 	rm -rf $(VENV) var/test.sqlite3 node_modules

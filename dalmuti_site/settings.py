@@ -284,6 +284,11 @@ SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
 # A bot decision that takes longer than this (seconds) is replaced by the next simpler
 # bot's (the expert's own budget is half a second a move).
 BOT_DECISION_SECONDS = envfloat("BOT_DECISION_SECONDS", "5")
+# The expert bot's search, passed to the engine with each decision (engine.Effort): seconds
+# per move (0: the engine's own half a second), or instead a fixed number of sampled deals
+# per move (0: none), which makes its moves depend only on the game's seed.
+DALMUTI_EXPERT_BUDGET = envfloat("DALMUTI_EXPERT_BUDGET", "0") or None
+DALMUTI_EXPERT_SAMPLES = envint("DALMUTI_EXPERT_SAMPLES", "0") or None
 # The daily summary goes out at this hour of each reader's own time zone: the task runs
 # every hour and finds whose hour it is.
 DAILY_SUMMARY_HOUR = envint("DAILY_SUMMARY_HOUR", "8")

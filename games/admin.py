@@ -1,5 +1,4 @@
 import json
-from datetime import datetime
 
 from django import forms
 from django.contrib import admin, messages
@@ -16,8 +15,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.read.narration import log_lines
 from games.read.replay import all_log_lines
-from games.read.table import log_lines
 from leagues.admin import OrganisedAdmin, action_page, leagues_of, limit_choices
 from leagues.models import AdminRecord, LeagueGame
 from leagues.services import end_game, replace_by_bot
@@ -182,10 +181,10 @@ class GameAdmin(OrganisedAdmin):
             return "—"
         names = {str(s.player): s.name for s in obj.seats.all() if s.player is not None}
         parts = []
-        for player, (_token, _since, deadline) in sorted(obj.awaiting.items()):
-            name = names.get(player, "?")
-            if deadline:
-                when = timezone.localtime(datetime.fromisoformat(deadline))
+        for player, wait in sorted(obj.waits().items()):
+            name = names.get(str(player), "?")
+            if wait.deadline:
+                when = timezone.localtime(wait.deadline)
                 parts.append(_("%(player)s (until %(deadline)s)") % {
                     "player": name, "deadline": date_format(when, "DATETIME_FORMAT")})
             else:

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from dalmuti_site.text import PlainLineField
 
+from . import engine
 from .engine.options import MAX_ROUNDS
 from .models import BotLevel, TurnLimit
 
@@ -221,3 +222,68 @@ class InviteForm(forms.Form):
 
 class BotForm(forms.Form):
     level = forms.ChoiceField(label=_("Bot level"), choices=BotLevel.choices, initial="basic")
+
+
+# What a player reads when a request cannot be read at all (a broken or forged form).
+NOT_UNDERSTOOD = _("That request was not understood. Reload the page and try again.")
+
+
+class WholeNumberField(forms.Field):
+    """A whole number as Python reads one (no decimals, no localised digits' grouping)."""
+
+    def to_python(self, value):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise ValidationError(NOT_UNDERSTOOD, code="invalid") from None
+
+
+class MoveForm(forms.Form):
+    """A move as the table's forms post it, read into the engine's action and the turn it
+    answers. Only its shape is checked here: whether the move is legal is the engine's to
+    say, when the command applies it."""
+
+    action = forms.ChoiceField(choices=[(kind, kind) for kind in (
+        "play", "pass", "give_back", "revolution", "trade", "trade_card")])
+    turn = WholeNumberField()
+    # Tapped cards come as one `card` each; a `cards` list ("7,7,13") also works.
+    card = forms.Field(required=False, widget=forms.MultipleHiddenInput)
+    cards = forms.CharField(required=False, strip=False)
+    declare = forms.CharField(required=False, strip=False)
+    partner = forms.CharField(required=False, strip=False)
+
+    def clean(self):
+        data = super().clean()
+        if "action" in data:
+            try:
+                data["move"] = self._move(data["action"], data)
+            except (TypeError, ValueError):
+                raise ValidationError(NOT_UNDERSTOOD, code="invalid") from None
+        return data
+
+    def _move(self, kind: str, data: dict) -> engine.Action:
+        """The engine action of a well-formed move; ValueError for anything else."""
+        sent = data["card"] or []
+        if kind == "play":
+            if "cards" in self.data:
+                sent = [c for c in data["cards"].split(",") if c]
+            return engine.Play(tuple(sorted(int(c) for c in sent)))
+        if kind == "pass":
+            return engine.Pass()
+        if kind == "give_back":
+            return engine.GiveBack(tuple(int(c) for c in sent))
+        if kind == "revolution":
+            if data["declare"] not in ("yes", "no"):
+                raise ValueError(data["declare"])
+            return engine.Revolution(data["declare"] == "yes")
+        if kind == "trade":
+            partner = data["partner"]
+            return engine.Trade(None if partner == "none" else int(partner))
+        # The card to trade: one value (the last, if a form sent several).
+        if not sent:
+            raise ValueError(kind)
+        return engine.TradeCard(int(sent[-1]))
+
+    def action_and_turn(self) -> tuple[engine.Action, int]:
+        """The engine action and turn token; only for a valid form."""
+        return self.cleaned_data["move"], self.cleaned_data["turn"]

@@ -6,7 +6,8 @@ which the state can always be rebuilt (games.read.replay.rebuild_state).
 """
 
 import secrets
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -26,6 +27,33 @@ def new_token() -> str:
 
 def new_seed() -> int:
     return secrets.randbelow(2**62)
+
+
+@dataclass(frozen=True)
+class Wait:
+    """One player's running turn, as Game.awaiting keeps it (the list [token, since,
+    deadline] in JSON): the turn token a move must carry, when the wait began, and when
+    it times out (None: no clock, or a bot plays the seat)."""
+
+    token: int
+    since: datetime
+    deadline: datetime | None = None
+
+    @classmethod
+    def from_stored(cls, stored: list) -> "Wait":
+        # Waits stored before deadlines were kept have no third item.
+        deadline = stored[2] if len(stored) > 2 else None
+        return cls(stored[0], datetime.fromisoformat(stored[1]),
+                   datetime.fromisoformat(deadline) if deadline else None)
+
+    def to_stored(self) -> list:
+        return [self.token, self.since.isoformat(),
+                self.deadline.isoformat() if self.deadline else None]
+
+    @property
+    def stored_deadline(self) -> str | None:
+        """The deadline as the JSON keeps it (what the poll and the pages compare)."""
+        return self.deadline.isoformat() if self.deadline else None
 
 
 class BotLevel(models.TextChoices):
@@ -51,6 +79,11 @@ class TurnLimit(models.IntegerChoices):
 
 
 class Game(models.Model):
+    """A table: its options, its status and who waits, with the game in play stored as
+    the engine's state (`state`, read as an `engine.Game` by `engine_state`). Elsewhere
+    `Game` is this row and `engine.Game` the rules' object; modules that hold both call
+    the engine's a `state`."""
+
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
         PLAYING = "playing", _("In play")
@@ -77,7 +110,8 @@ class Game(models.Model):
     # private decision (a revolution declined) is not given away by the pages' polling.
     version = models.PositiveIntegerField(default=0)
     # {player index: [turn token, ISO time the wait began, ISO deadline or None]} for every
-    # player the game now waits for. A turn token is the public version at which the wait
+    # player the game now waits for; read and written through Wait (waits, wait_for,
+    # set_waits). A turn token is the public version at which the wait
     # began, times TOKEN_STEPS, plus the private steps the player took since.
     awaiting = models.JSONField(default=dict, blank=True, editable=False)
     round_number = models.PositiveSmallIntegerField(_("round"), default=0)
@@ -134,6 +168,19 @@ class Game(models.Model):
     def engine_options(self) -> engine.Options:
         return engine.Options.from_json(self.options)
 
+    def waits(self) -> dict[int, Wait]:
+        """The running waits, by player."""
+        return {int(player): Wait.from_stored(wait) for player, wait in self.awaiting.items()}
+
+    def wait_for(self, player: int | None) -> Wait | None:
+        """The player's running wait, if the game waits for them."""
+        stored = self.awaiting.get(str(player)) if player is not None else None
+        return Wait.from_stored(stored) if stored else None
+
+    def set_waits(self, waits: dict[int, Wait]) -> None:
+        """Keep these waits (in this order) as the running ones; the caller saves."""
+        self.awaiting = {str(player): wait.to_stored() for player, wait in waits.items()}
+
 
 class Seat(models.Model):
     """A place at a table, held by a user or a bot. `player` is the engine's stable player
@@ -175,7 +222,7 @@ class Seat(models.Model):
         _("pass automatically whenever I cannot beat the table"), default=True
     )
     auto_tax_worst = models.BooleanField(_("return my worst cards in taxes"), default=False)
-    # "Pass for the rest of this trick": the trick it holds for (see commands.trick_key).
+    # "Pass for the rest of this trick": the trick it holds for (see games.core.turns.trick_key).
     pass_trick = models.CharField(max_length=32, blank=True)
     # The player's first table: the page explains their standing orders there.
     first_game = models.BooleanField(default=False)
@@ -299,7 +346,8 @@ class Invitation(models.Model):
 
 
 class Round(models.Model):
-    """One round of a game: the deal and, once over, its result."""
+    """One round of a game as a row: the deal and, once over, its result (the round in
+    play itself is the engine's `engine.Round`, inside the stored state)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -325,7 +373,8 @@ class Round(models.Model):
 
 
 class Action(models.Model):
-    """The durable, ordered record of a game: one row per accepted action.
+    """The durable, ordered record of a game: one row per accepted action (the engine's
+    actions, `engine.Play`, `engine.Pass`…, are its `payload`).
 
     `payload` is the engine action as JSON; `events` is what the engine reported as its
     consequences (for the log). `player` is None for system records (the start).

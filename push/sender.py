@@ -16,7 +16,7 @@ from pywebpush import WebPushException, webpush
 
 from dalmuti_site import outbound
 from games.away.content import game_context
-from games.commands import notifications
+from games.core.turns import games_waiting_for
 from games.models import OPEN_TABLE_DAYS, Invitation, Notification
 
 from . import keys, services
@@ -38,7 +38,7 @@ def message(notification: Notification) -> dict:
     language = user.reading_language or settings.LANGUAGE_CODE
     with translation.override(language), timezone.override(user.zone):
         if kind == Kind.DAILY:
-            games = notifications.games_waiting_for(user)
+            games = games_waiting_for(user)
             title = render_to_string("emails/daily-subject.txt", {"games": games})
             body = ", ".join(g.name for g in games)
             return {"title": _squash(title), "body": body, "url": reverse("home"),

@@ -1,11 +1,27 @@
 """Making players and games for the tests, through the same services the site uses."""
 
+import time
+
 from django.contrib.auth import get_user_model
+from django.core import mail
 
 from games import commands, engine
+from games.away import emails
+from games.commands import notifications
 from games.models import Game, Seat
 
 PASSWORD = "correct-horse-battery"
+
+
+def wait_for(condition, timeout=120) -> bool:
+    """Wait until another thread or process (a worker, a mail server) has done its part:
+    bounded, and the caller asserts the answer, the condition itself."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
 
 
 def make_user(username: str, **extra):
@@ -32,6 +48,31 @@ def start_table(host, others=(), bots=0, options=None, seats=None, turn_limit=0,
     return Game.objects.get(pk=game.pk)
 
 
+def bots_play_on(game: Game) -> Game:
+    """The bots move until none may: the game waits for humans only (or is over)."""
+    while commands.play_bot_move(game.pk):
+        pass
+    game.refresh_from_db()
+    return game
+
+
+def deliver_due() -> list:
+    """Send what is due now (emails, in this process), as the worker would."""
+    return [emails.deliver(pk) for pk in notifications.due_ids()]
+
+
+def start_on_the_clock(host, others, turn_limit, options=None, bots=2) -> Game:
+    """A started game with a turn limit in which only the clock acts for the players
+    (standing orders off): the bots have moved, the news of the start is sent and the
+    outbox is empty again."""
+    game = start_table(host, others, bots, options, turn_limit=turn_limit)
+    game.seats.update(auto_pass=False)
+    bots_play_on(game)
+    deliver_due()
+    mail.outbox.clear()
+    return game
+
+
 def waiting_humans(game: Game) -> list[Seat]:
     """The seats of human players the game waits for now."""
     game.refresh_from_db()
@@ -46,7 +87,7 @@ def legal(game: Game, seat: Seat) -> list[dict]:
 def act_as(game: Game, seat: Seat, action: dict) -> None:
     """`seat`'s player takes `action` (JSON form) with the turn token of their page."""
     commands.act(game.pk, seat.user, engine.action_from_json(action),
-                 game.awaiting[str(seat.player)][0])
+                 game.wait_for(seat.player).token)
 
 
 def first(actions: list[dict]) -> dict:

@@ -22,8 +22,7 @@ def game_context(game, user) -> dict:
             "decision": _decision(view["phase"], kinds),
             "standings": _standings(game, view),
         })
-    wait = game.awaiting.get(str(seat.player)) if game.is_playing else None
-    if wait is not None:
+    if game.is_playing and game.wait_for(seat.player) is not None:
         # Timed tables: when the player's time runs out, in the reader's zone.
         context["deadline"] = current_deadline(game, seat)
     return context

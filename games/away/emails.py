@@ -15,6 +15,7 @@ from django.utils import timezone, translation
 from games.away.content import game_context
 from games.commands import notifications
 from games.core.clock import TIMEOUTS_BEFORE_STAND_IN
+from games.core.turns import games_waiting_for
 from games.models import OPEN_TABLE_DAYS, Invitation, Notification
 from push import sender as push_sender
 
@@ -100,7 +101,7 @@ def deliver(notification_id: int) -> str:
 def send_notification(notification: Notification) -> None:
     user = notification.user
     if notification.kind == Notification.Kind.DAILY:
-        games = [game_context(game, user) for game in notifications.games_waiting_for(user)]
+        games = [game_context(game, user) for game in games_waiting_for(user)]
         send("daily", user, {"games": games})
         return
     if notification.kind == Notification.Kind.EXPIRING:

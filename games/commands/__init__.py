@@ -17,11 +17,9 @@ from .absence import (
     enforce_deadlines,
     forget_old_pauses,
     nudge,
-    nudged,
     seen,
     seen_at,
     set_away,
-    stand_in_votes,
     start_vacation,
     take_seat_back,
     vote_stand_in,
@@ -41,10 +39,9 @@ from .moves import (
     set_profile_standing_orders,
     set_standing_orders,
     standing_order_action,
-    trick_key,
     wake_bots,
 )
-from .seats import choose_join_place, join_in_progress, leave_game, two_middle_places
+from .seats import choose_join_place, join_in_progress, leave_game
 from .tables import (
     BOT_NAMES,
     add_bot,
@@ -59,7 +56,6 @@ from .tables import (
     open_rematch,
     rematch_lineup,
     remove_seat,
-    room_for_newcomers,
     set_watchable,
     start,
 )
@@ -72,9 +68,9 @@ __all__ = [
     "expire_invitations", "expire_open_tables", "forget_old_pauses", "invite", "invite_users",
     "join",
     "join_in_progress", "leave_game",
-    "nudge", "nudged", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
-    "remove_seat", "room_for_newcomers", "seen", "seen_at", "set_away",
+    "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
+    "remove_seat", "seen", "seen_at", "set_away",
     "set_profile_standing_orders", "set_standing_orders", "set_watchable",
-    "stand_in_votes", "standing_order_action", "start", "start_vacation", "take_seat_back",
-    "trick_key", "two_middle_places", "vote_stand_in", "wake_bots",
+    "standing_order_action", "start", "start_vacation", "take_seat_back",
+    "vote_stand_in", "wake_bots",
 ]

@@ -1,6 +1,7 @@
 """The clock and absent players: timeouts with a bot standing in after a few, vacation,
 taking one's seat back, and noting who is at the table."""
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -18,9 +19,16 @@ from games.core.clock import (
     deadlines_may_have_passed,
     pauses_of,
 )
+from games.core.turns import (
+    NUDGE_AFTER,
+    TIMEOUTS_BEFORE_VOTE,
+    at_the_table,
+    nudge_after,
+    stand_in_votes,
+)
 
 from .. import engine
-from ..models import Game, Notification, Pause, Seat, StandInVote
+from ..models import Game, Notification, Pause, Seat, StandInVote, Wait
 from .base import Rejected, refresh_deadlines, save_state, table_touched
 from .moves import apply_one, run_automatic, wake_bots
 
@@ -35,13 +43,13 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
         if game is None or not deadlines_may_have_passed(game, now):
             return 0
         seats = {s.player: s for s in game.seats.select_related("user")}
-        earliest = min(datetime.fromisoformat(wait[1]) for wait in game.awaiting.values())
+        earliest = min(wait.since for wait in game.waits().values())
         pauses = pauses_of(game, seats.values(), earliest)
         for _step in range(len(seats) * 2):
             expired = [
-                seats[int(p)] for p, wait in sorted(game.awaiting.items())
-                if (limit := deadline(game, seats[int(p)], datetime.fromisoformat(wait[1]),
-                                      pauses.get(seats[int(p)].user_id, [])))
+                seats[p] for p, wait in sorted(game.waits().items(), key=lambda pw: str(pw[0]))
+                if (limit := deadline(game, seats[p], wait.since,
+                                      pauses.get(seats[p].user_id, [])))
                 and limit <= now
             ]
             if not expired:
@@ -85,10 +93,11 @@ def take_seat_back(game_id: int, user) -> None:
         StandInVote.objects.filter(target=seat).delete()
         if game.is_playing:
             save_state(game, game.engine_state(), actor=seat.player)
-            wait = game.awaiting.get(str(seat.player))
-            if wait:
+            waits = game.waits()
+            if seat.player in waits:
                 # While the bot held the seat the wait had no deadline: it gets one now.
-                wait[1] = timezone.now().isoformat()
+                waits[seat.player] = replace(waits[seat.player], since=timezone.now())
+                game.set_waits(waits)
                 refresh_deadlines(game)
 
 
@@ -182,23 +191,10 @@ def forget_old_pauses(now: datetime | None = None) -> int:
     for awaiting in Game.objects.filter(status=Game.Status.PLAYING).exclude(
         turn_limit=0,
     ).values_list("awaiting", flat=True):
-        for wait in awaiting.values():
-            oldest = min(oldest, datetime.fromisoformat(wait[1]))
+        for stored in awaiting.values():
+            oldest = min(oldest, Wait.from_stored(stored).since)
     deleted, _kinds = Pause.objects.filter(end__lt=oldest).delete()
     return deleted
-
-
-# Another player may nudge whoever the table has waited on this long, once per turn; on
-# a short clock, after half of it (else the nudge would open when the time runs out).
-NUDGE_AFTER = timedelta(hours=1)
-
-
-def nudge_after(game: Game) -> timedelta:
-    """How long a turn lasts before the others may nudge: an hour, or half the time limit
-    when that is sooner."""
-    if game.turn_limit:
-        return min(NUDGE_AFTER, timedelta(seconds=game.turn_limit / 2))
-    return NUDGE_AFTER
 
 
 def nudge(game_id: int, user, player: int) -> None:
@@ -213,16 +209,15 @@ def nudge(game_id: int, user, player: int) -> None:
                 or not at_the_table(me)):
             raise Rejected(_("There is nobody to nudge there."), 409)
         view = game.engine_state().view(me.player)
-        wait = game.awaiting.get(str(player))
+        wait = game.wait_for(player)
         # Only a wait every player can see: a private decision is nobody's business.
         if wait is None or view["seats"].index(player) not in view["awaiting"]:
             raise Rejected(_("%(name)s is not the one the table is waiting for.")
                            % {"name": target.name}, 409)
         if target.played_by_bot:
             raise Rejected(_("A bot is playing for %(name)s.") % {"name": target.name}, 409)
-        since = datetime.fromisoformat(wait[1])
         wait_for = nudge_after(game)
-        if timezone.now() - since < wait_for:
+        if timezone.now() - wait.since < wait_for:
             if wait_for == NUDGE_AFTER:
                 raise Rejected(_("You can nudge %(name)s once their turn has lasted an "
                                  "hour.") % {"name": target.name}, 409)
@@ -231,7 +226,7 @@ def nudge(game_id: int, user, player: int) -> None:
                 "You can nudge %(name)s once their turn has lasted %(minutes)d minute.",
                 "You can nudge %(name)s once their turn has lasted %(minutes)d minutes.",
                 minutes) % {"name": target.name, "minutes": minutes}, 409)
-        key = f"nudge:{game.pk}:{wait[0]}:{player}:{me.player}"
+        key = f"nudge:{game.pk}:{wait.token}:{player}:{me.player}"
         if Notification.objects.filter(user=target.user, key=key).exists():
             raise Rejected(_("You have already nudged %(name)s this turn.")
                            % {"name": target.name}, 409)
@@ -245,30 +240,6 @@ def nudge(game_id: int, user, player: int) -> None:
                                         status=Notification.Status.SKIPPED, note="no channel")
         for notification in made:
             background.after_commit("send_notification", notification.pk)
-
-
-def nudged(game: Game, me: Seat) -> set[int]:
-    """The players `me` has nudged in their current turn."""
-    keys = Notification.objects.filter(
-        game=game, kind=Notification.Kind.NUDGE, key__endswith=f":{me.player}",
-    ).values_list("key", flat=True)
-    done = set()
-    for key in keys:
-        _kind, _game, token, player, _by = key.split(":")
-        wait = game.awaiting.get(player)
-        if wait and str(wait[0]) == token:
-            done.add(int(player))
-    return done
-
-
-def at_the_table(seat: Seat) -> bool:
-    """Whether the seat plays in the round in play and the next: not a newcomer waiting
-    for the next round, nor a player who is leaving or has left."""
-    return seat.player is not None and not (seat.joining or seat.leaving or seat.left)
-
-
-# After this many timeouts in a row the other players may vote the stand-in bot in.
-TIMEOUTS_BEFORE_VOTE = 2
 
 
 def vote_stand_in(game_id: int, user, player: int) -> bool:
@@ -306,14 +277,3 @@ def vote_stand_in(game_id: int, user, player: int) -> bool:
         notifications.for_absence(game, target, Notification.Kind.STAND_IN)
         wake_bots(game)
         return True
-
-
-def stand_in_votes(game: Game, target: Seat) -> tuple[int, int]:
-    """The votes for a stand-in for `target` since they last acted, and how many make a
-    majority of the other human players."""
-    others = [s for s in game.seats.all()
-              if s.user_id and s.pk != target.pk and not s.stand_in and at_the_table(s)]
-    votes = StandInVote.objects.filter(target=target, voter__in=others)
-    if target.last_acted:
-        votes = votes.filter(created__gt=target.last_acted)
-    return votes.count(), len(others) // 2 + 1

@@ -1,17 +1,17 @@
 """What the commands share: the refusal they raise, appending to the record, and saving a
 new engine state with who it now waits for."""
 
-from datetime import datetime
+from dataclasses import replace
 
 from django.utils import timezone
 
 from games.commands import notifications
 from games.core import live
-from games.core.clock import TOKEN_STEPS, pauses_of, stored_deadline
+from games.core.clock import TOKEN_STEPS, deadline, pauses_of
 from players import services as players
 
 from .. import engine
-from ..models import Action, Game, Round, Seat
+from ..models import Action, Game, Round, Seat, Wait
 
 # Seat keys of engine events that name round seats (mapped to stable player indices).
 SEAT_KEYS = ("seat", "from", "to", "leader")
@@ -110,20 +110,20 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
         game.version += 1
     now = timezone.now()
     seats = {s.player: s for s in game.seats.select_related("user")} if game.is_playing else {}
-    awaiting, new_waits = {}, []
+    waits: dict[int, Wait] = {}
+    new_waits = []
     for player in state.awaiting_players if game.is_playing else ():
-        key = str(player)
-        kept = game.awaiting.get(key)
+        kept = game.wait_for(player)
         if kept and player == actor:
-            kept = [kept[0] + 1, *kept[1:]] if not public_change else None
+            kept = replace(kept, token=kept.token + 1) if not public_change else None
         if kept:
-            awaiting[key] = kept
+            waits[player] = kept
             continue
-        deadline = stored_deadline(game, seats[player], now) if player in seats else None
-        awaiting[key] = [game.version * TOKEN_STEPS, now.isoformat(), deadline]
+        waits[player] = Wait(game.version * TOKEN_STEPS, now,
+                             deadline(game, seats[player], now) if player in seats else None)
         new_waits.append(player)
     game.state = state.to_json()
-    game.awaiting = awaiting
+    game.set_waits(waits)
     fields = ["state", "awaiting", "seq", "version", "round_number", "status", "started",
               "finished"]
     # `updated` orders "My games": it too may only move with what everybody can see.
@@ -135,16 +135,18 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
 def refresh_deadlines(game: Game) -> None:
     """Recompute the stored deadlines of the running waits (a pause began, ended or
     moved), by the clock's one rule."""
-    if not game.awaiting:
+    waits = game.waits()
+    if not waits:
         return
-    seats = {str(s.player): s for s in game.seats.select_related("user")}
-    earliest = min(datetime.fromisoformat(wait[1]) for wait in game.awaiting.values())
+    seats = {s.player: s for s in game.seats.select_related("user")}
+    earliest = min(wait.since for wait in waits.values())
     pauses = pauses_of(game, seats.values(), earliest)
-    for key, wait in game.awaiting.items():
-        since = datetime.fromisoformat(wait[1])
-        seat = seats.get(key)
-        wait[2:] = [stored_deadline(game, seat, since, pauses.get(seat.user_id, []))
-                    if seat else None]
+    game.set_waits({
+        player: replace(wait, deadline=deadline(game, seat, wait.since,
+                                                pauses.get(seat.user_id, []))
+                        if (seat := seats.get(player)) else None)
+        for player, wait in waits.items()
+    })
     game.save(update_fields=["awaiting"])
     live.table_forgotten(game.pk)
 

@@ -4,7 +4,7 @@ player, all through one path that validates with the engine and records the resu
 import json
 import logging
 import time
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import background
+from games.core.turns import trick_key
 from games.core.words import illegal_move_message
 
 from .. import engine
@@ -45,14 +46,14 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
             raise Rejected(_("You have no seat at this table."), 403)
         if not game.is_playing:
             raise Rejected(_("This game is not in play."), 409)
-        waiting = game.awaiting.get(str(seat.player))
-        if waiting is None or waiting[0] != turn:
+        waiting = game.wait_for(seat.player)
+        if waiting is None or waiting.token != turn:
             if already_recorded(game, user, action, turn):
                 raise Rejected(_("Your move was already recorded; nothing more was changed."),
                                409)
         if waiting is None:
             raise Rejected(_("It is not your turn; nothing was changed."), 409)
-        if waiting[0] != turn:
+        if waiting.token != turn:
             raise Rejected(
                 _("The table has moved on since your page was shown; nothing was changed."),
                 409,
@@ -131,12 +132,15 @@ def _seat_failed(game: Game, seat: Seat, view: dict) -> None:
 def _decide(game: Game, seat: Seat, view: dict) -> engine.Decision:
     """The bot's decision for this view (never fails, see ``engine.decide``). A failing
     level is logged with the seed and view that reproduce it
-    (``engine.choose_action(level, view, seed)``), and counted on the seat for the host;
+    (``engine.choose_action(level, view, seed, effort)``), and counted on the seat for the host;
     not a revolution decision, whose very existence is secret."""
     seed = engine.derive_seed(game.seed, "bot", game.seq, seat.player)
     level = seat.bot_to_play
     start = time.perf_counter()
-    decision = engine.decide(level, view, seed, limit=settings.BOT_DECISION_SECONDS)
+    effort = engine.Effort(budget=settings.DALMUTI_EXPERT_BUDGET,
+                           samples=settings.DALMUTI_EXPERT_SAMPLES)
+    decision = engine.decide(level, view, seed, limit=settings.BOT_DECISION_SECONDS,
+                             effort=effort)
     for failure in decision.failures:
         log.warning(
             "bot level %s failed for %s at table %s (player %s, record %s): %s; the %s level "
@@ -257,9 +261,9 @@ def bots_due(game: Game, now=None) -> bool:
     longer."""
     now = now or timezone.now()
     seats = list(game.seats.all())
-    bots = {str(s.player) for s in seats if s.played_by_bot}
-    waits = [w for p, w in game.awaiting.items() if p in bots]
-    if not waits or min(datetime.fromisoformat(w[1]) for w in waits) > now - BOT_STALL:
+    bots = {s.player for s in seats if s.played_by_bot}
+    waits = [wait for player, wait in game.waits().items() if player in bots]
+    if not waits or min(wait.since for wait in waits) > now - BOT_STALL:
         return False
     if not bots_awaited(game, seats):
         return False
@@ -305,13 +309,6 @@ def apply_one(game: Game, player: int, action, by: str, by_user, state: engine.G
 
 
 # -- standing orders --
-
-
-def trick_key(view: dict) -> str:
-    """Names the trick in play: the round and how many cards were played before it."""
-    played = sum(view["played"][1:])
-    in_trick = sum(len(p["cards"]) for p in view["trick"]["plays"])
-    return f"{view['game']['round_number']}:{played - in_trick}"
 
 
 def standing_order_action(seat: Seat, view: dict):

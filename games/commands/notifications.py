@@ -20,6 +20,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.core.clock import current_deadline
+from games.core.turns import games_waiting_for
 from games.models import Game, Invitation, Notification, Seat
 
 Kind = Notification.Kind
@@ -65,7 +66,7 @@ def for_new_turns(game: Game, players: list[int]) -> None:
         if seat.played_by_bot:
             continue
         user = seat.user
-        token = game.awaiting[str(seat.player)][0]
+        token = game.wait_for(seat.player).token
         remind_at = now + timedelta(seconds=game.turn_limit - remind_before(game))
         reminder = f"reminder:{game.pk}:{token}:{seat.player}"
         if _wants(user, user.Notify.EVERY_TURN):
@@ -142,15 +143,6 @@ def _daily_users_waited_for():
             yield seat.user
 
 
-def games_waiting_for(user) -> list[Game]:
-    return [
-        seat.game
-        for seat in Seat.objects.filter(user=user, game__status=Game.Status.PLAYING,
-                                        stand_in=False).select_related("game")
-        if str(seat.player) in seat.game.awaiting
-    ]
-
-
 def claim(notification_id: int) -> Notification | None:
     """Take the notification for sending; None if it is not pending and due (sent, being
     sent by another worker, or not needed). A conditional UPDATE: only one run wins."""
@@ -195,8 +187,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
             return "answered or over", None
         return "send", None
     _kind, _game, token, player = notification.key.split(":")[:4]
-    wait = game.awaiting.get(player)
-    if not game.is_playing or wait is None or str(wait[0]) != token:
+    wait = game.wait_for(int(player))
+    if not game.is_playing or wait is None or str(wait.token) != token:
         return "acted", None
     seat = Seat.objects.get(game=game, player=int(player))
     if seat.played_by_bot:
@@ -216,7 +208,7 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
             return "postpone", remind_at
         if daily_reminder and Notification.objects.filter(
                 user=user, kind=Kind.DAILY, status=Status.SENT, channel=notification.channel,
-                sent__gt=datetime.fromisoformat(wait[1])).exists():
+                sent__gt=wait.since).exists():
             return "told in the summary", None
         return "send", None
     told = Notification.objects.filter(user=user, game=game, kind=Kind.TURN, status=Status.SENT,

@@ -14,6 +14,8 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.core.turns import no_next_round
+
 from .. import engine
 from ..models import Game, Invitation, Seat
 from .base import Rejected, save_state, table_touched
@@ -77,19 +79,6 @@ def answer_invitations(game: Game, user) -> None:
     if user.email:
         mine |= Q(user=None, email__iexact=user.email)
     Invitation.objects.filter(mine, game=game).delete()
-
-
-def no_next_round(state: engine.Game) -> bool:
-    """Whether the round in play is known to be the game's last (a game ending at a
-    target score may still end sooner)."""
-    rounds = state.options.rounds
-    return state.ending or (rounds is not None and state.round_number >= rounds)
-
-
-def two_middle_places(state: engine.Game) -> list[int]:
-    """The two 1-based places a newcomer may take, when the Great Dalmuti must choose."""
-    places = state.join_places()
-    return places if len(places) == 2 else []
 
 
 def choose_join_place(game_id: int, user, seat_id: int, upper: bool) -> None:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_noop
 
 from games.commands import notifications
 from games.core import background
+from games.core.turns import no_next_round, room_for_newcomers
 from leagues.models import LeagueGame, Rematch
 
 from .. import engine
@@ -26,7 +27,7 @@ from ..models import (
 )
 from .base import Rejected, begin_round, save_state
 from .moves import run_automatic, wake_bots
-from .seats import answer_invitations, no_next_round
+from .seats import answer_invitations
 
 BOT_NAMES = [
     "Ada", "Bram", "Cato", "Dido", "Ezra", "Fien", "Gus", "Hedda", "Ivo", "Juno", "Kees",
@@ -208,18 +209,6 @@ def start(game_id: int, started_by=None) -> Game:
 
 
 # -- invitations --
-
-
-def room_for_newcomers(game: Game) -> bool:
-    """Whether someone could still take a seat: a free seat at an open table, or, in a
-    game in progress, a next round to join at and room at the table."""
-    if game.is_open:
-        return game.seats.count() < game.seats_wanted
-    if not game.is_playing:
-        return False
-    state = game.engine_state()
-    joining = game.seats.filter(joining=True).count()
-    return not no_next_round(state) and len(state.lineup) + joining < engine.MAX_PLAYERS
 
 
 def _lock_invitable(game_id: int) -> Game:

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import Game, Pause, Seat
+from games.models import Game, Pause, Seat, Wait
 
 TIMEOUTS_BEFORE_STAND_IN = 3
 VACATION_DAYS = 7
@@ -68,25 +68,17 @@ def deadline(game: Game, seat: Seat, since: datetime, pauses: Spans | None = Non
 
 
 def wait_began(game: Game, player: int) -> datetime | None:
-    wait = game.awaiting.get(str(player))
-    return datetime.fromisoformat(wait[1]) if wait else None
+    wait = game.wait_for(player)
+    return wait.since if wait else None
 
 
 def current_deadline(game: Game, seat: Seat) -> datetime | None:
     """The deadline of the seat's running wait as stored (kept up to date by every change
     of a pause), for the pages and emails."""
-    wait = game.awaiting.get(str(seat.player)) if seat.player is not None else None
-    if not wait or len(wait) < 3 or not wait[2] or seat.played_by_bot:
+    wait = game.wait_for(seat.player)
+    if wait is None or seat.played_by_bot:
         return None
-    return datetime.fromisoformat(wait[2])
-
-
-def stored_deadline(game: Game, seat: Seat, since: datetime, pauses: Spans | None = None
-                    ) -> str | None:
-    """The deadline as kept in Game.awaiting, so that a poll can tell from the row alone
-    whether anything is due."""
-    limit = deadline(game, seat, since, pauses)
-    return limit.isoformat() if limit else None
+    return wait.deadline
 
 
 def deadlines_may_have_passed(game: Game, now: datetime | None = None) -> bool:
@@ -98,9 +90,10 @@ def some_deadline_passed(awaiting: dict, now: datetime | None = None) -> bool:
     """Whether some wait's stored deadline has passed (pauses are counted in it;
     enforce_deadlines checks again under the lock)."""
     now_iso = None
-    for wait in awaiting.values():
-        if len(wait) > 2 and wait[2]:
+    for stored in awaiting.values():
+        wait = Wait.from_stored(stored)
+        if wait.deadline:
             now_iso = now_iso or (now or timezone.now())
-            if datetime.fromisoformat(wait[2]) <= now_iso:
+            if wait.deadline <= now_iso:
                 return True
     return False

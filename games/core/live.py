@@ -21,6 +21,8 @@ from redis import asyncio as aredis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from games.models import Wait
+
 # How long an entry may be trusted: bounds how stale it can be if a write was lost.
 TABLE_SECONDS = 60
 SEAT_SECONDS = 300
@@ -64,8 +66,10 @@ def _keys(game_id: int) -> tuple[str, str]:
 
 
 def earliest_deadline(awaiting: dict) -> str:
-    deadlines = [w[2] for w in awaiting.values() if len(w) > 2 and w[2]]
-    return min(deadlines) if deadlines else ""
+    """The first stored deadline of Game.awaiting (as stored), or ""."""
+    deadlines = [wait.deadline for wait in map(Wait.from_stored, awaiting.values())
+                 if wait.deadline]
+    return min(deadlines).isoformat() if deadlines else ""
 
 
 def _write_table(game_id: int, version: int, status: str, deadline: str,

@@ -1,4 +1,4 @@
-"""The rules engine of The Great Dalmuti (RULES.md): pure Python, no I/O, deterministic.
+"""The rules engine of The Great Dalmuti (docs/RULES.md): pure Python, no I/O, deterministic.
 
 A ``Round`` referees one deal; a ``Game`` runs the whole game (seating draw, rounds,
 scores, joining and leaving). Players and pages see a round only through ``view(seat)``.
@@ -16,7 +16,16 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
-from .bots import BOTS, SIMPLER, Decision, Failure, choose_action, decide, timeout_action
+from .bots import (
+    BOTS,
+    SIMPLER,
+    Decision,
+    Effort,
+    Failure,
+    choose_action,
+    decide,
+    timeout_action,
+)
 from .cards import (
     JESTER,
     MAX_PLAYERS,
@@ -49,6 +58,7 @@ __all__ = [
     "EventKind",
     "SIMPLER",
     "Decision",
+    "Effort",
     "Failure",
     "Action",
     "Game",

@@ -41,7 +41,7 @@ def derive_seed(seed: int, *parts: object) -> int:
 def seating_draw(
     n_players: int, seed: int, ties: str = "tied_redraw"
 ) -> tuple[list[list[dict[str, int]]], list[int]]:
-    """The first seating (RULES.md section 3) from a shuffled deck, with the ``ties`` rule
+    """The first seating (docs/RULES.md section 3) from a shuffled deck, with the ``ties`` rule
     of ``Options.seating_ties``; see ``seating_from_cards`` for what it returns."""
     rng = random.Random(seed)
 
@@ -182,7 +182,7 @@ class Game:
 
     @property
     def standings(self) -> list[dict[str, int]]:
-        """The players at the table, best first (RULES.md section 7). ``rank`` is 1-based;
+        """The players at the table, best first (docs/RULES.md section 7). ``rank`` is 1-based;
         ``great_dalmuti`` counts the rounds that made the player Great Dalmuti (their
         result put them first for the next round).
 

@@ -1,4 +1,4 @@
-"""Table options (RULES.md sections 3 to 7, and the rulebooks' other readings).
+"""Table options (docs/RULES.md sections 3 to 7, and the rulebooks' other readings).
 
 Every option defaults to the standard rules, so ``Options.from_json({})`` is the classic
 game and option dicts stored before an option existed still load unchanged.

@@ -1,7 +1,7 @@
 """A fast, mutable simulator of the play phase, for the bots' playouts.
 
 ``Round`` is the referee: immutable, checked, with events and views. A Monte-Carlo bot
-plays thousands of rounds per move, so this module replays the same rules (RULES.md
+plays thousands of rounds per move, so this module replays the same rules (docs/RULES.md
 section 6) on plain lists, with no checks and nothing else. ``tests/engine/test_bots_sim.py``
 plays seeded random rounds through both and checks that they agree move by move.
 

@@ -6,13 +6,16 @@ games that are over.
 """
 
 from collections import defaultdict
+from types import SimpleNamespace
 
 from django.utils.translation import gettext as _
 
 from games import engine
 from games.core.words import cards_phrase, move_sentence, title_name
 from games.models import Game, Seat
-from games.read.table import hand_groups
+from games.read.hand import hand_groups
+from games.read.results import result_rows as _result_rows
+from games.read.seat import _taxes, _trade, seat_slots
 
 
 def replay(game: Game, actions=None):
@@ -144,39 +147,67 @@ def replay_neighbours(actions, step: int, by: str) -> tuple[int | None, int | No
     return back, forward
 
 
-def replay_context(state: engine.Game, names: dict[int, str]) -> dict:
-    """The table at one step with every hand shown (the game is over)."""
+def replay_context(state: engine.Game, names: dict[int, str], my_player: int | None = None,
+                   bots: frozenset[int] = frozenset()) -> dict:
+    """The table at one step with every hand shown (the game is over), in the keys the game
+    page's seats and felt are drawn from: `my_player`'s seat at the bottom, as they sat."""
     rnd = state.round
     view = state.view(None)
     g = view["game"]
     finish = {s: i + 1 for i, s in enumerate(view["finish_order"])}
     awaiting = set(rnd.awaiting) if rnd.phase != "over" else set()
     passed = set(view["trick"]["passed"])
+
+    def name_of(player: int) -> str:
+        return names.get(player, "?")
+
     rows = []
     for position, seat in enumerate(view["order"]):
         player = state.seats[seat]
         cards = rnd.hand(seat)
         rows.append({
+            "player": player,
             "position": position + 1,
-            "name": names.get(player, "?"),
+            "name": name_of(player),
+            "is_me": player == my_player,
+            "is_bot": player in bots,
             "title": title_name(view["titles"][seat]),
             "title_key": view["titles"][seat],
             "hand": hand_groups(cards),
             "count": len(cards),
+            "cards": len(cards),
             "score": g["scores"][player],
             "place": finish.get(seat),
             "passed": seat in passed,
             "is_turn": seat in awaiting,
         })
+    # The seats take their places round the felt as on the game page.
+    places = [SimpleNamespace(player=row["player"], slot="") for row in rows]
+    seat_slots(places, my_player)
+    for row, place in zip(rows, places, strict=True):
+        row["slot"] = place.slot
     plays = [
-        {"name": names.get(state.seats[p["seat"]], "?"), "cards": p["cards"],
+        {"name": name_of(state.seats[p["seat"]]), "cards": p["cards"],
          "label": cards_phrase(p["cards"])}
         for p in view["trick"]["plays"]
     ]
+    to_act = view["to_act"]
     return {
         "phase": rnd.phase,
         "round_number": state.round_number,
         "rounds": state.options.rounds,
+        "scoring": g.get("scoring", True),
         "players": rows,
         "trick_plays": plays,
+        "to_beat_play": plays[-1] if plays else None,
+        "earlier_plays": plays[:-1],
+        "passed_names": [name_of(state.seats[s]) for s in view["trick"]["passed"]],
+        "to_act_name": name_of(state.seats[to_act]) if to_act is not None else "",
+        "last_result": _result_rows(g["results"][-1], name_of) if g["results"] else None,
+        "taxes": _taxes(view, name_of),
+        "trade": _trade(view, name_of),
+        "revolution": view["revolution"] and {
+            "name": name_of(state.seats[view["revolution"]["seat"]]),
+            "great": view["revolution"]["great"],
+        },
     }

@@ -1,8 +1,12 @@
 """The web side of games, one module per concern:
 
-    lobby        — My games, a new table, the lobby before the start
-    table        — the game page, actions, the poll, a player's own settings at the table
-    invitations  — inviting, joining by link, declining
-    history      — finished games: the list, a game's record, the replay, the rematch
-    unsubscribe  — the one-click unsubscribe link of every email
+    lobby         — My games, a new table, the lobby before the start
+    page          — the table's page, shown again after a change; refusals answered one way
+    play          — a move, the poll (from Redis alone when nothing changed), the game's log
+    seat_settings — a player's own settings at a table in play, nudges, votes, leaving
+    watching      — watching by link, and the host's switch that allows it
+    stream        — the event stream that tells an open page of a change at once
+    invitations   — inviting, joining by link, declining
+    history       — finished games: the list, a game's record, the replay, the rematch
+    unsubscribe   — the one-click unsubscribe link of every email
 """

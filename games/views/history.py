@@ -217,7 +217,8 @@ def replay_page(request, game_id: int):
         ],
         "actor": names.get(action.player, "") if action.player is not None else "",
         "round_starts": round_starts,
-        **replay_context(state, names),
+        **replay_context(state, names, me.player,
+                         frozenset(s.player for s in game.seats.all() if s.is_bot)),
     }
     template = "games/history/replay.html"
     if request.htmx:

@@ -9,10 +9,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import throttle
+from games.core.turns import no_next_round, room_for_newcomers
 from games.read.access import seat_for_user
 
 from .. import commands
-from ..commands.seats import no_next_round
 from ..forms import InviteForm
 from ..models import Game, Invitation
 
@@ -28,7 +28,7 @@ def invite_context(request, game: Game) -> dict:
         "invite_form": InviteForm() if is_host else None,
         "invitations": invitations if is_host else [],
         "pending_invitations": len(invitations),
-        "room_for_newcomers": commands.room_for_newcomers(game),
+        "room_for_newcomers": room_for_newcomers(game),
     }
 
 

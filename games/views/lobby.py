@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 from chat import services as chat
 from chat.panel import panel_context
 from games.read.access import seat_for_user
+from games.read.my_games import describe_turns
 from games.read.replay import game_results
-from games.read.table import describe_turns
 from leagues.standings import finished_rounds
 
 from .. import commands
@@ -160,7 +160,8 @@ def remove_seat(request, game_id: int, seat_id: int):
 
 @require_POST
 @login_required
-def leave(request, game_id: int):
+def leave_lobby(request, game_id: int):
+    """Leaving a table before its start: the seat goes, as if never taken."""
     game, me = seat_for_user(request, game_id)
     if game.host_id == request.user.pk:
         messages.error(request, _("The host cannot leave their own table."))

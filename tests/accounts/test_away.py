@@ -10,7 +10,7 @@ import time_machine
 
 from games import commands, tasks
 from games.models import Game, TurnLimit
-from games.read.table import table_context
+from games.read.seat import table_context
 from tests.helpers import make_user, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db

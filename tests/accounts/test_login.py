@@ -2,7 +2,7 @@ import datetime as dt
 
 from django.conf import settings
 
-from .conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 START = dt.datetime(2026, 11, 22, 12, 0, tzinfo=dt.UTC)
 ELSEWHERE = {"REMOTE_ADDR": "203.0.113.9"}

@@ -2,7 +2,7 @@
 count each real client, read from X-Forwarded-For only when the proxy is trusted."""
 
 
-from .conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 PROXY = {"REMOTE_ADDR": "10.0.0.2"}
 

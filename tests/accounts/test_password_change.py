@@ -1,4 +1,4 @@
-from .conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 NEW_PASSWORD = "a-brand-new-passphrase"
 

@@ -5,7 +5,7 @@ import pytest
 from django.conf import settings
 from django.core import mail
 
-from .conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 NEW_PASSWORD = "a-brand-new-passphrase"
 

@@ -3,7 +3,6 @@ is logged in and told the link is on its way, and the link arrives once the serv
 accepts again. A real SMTP server (aiosmtpd) on 127.0.0.1, started by the test."""
 
 import re
-import time
 from datetime import timedelta
 
 import pytest
@@ -13,19 +12,10 @@ from django.utils import timezone
 
 from accounts.models import OutgoingEmail
 from games.tasks import sweep
+from tests.helpers import wait_for
 
 PASSWORD = "a-long-and-unusual-passphrase"
 LINK = re.compile(r"/accounts/confirm/[^\s]+/")
-
-
-def wait_for(condition, timeout=60):
-    """Until the worker has done its part (bounded; the assertion is the condition)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 def _sign_up(client):

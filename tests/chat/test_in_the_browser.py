@@ -8,6 +8,8 @@ import pytest
 from django.conf import settings as django_settings
 from django.test import Client
 
+from tests.e2e import harness
+
 from .conftest import start_table
 
 pytestmark = pytest.mark.e2e
@@ -31,18 +33,16 @@ def _page(browser, live_server, cookie, phone, problems, name):
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT)
-    viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
-    context = browser.new_context(base_url=live_server.url, locale="en-GB", viewport=viewport,
-                                  is_mobile=phone, has_touch=phone)
+    context = harness.new_context(browser, "phone" if phone else "laptop", base_url=live_server.url,
+                          locale="en-GB")
     context.set_default_timeout(TIMEOUT)
     context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie,
                           "url": live_server.url}])
     page = context.new_page()
     # A script error or a Content-Security-Policy violation shows up as one of these (an
     # answer like the expected 429, or the favicon's 404, as "Failed to load resource").
-    page.on("pageerror", lambda exc: problems.append(f"{name}: {exc}"))
-    page.on("console", lambda msg: msg.type == "error" and not msg.text.startswith(
-        "Failed to load resource") and problems.append(f"{name}: {msg.text}"))
+    harness.collect_errors(page, problems, label=name,
+                   ignore=lambda msg: msg.text.startswith("Failed to load resource"))
     return page
 
 

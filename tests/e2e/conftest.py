@@ -10,6 +10,9 @@ that safety off with DJANGO_ALLOW_ASYNC_UNSAFE, these tests make no ORM calls: e
 they check they read from the pages, as a player would. The browser is function-scoped and
 depends on `live_server`, so Playwright has stopped before pytest-django flushes the
 database after the test.
+
+What the tests do in the browser alike (sizes, logging in, errors, the accessibility
+check) is in harness.py.
 """
 
 import os
@@ -54,5 +57,13 @@ def browser(live_server):
 def screenshot_dir(settings):
     """The project's git-ignored var/ folder, where the test keeps its screenshots."""
     path = settings.BASE_DIR / "var"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+@pytest.fixture
+def screenshots(screenshot_dir):
+    """var/screenshots/, where a person looks at what the tests saw."""
+    path = screenshot_dir / "screenshots"
     path.mkdir(exist_ok=True)
     return path

@@ -6,18 +6,17 @@ phase and size are written to var/screenshots/ for a person to look at."""
 import dataclasses
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from games import engine
 from games.commands.base import save_state
 from games.models import Game
+from tests.e2e import harness
 from tests.engine.helpers import give_both_jesters
-from tests.helpers import PASSWORD, make_user, play_out, play_until, start_table
+from tests.helpers import make_user, play_out, play_until, start_table
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
 # The control each phase is about.
 PRIMARY = {
     "lead": "#actions button.play",
@@ -39,10 +38,9 @@ def _my_turn(game: Game, user, phase: str, trick: bool | None = None) -> bool:
 
 
 @pytest.fixture
-def tables(live_server, settings):
+def tables(live_server):
     """One table per phase, all made before the browser starts (the browser's thread
     may not use the database)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     tess = make_user("tess", display_name="Tess")
     found = {}
     for seed in range(20260101, 20260140):
@@ -89,13 +87,6 @@ def tables(live_server, settings):
     return found
 
 
-def _log_in(page, base_url: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Username").fill("tess")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-
-
 def _uncovered(page, selector: str) -> bool:
     """The control's centre is inside the viewport, and it is what a tap there hits."""
     return page.evaluate(
@@ -112,40 +103,32 @@ def _uncovered(page, selector: str) -> bool:
     )
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", harness.SIZES)
 def test_every_phase_puts_its_control_on_screen(tables, browser, live_server, size,
-                                                 screenshot_dir):
-    folder = screenshot_dir / "screenshots"
-    folder.mkdir(exist_ok=True)
-    context = browser.new_context(viewport=SIZES[size], has_touch=size == "phone",
-                                  is_mobile=size == "phone")
+                                                 screenshots):
+    context = harness.new_context(browser, size)
     page = context.new_page()
-    problems = []
-    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    _log_in(page, live_server.url)
-    axe = Axe()
+    problems = harness.collect_errors(page)
+    harness.log_in(page, live_server.url, "tess")
     for phase, game_id in tables.items():
         page.goto(f"{live_server.url}/t/{game_id}/")
         control = page.locator(PRIMARY[phase]).first
         expect(control).to_be_visible()
-        page.screenshot(path=str(folder / f"{phase}-{size}.png"))
+        page.screenshot(path=str(screenshots / f"{phase}-{size}.png"))
         assert _uncovered(page, PRIMARY[phase]), f"{phase} at {size}: control off screen"
         if phase == "result":
             expect(page.locator("#table .round-result")).to_contain_text("Result of round 1")
         if phase != "over":
             assert page.title().startswith("(Your turn)"), phase
-        serious = [v for v in axe.run(page).response["violations"]
-                   if v["impact"] in ("serious", "critical")]
-        assert serious == [], f"{phase} at {size}: " + "; ".join(
-            f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in serious)
+        serious = harness.serious_violations(page)
+        assert serious == [], f"{phase} at {size}: " + harness.describe(serious)
     assert problems == []
     context.close()
 
 
 def test_a_refused_move_shows_why(tables, browser, live_server):
-    page = browser.new_context(viewport=SIZES["phone"]).new_page()
-    _log_in(page, live_server.url)
+    page = harness.new_context(browser, "phone").new_page()
+    harness.log_in(page, live_server.url, "tess")
     page.goto(f"{live_server.url}/t/{tables['taxes']}/")
     for card in page.locator("label.hcard:has(input:checked)").all():
         card.click()  # giving back nothing: refused
@@ -163,15 +146,14 @@ def test_a_refused_move_shows_why(tables, browser, live_server):
 
 
 @pytest.fixture
-def one_table(live_server, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def one_table(live_server):
     return start_table(make_user("tess", display_name="Tess"), bots=3, seed=3).pk
 
 
 @pytest.mark.parametrize("code", ["en", "nl", "de", "fr"])
 def test_card_names_fit_their_tiles_in_every_language(one_table, browser, live_server, code):
-    page = browser.new_context(viewport=SIZES["phone"], is_mobile=True).new_page()
-    _log_in(page, live_server.url)
+    page = harness.new_context(browser, "phone").new_page()
+    harness.log_in(page, live_server.url, "tess")
     page.goto(f"{live_server.url}/t/{one_table}/")
     page.locator(".site-menu > summary").click()  # the language choice is in the menu
     page.locator("#language-select").select_option(code)

@@ -4,21 +4,18 @@ the page of a watcher. Each passes the accessibility check; screenshots go to
 var/screenshots/ for a person to look at."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 
 from games import commands
 from games.models import Game, TurnLimit
-from tests.helpers import PASSWORD, make_user, start_table, waiting_humans
+from tests.e2e import harness
+from tests.helpers import make_user, start_table, waiting_humans
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
-
 
 @pytest.fixture
-def pages(live_server, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def pages(live_server):
     tess = make_user("tess", display_name="Tess")
     friends = [make_user(n, display_name=n.title()) for n in ("ada", "bram", "cato")]
     lobby = commands.create_table(tess, "Friday friends", 5, {"rounds": 3})
@@ -39,29 +36,19 @@ def pages(live_server, settings):
             "waiting": waiting.name}
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_the_pages_friends_use_over_days(pages, browser, live_server, size, screenshot_dir):
-    folder = screenshot_dir / "screenshots"
-    folder.mkdir(exist_ok=True)
-    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone",
-                                  has_touch=size == "phone")
+@pytest.mark.parametrize("size", harness.SIZES)
+def test_the_pages_friends_use_over_days(pages, browser, live_server, size, screenshots):
+    context = harness.new_context(browser, size)
     page = context.new_page()
-    problems = []
-    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
-    watcher = browser.new_context(viewport=SIZES[size]).new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("tess")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    axe = Axe()
+    problems = harness.collect_errors(page)
+    watcher = harness.new_context(browser, size).new_page()
+    harness.log_in(page, live_server.url, "tess")
     for name in ("profile", "lobby", "table", "watch"):
         target = watcher if name == "watch" else page
         target.goto(live_server.url + pages[name])
-        target.screenshot(path=str(folder / f"days-{name}-{size}.png"), full_page=True)
-        serious = [v for v in axe.run(target).response["violations"]
-                   if v["impact"] in ("serious", "critical")]
-        assert serious == [], f"{name} at {size}: " + "; ".join(
-            f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in serious)
+        target.screenshot(path=str(screenshots / f"days-{name}-{size}.png"), full_page=True)
+        serious = harness.serious_violations(target)
+        assert serious == [], f"{name} at {size}: " + harness.describe(serious)
     page.goto(live_server.url + pages["table"])
     assert page.get_by_text("Dana joins at round 2.").is_visible()
     assert page.get_by_role("button", name=f"Nudge {pages['waiting']}").is_visible()

@@ -5,26 +5,22 @@ network gone a page shows the offline page instead of the browser's error."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers import PASSWORD, make_user
+from tests.e2e import harness
+from tests.helpers import make_user
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def player(live_server, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def player(live_server):
     return make_user("ines", display_name="Ines")
 
 
-def test_manifest_service_worker_and_offline_page(player, browser, live_server, screenshot_dir):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+def test_manifest_service_worker_and_offline_page(player, browser, live_server, screenshots):
+    context = harness.new_context(browser, "phone")
     page = context.new_page()
-    problems = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("ines")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    problems = harness.collect_errors(page)
+    harness.log_in(page, live_server.url, "ines")
 
     href = page.locator("link[rel=manifest]").get_attribute("href")
     manifest = page.evaluate("async (url) => (await fetch(url)).json()", href)
@@ -51,15 +47,13 @@ def test_manifest_service_worker_and_offline_page(player, browser, live_server, 
     page.goto(f"{live_server.url}/accounts/profile/")
     expect(page.get_by_role("button", name="Notify me on this device")).to_be_visible()
     assert page.evaluate("() => Notification.permission") == "default"
-    folder = screenshot_dir / "screenshots"
-    folder.mkdir(exist_ok=True)
-    page.screenshot(path=str(folder / "push-profile-phone.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "push-profile-phone.png"), full_page=True)
 
     # The network goes: a page shows the offline page.
     context.set_offline(True)
     page.goto(f"{live_server.url}/")
     expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
-    page.screenshot(path=str(folder / "offline-phone.png"))
+    page.screenshot(path=str(screenshots / "offline-phone.png"))
     context.set_offline(False)
     assert problems == []
     context.close()

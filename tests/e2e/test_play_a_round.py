@@ -12,6 +12,8 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e import harness
+
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "Dalmuti-e2e-passphrase-8271"
@@ -26,12 +28,12 @@ MARKER = "dalmutiE2eNoReload"
 def test_four_friends_play_a_round_in_their_browsers(browser, live_server, settings,
                                                       screenshot_dir):
     settings.GAME_POLL_SECONDS = 1
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed
     expect.set_options(timeout=TIMEOUT)
     rng = random.Random(SEED)
     problems: list[str] = []
     pages = {
-        name: _open_page(browser, live_server.url, name, problems, phone=name == LINK_4)
+        name: _open_page(browser, live_server.url, name, problems,
+                         "phone" if name == LINK_4 else "laptop")
         for name in (HOST, INVITED, LINK_3, LINK_4)
     }
     ana, bram, cato, dido = pages.values()
@@ -159,22 +161,17 @@ def test_four_friends_play_a_round_in_their_browsers(browser, live_server, setti
     assert not problems, problems
 
 
-def _open_page(browser, base_url: str, name: str, problems: list[str], phone: bool) -> Page:
-    viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
-    context = browser.new_context(
-        base_url=base_url, locale="en-GB", viewport=viewport, is_mobile=phone, has_touch=phone,
-    )
+def _open_page(browser, base_url: str, name: str, problems: list[str], size: str) -> Page:
+    context = harness.new_context(browser, size, base_url=base_url, locale="en-GB")
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
-    # A script error or a Content-Security-Policy violation shows up as one of these.
-    page.on("pageerror", lambda exc: problems.append(f"{name}: {exc}"))
-    page.on("console", lambda msg: _console_error(msg) and problems.append(f"{name}: {msg.text}"))
+    harness.collect_errors(page, problems, ignore=_favicon, label=name)
     return page
 
 
-def _console_error(msg) -> bool:
+def _favicon(msg) -> bool:
     # The site has no favicon: the browser's own request for one is not the page's fault.
-    return msg.type == "error" and not msg.location.get("url", "").endswith("/favicon.ico")
+    return msg.location.get("url", "").endswith("/favicon.ico")
 
 
 def _sign_up(page: Page, username: str) -> None:

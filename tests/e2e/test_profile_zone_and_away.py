@@ -6,30 +6,24 @@ import zoneinfo
 from datetime import datetime, timedelta
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.utils import translation
 from django.utils.formats import date_format
 
+from tests.e2e import harness
 from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
 ZONE = "Asia/Tokyo"
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", harness.SIZES)
 def test_the_browsers_zone_at_sign_up_then_away_and_back_in_the_profile(
-    browser, live_server, size, screenshot_dir, settings,
+    browser, live_server, size, screenshots,
 ):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    folder = screenshot_dir / "screenshots"
-    folder.mkdir(exist_ok=True)
-    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone",
-                                  has_touch=size == "phone", timezone_id=ZONE)
+    context = harness.new_context(browser, size, timezone_id=ZONE)
     page = context.new_page()
-    problems = []
-    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    problems = harness.collect_errors(page)
 
     page.goto(f"{live_server.url}/accounts/signup/")
     assert page.locator("input[name=time_zone]").input_value() == ZONE
@@ -58,9 +52,8 @@ def test_the_browsers_zone_at_sign_up_then_away_and_back_in_the_profile(
     with translation.override("en"):
         shown = date_format(last_day, "DATE_FORMAT")
     assert f"until the end of {shown}:" in notice.inner_text()
-    page.screenshot(path=str(folder / f"profile-zone-away-{size}.png"), full_page=True)
-    serious = [v for v in Axe().run(page).response["violations"]
-               if v["impact"] in ("serious", "critical")]
+    page.screenshot(path=str(screenshots / f"profile-zone-away-{size}.png"), full_page=True)
+    serious = harness.serious_violations(page)
     assert serious == [], "; ".join(v["id"] for v in serious)
 
     page.get_by_role("button", name="I'm back: start my clocks").click()

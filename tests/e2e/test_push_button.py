@@ -5,7 +5,8 @@ service that never answers is reported after a bounded wait, not left hanging.""
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers import PASSWORD, make_user
+from tests.e2e import harness
+from tests.helpers import make_user
 
 pytestmark = pytest.mark.e2e
 
@@ -26,16 +27,14 @@ def player(live_server):
 
 
 def _profile(browser, live_server, script, clock=False):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = harness.new_context(browser, "phone")
     context.grant_permissions(["notifications"], origin=live_server.url)
     context.add_init_script(script)
     page = context.new_page()
     if clock:
         page.clock.install()
-    page.goto(f"{live_server.url}/accounts/login/?next=/accounts/profile/")
-    page.get_by_label("Username").fill("ines")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    harness.log_in(page, live_server.url, "ines")
+    page.goto(f"{live_server.url}/accounts/profile/")
     expect(page.get_by_role("heading", name="Profile")).to_be_visible()
     page.wait_for_function("async () => Boolean(await navigator.serviceWorker.ready)",
                            timeout=15_000)

@@ -4,20 +4,17 @@ place, the vote on a stand-in for a player who missed two turns, and a watcher's
 Each passes the accessibility check; screenshots go to var/screenshots/."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from games import commands
 from games.models import Game, TurnLimit
-from tests.helpers import PASSWORD, make_user, start_table, waiting_humans
+from tests.e2e import harness
+from tests.helpers import make_user, start_table, waiting_humans
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
-
 
 @pytest.fixture
-def pages(live_server, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def pages(live_server):
     names = ("tess", "ada", "bram", "cato", "eve")
     users = [make_user(n, display_name=n.title()) for n in names]
     game = start_table(users[0], users[1:], turn_limit=TurnLimit.DAY, name="Kitchen table",
@@ -37,20 +34,10 @@ def pages(live_server, settings):
             "absent": absent.name}
 
 
-def _log_in(page, url, username):
-    page.goto(f"{url}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-
-
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", harness.SIZES)
 def test_the_pages_around_a_game_in_progress(pages, browser, live_server, size,
-                                             screenshot_dir):
-    folder = screenshot_dir / "screenshots"
-    folder.mkdir(exist_ok=True)
+                                             screenshots):
     game = pages["game"]
-    axe = Axe()
     problems = []
     shots = {
         "join": ("finn", f"/join/{game.invite_token}/"),
@@ -59,20 +46,17 @@ def test_the_pages_around_a_game_in_progress(pages, browser, live_server, size,
         "watch": (None, f"/watch/{game.watch_token}/"),
     }
     for name, (username, path) in shots.items():
-        context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone",
-                                      has_touch=size == "phone")
+        context = harness.new_context(browser, size)
         page = context.new_page()
-        page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+        harness.collect_errors(page, problems)
         if username:
-            _log_in(page, live_server.url, username)
+            harness.log_in(page, live_server.url, username)
         page.goto(live_server.url + path)
         if name == "vote":
             page.locator("form.vote").scroll_into_view_if_needed()
-        page.screenshot(path=str(folder / f"seats-{name}-{size}.png"), full_page=True)
-        serious = [v for v in axe.run(page).response["violations"]
-                   if v["impact"] in ("serious", "critical")]
-        assert serious == [], f"{name} at {size}: " + "; ".join(
-            f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in serious)
+        page.screenshot(path=str(screenshots / f"seats-{name}-{size}.png"), full_page=True)
+        serious = harness.serious_violations(page)
+        assert serious == [], f"{name} at {size}: " + harness.describe(serious)
         if name == "join":
             assert page.get_by_role("button", name="Join from the next round").is_visible()
         elif name == "choice":

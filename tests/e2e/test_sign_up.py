@@ -4,13 +4,12 @@ in on the page that says the link is on its way, and can ask for it again. Scree
 go to var/screenshots/."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
+from tests.e2e import harness
 from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
 WORDS = {
     "en": {"sign_up": "Sign up", "taken": "A user with that username already exists.",
            "on_its_way": "A confirmation link is on its way to", "again": "Send the link again",
@@ -23,26 +22,14 @@ WORDS = {
 }
 
 
-def _serious(page):
-    return [v["id"] for v in Axe().run(page).response["violations"]
-            if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.parametrize("language", WORDS)
-@pytest.mark.parametrize("size", SIZES)
-def test_sign_up_and_the_link_on_its_way(browser, live_server, size, language, screenshot_dir,
-                                         settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+@pytest.mark.parametrize("size", harness.SIZES)
+def test_sign_up_and_the_link_on_its_way(browser, live_server, size, language, screenshots):
     words = WORDS[language]
-    folder = screenshot_dir / "screenshots"
-    folder.mkdir(exist_ok=True)
-    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone",
-                                  has_touch=size == "phone", locale=language)
+    context = harness.new_context(browser, size, locale=language)
     page = context.new_page()
-    problems = []
     # The refused form itself answers 400, which the browser notes in its console.
-    page.on("console", lambda m: m.type == "error" and "status of 400" not in m.text
-            and problems.append(m.text))
+    problems = harness.collect_errors(page, ignore=lambda m: "status of 400" in m.text)
 
     def fill(username, email):
         page.locator("input[name=username]").fill(username)
@@ -59,19 +46,19 @@ def test_sign_up_and_the_link_on_its_way(browser, live_server, size, language, s
     fill(f"taken{size}{language}", f"other-{size}-{language}@example.com")
     error = page.locator("#id_username_error")
     assert words["taken"] in error.inner_text()
-    page.screenshot(path=str(folder / f"signup-taken-{size}-{language}.png"), full_page=True)
-    assert _serious(page) == []
+    page.screenshot(path=str(screenshots / f"signup-taken-{size}-{language}.png"), full_page=True)
+    assert harness.serious_violations(page) == []
 
     # The first account's address again, with a free username: the same page as any.
     fill(f"new{size}{language}", f"first-{size}-{language}@example.com")
     assert "/accounts/welcome/" in page.url
     assert words["on_its_way"] in page.content()
-    page.screenshot(path=str(folder / f"signup-welcome-{size}-{language}.png"), full_page=True)
-    assert _serious(page) == []
+    page.screenshot(path=str(screenshots / f"signup-welcome-{size}-{language}.png"), full_page=True)
+    assert harness.serious_violations(page) == []
     page.get_by_role("button", name=words["again"]).click()
     page.wait_for_load_state()
     assert words["sent_again"] in page.content()
-    page.screenshot(path=str(folder / f"signup-sent-again-{size}-{language}.png"),
+    page.screenshot(path=str(screenshots / f"signup-sent-again-{size}-{language}.png"),
                     full_page=True)
     page.get_by_role("link", name=words["continue"]).click()
     page.wait_for_load_state()

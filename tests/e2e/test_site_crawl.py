@@ -18,16 +18,15 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from games import commands
 from games.models import Game
-from tests.helpers import PASSWORD, make_user, play_out, start_table
+from tests.e2e import harness
+from tests.helpers import make_user, play_out, start_table
 from tests.leagues.helpers import make_league, this_year_season
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
 RUNS = [("phone", code) for code in ("en", "nl", "de", "fr")] + [("laptop", "en")]
 ROLES = ["visitor", "player", "host", "watcher", "organiser"]
 MOST_PAGES = 16
@@ -87,10 +86,9 @@ document.addEventListener('securitypolicyviolation',
 
 
 @pytest.fixture
-def site(live_server, settings):
+def site(live_server):
     """A few people, each at the stage their role needs (made before the browser starts:
     its thread may not use the database)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     tess, bram, hana = make_user("tess"), make_user("bram"), make_user("hana")
     make_user("olga", is_staff=True, is_superuser=True)
     finished = play_out(start_table(tess, [bram], bots=2, seed=21, name="Sunday table"))
@@ -118,7 +116,7 @@ def _kind(path: str) -> str:
     return re.sub(r"/[0-9a-zA-Z_-]{20,}/", "/T/", re.sub(r"\d+", "N", path))
 
 
-def _crawl(page, base: str, seeds: list[str], role: str, size: str, code: str, axe,
+def _crawl(page, base: str, seeds: list[str], role: str, size: str, code: str,
            folder) -> list[str]:
     problems, seen, queue = [], set(), list(seeds)
     statuses = []
@@ -135,8 +133,7 @@ def _crawl(page, base: str, seeds: list[str], role: str, size: str, code: str, a
         problems += [f"{where}: {p}" for p in found]
         if code in ("en", "de"):
             problems += [f"{where}: axe {v['id']} {[n['target'] for n in v['nodes']][:3]}"
-                         for v in axe.run(page).response["violations"]
-                         if v["impact"] in ("serious", "critical")]
+                         for v in harness.serious_violations(page)]
         name = re.sub(r"[^a-zA-Z0-9]+", "_", _kind(path)).strip("_") or "start"
         page.screenshot(path=str(folder / f"{role}-{size}-{code}-{name}.png"))
         links = page.eval_on_selector_all("a[href]:not([download])", "els => els.map(a => a.href)")
@@ -151,30 +148,21 @@ def _crawl(page, base: str, seeds: list[str], role: str, size: str, code: str, a
 def _as(browser, base: str, role: str, username, seeds, size: str, code: str,
         folder) -> list[str]:
     """What one kind of visitor trips over, crawling in one size and language."""
-    problems = []
-    phone = size == "phone"
-    context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone,
-                                  extra_http_headers={"Accept-Language": code})
+    context = harness.new_context(browser, size, extra_http_headers={"Accept-Language": code})
     context.add_init_script(WATCH_CSP)
     page = context.new_page()
-    page.on("console", lambda m: m.type == "error"
-            and problems.append(f"{role} {size} {code} console: {m.text}"))
-    page.on("pageerror", lambda e: problems.append(f"{role} {size} {code} error: {e}"))
+    problems = harness.collect_errors(page, label=f"{role} {size} {code}")
     if username:
-        page.goto(f"{base}/accounts/login/")
-        page.locator("input[name=username]").fill(username)
-        page.locator("input[name=password]").fill(PASSWORD)
-        page.locator("main button[type=submit]").click()
-        page.wait_for_load_state()
-    problems += _crawl(page, base, seeds, role, size, code, Axe(), folder)
+        harness.log_in(page, base, username)
+    problems += _crawl(page, base, seeds, role, size, code, folder)
     context.close()
     return problems
 
 
 @pytest.mark.parametrize(("size", "code"), RUNS)
-def test_every_page_reads_and_works(site, browser, live_server, size, code, screenshot_dir):
-    folder = screenshot_dir / "screenshots" / "site"
-    folder.mkdir(parents=True, exist_ok=True)
+def test_every_page_reads_and_works(site, browser, live_server, size, code, screenshots):
+    folder = screenshots / "site"
+    folder.mkdir(exist_ok=True)
     problems = []
     for role in ROLES:
         username, seeds = site[role]

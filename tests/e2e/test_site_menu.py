@@ -6,11 +6,11 @@ the header. Screenshots go to var/screenshots/."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers import PASSWORD, make_user
+from tests.e2e import harness
+from tests.helpers import make_user
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
 SIGNED_IN = ["/rules/", "/history/", "/leagues/", "/players/tess/", "/accounts/profile/"]
 VISITOR = ["/rules/", "/accounts/login/", "/accounts/signup/"]
 
@@ -30,23 +30,12 @@ UNREACHABLE = """() => [...document.querySelectorAll(
 
 
 @pytest.fixture
-def tess(live_server, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def tess(live_server):
     return make_user("tess", display_name="Tess")
 
 
 def _context(browser, size, code):
-    phone = size == "phone"
-    return browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone,
-                               extra_http_headers={"Accept-Language": code})
-
-
-def _log_in(page, base_url: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.locator("input[name=username]").fill("tess")
-    page.locator("input[name=password]").fill(PASSWORD)
-    page.locator("main button[type=submit]").click()
-    page.wait_for_load_state()
+    return harness.new_context(browser, size, extra_http_headers={"Accept-Language": code})
 
 
 def _hrefs(page) -> list[str]:
@@ -55,15 +44,11 @@ def _hrefs(page) -> list[str]:
 
 @pytest.mark.parametrize("code", ["en", "de", "fr"])
 def test_on_a_phone_the_menu_opens_and_reaches_every_destination(
-        tess, browser, live_server, code, screenshot_dir):
-    folder = screenshot_dir / "screenshots"
-    folder.mkdir(exist_ok=True)
+        tess, browser, live_server, code, screenshots):
     context = _context(browser, "phone", code)
     page = context.new_page()
-    problems = []
-    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    _log_in(page, live_server.url)
+    problems = harness.collect_errors(page)
+    harness.log_in(page, live_server.url, "tess")
     expect(page.locator("html")).to_have_attribute("lang", code)
 
     for path in SIGNED_IN:
@@ -87,7 +72,7 @@ def test_on_a_phone_the_menu_opens_and_reaches_every_destination(
         expect(current).to_have_count(1)
         assert current.evaluate("a => a.pathname") == path
         if path == "/history/":
-            page.screenshot(path=str(folder / f"site-menu-phone-{code}.png"))
+            page.screenshot(path=str(screenshots / f"site-menu-phone-{code}.png"))
 
     # Escape, or a tap outside the open menu, closes it.
     page.keyboard.press("Escape")
@@ -113,8 +98,7 @@ def test_on_a_phone_the_menu_opens_and_reaches_every_destination(
 
 
 def test_the_menu_opens_without_javascript(tess, browser, live_server):
-    context = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True,
-                                  java_script_enabled=False)
+    context = harness.new_context(browser, "phone", java_script_enabled=False)
     page = context.new_page()
     page.goto(f"{live_server.url}/rules/")
     page.locator(".site-menu > summary").tap()
@@ -128,10 +112,10 @@ def test_the_menu_opens_without_javascript(tess, browser, live_server):
 
 @pytest.mark.parametrize("code", ["en", "nl"])
 def test_at_a_desk_the_links_stand_in_the_header(tess, browser, live_server, code,
-                                                 screenshot_dir):
+                                                 screenshots):
     context = _context(browser, "laptop", code)
     page = context.new_page()
-    _log_in(page, live_server.url)
+    harness.log_in(page, live_server.url, "tess")
     page.goto(f"{live_server.url}/leagues/")
     expect(page.locator(".site-menu > summary")).to_be_hidden()
     assert sorted(_hrefs(page)) == sorted(SIGNED_IN)
@@ -143,5 +127,5 @@ def test_at_a_desk_the_links_stand_in_the_header(tess, browser, live_server, cod
     assert header["height"] < 60  # one line
     current = page.locator(".site-header nav [aria-current=page]")
     assert current.evaluate("a => a.pathname") == "/leagues/"
-    page.screenshot(path=str(screenshot_dir / "screenshots" / f"site-header-laptop-{code}.png"))
+    page.screenshot(path=str(screenshots / f"site-header-laptop-{code}.png"))
     context.close()

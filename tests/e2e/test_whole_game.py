@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers import PASSWORD, make_user, start_table
+from tests.e2e import harness
+from tests.helpers import make_user, start_table
 
 pytestmark = pytest.mark.e2e
 
@@ -24,8 +25,7 @@ document.addEventListener("securitypolicyviolation", (e) => {
 
 
 @pytest.fixture
-def table(live_server, settings, eager_tasks):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def table(live_server, eager_tasks):
     tess = make_user("tess", display_name="Tess")
     return start_table(tess, bots=3, seed=20261122, name="Kitchen table").pk
 
@@ -58,17 +58,11 @@ def _move(page, rng: random.Random) -> str:
 
 
 def test_a_whole_game_with_bots_on_a_phone(table, browser, live_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                  has_touch=True, locale="en-GB")
+    context = harness.new_context(browser, "phone", locale="en-GB")
     context.add_init_script(WATCH_CSP)
     page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("tess")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    problems = harness.collect_errors(page)
+    harness.log_in(page, live_server.url, "tess")
     page.goto(f"{live_server.url}/t/{table}/")
     page.evaluate("window.__same_page = true")
     rng = random.Random(5)

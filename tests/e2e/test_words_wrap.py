@@ -6,11 +6,10 @@ run out of the seat."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers import PASSWORD, make_user, start_table
+from tests.e2e import harness
+from tests.helpers import make_user, start_table
 
 pytestmark = pytest.mark.e2e
-
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
 
 # For every card name: the places where its text goes on to a new line, each given as
 # the characters either side. A break is fine after a space, a hyphen or a soft hyphen.
@@ -51,32 +50,24 @@ CUT_TAGS = """() => [...document.querySelectorAll('.seat .tag, .seat-title, .sea
 
 
 @pytest.fixture
-def big_table(live_server, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def big_table(live_server):
     tess = make_user("tess", display_name="Tess")
     friend = make_user("maximiliane", display_name="Maximiliane-Charlotte")
     return start_table(tess, [friend], bots=6, seed=7).pk
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", harness.SIZES)
 @pytest.mark.parametrize("code", ["en", "nl", "de", "fr"])
 def test_card_names_break_between_syllables_and_seat_tags_stay_whole(
-        big_table, browser, live_server, size, code, screenshot_dir):
-    phone = size == "phone"
-    context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone,
-                                  extra_http_headers={"Accept-Language": code})
+        big_table, browser, live_server, size, code, screenshots):
+    context = harness.new_context(browser, size, extra_http_headers={"Accept-Language": code})
     page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.locator("input[name=username]").fill("tess")
-    page.locator("input[name=password]").fill(PASSWORD)
-    page.locator("main button[type=submit]").click()
-    page.wait_for_load_state()
+    harness.log_in(page, live_server.url, "tess")
     page.goto(f"{live_server.url}/t/{big_table}/")
     expect(page.locator("html")).to_have_attribute("lang", code)
     assert page.locator(".hcard .cname").count() >= 8
     assert page.locator(".seat .tag").count() >= 6  # the bots
     assert page.evaluate(BAD_BREAKS) == []
     assert page.evaluate(CUT_TAGS) == []
-    page.screenshot(path=str(screenshot_dir / "screenshots" / f"words-{size}-{code}.png"),
-                    full_page=True)
+    page.screenshot(path=str(screenshots / f"words-{size}-{code}.png"), full_page=True)
     context.close()

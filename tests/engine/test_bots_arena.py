@@ -4,8 +4,8 @@ import statistics
 
 import pytest
 
-from games.engine import arena
-from games.engine.arena import Tally, mean_ci, play_matches, play_rounds, report, t975
+from tools import arena
+from tools.arena import Tally, mean_ci, play_matches, play_rounds, report, t975
 
 
 @pytest.mark.parametrize(("df", "quantile"), [(1, 12.706), (2, 4.303), (10, 2.228),

@@ -4,19 +4,13 @@ import random
 import time
 
 from games.engine import JESTER, PASS, Options, Play, Revolution, Round, deal
-from games.engine.bots_expert import (
-    Deals,
-    Sampler,
-    Values,
-    _search,
-    _step,
-    expert_bot,
-    own_moves,
-    playout_move,
-)
-from games.engine.bots_greedy import greedy_bot
-from games.engine.bots_infer import Inference, plain_model
-from games.engine.bots_skilled import counts, last_of, skilled_bot
+from games.engine.bots.common import counts
+from games.engine.bots.deals import Deals, Sampler
+from games.engine.bots.expert import _search, expert_bot
+from games.engine.bots.greedy import greedy_bot
+from games.engine.bots.infer import Inference, plain_model
+from games.engine.bots.playouts import Values, _step, own_moves, playout_move
+from games.engine.bots.skilled import last_of, skilled_bot
 from games.engine.sim import Sim, move_of
 
 from .helpers import give_both_jesters, open_round, run

@@ -6,7 +6,7 @@ tests/games/test_bots_full_games.py.)"""
 
 import pytest
 
-from games.engine.arena import play_game
+from tools.arena import play_game
 
 from .helpers import BOOK_GAMES, revolution_seed
 

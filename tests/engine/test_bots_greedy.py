@@ -4,7 +4,7 @@ import random
 
 from games.engine import BOTS, JESTER, PASS, GiveBack, Options, Play, Round, TradeCard
 from games.engine.bots import YARDSTICKS
-from games.engine.bots_greedy import greedy_bot
+from games.engine.bots.greedy import greedy_bot
 
 from .helpers import open_round, run
 from .test_bots_hidden import STATES as JSON_STATES

@@ -19,12 +19,22 @@ import pytest
 
 from games.engine import (
     BOTS,
+    Effort,
     Round,
     action_from_json,
-    bots_expert,
-    bots_skilled,
     choose_action,
     sim,
+)
+from games.engine.bots import (
+    bot_for,
+    common,
+    deals,
+    endgame,
+    expert,
+    infer,
+    knowledge,
+    playouts,
+    skilled,
 )
 
 from .test_bots_levels import kind, random_states
@@ -98,11 +108,10 @@ def test_the_check_catches_a_bot_that_reads_hidden_cards(cheat):
 
 
 @pytest.mark.parametrize("level", ["random", "basic", "skilled", "expert"])
-def test_no_bot_reads_hidden_cards(level, monkeypatch):
-    monkeypatch.setenv("DALMUTI_EXPERT_SAMPLES", "3")
+def test_no_bot_reads_hidden_cards(level):
     kinds = {kind(Round.from_json(d), s) for d, s in STATES}
     assert {"lead", "follow", "GiveBack"} <= kinds
-    assert reads_only_its_view(BOTS[level], STATES)
+    assert reads_only_its_view(bot_for(level, Effort(samples=3)), STATES)
 
 
 def test_bots_get_a_plain_json_view_and_leave_it_unchanged(monkeypatch):
@@ -120,15 +129,16 @@ def test_bots_get_a_plain_json_view_and_leave_it_unchanged(monkeypatch):
     assert type(got) is dict and json.loads(json.dumps(got)) == got
     assert type(rng) is random.Random
     for level in ("skilled", "expert"):
-        monkeypatch.setenv("DALMUTI_EXPERT_SAMPLES", "2")
+        bot = bot_for(level, Effort(samples=2))
         for data, seat in STATES[:30]:
             view = Round.from_json(data).view(seat)
             before = copy.deepcopy(view)
-            BOTS[level](view, random.Random(0))
+            bot(view, random.Random(0))
             assert view == before
 
 
-@pytest.mark.parametrize("module", [bots_skilled, bots_expert, sim])
+@pytest.mark.parametrize(
+    "module", [common, knowledge, endgame, skilled, infer, deals, playouts, expert, sim])
 def test_the_bot_modules_have_no_way_to_the_round(module):
     tree = ast.parse(inspect.getsource(module))
     imported = set()

@@ -11,6 +11,7 @@ import pytest
 
 from games.engine import (
     BOTS,
+    Effort,
     GiveBack,
     Options,
     Pass,
@@ -22,8 +23,8 @@ from games.engine import (
     choose_action,
     deal,
 )
-from games.engine.bots_expert import expert_bot
-from games.engine.bots_skilled import skilled_bot
+from games.engine.bots.expert import expert_bot
+from games.engine.bots.skilled import skilled_bot
 from tests.engine.helpers import give_both_jesters
 
 LEVELS = ["random", "basic", "skilled", "expert"]
@@ -96,11 +97,10 @@ def test_the_random_states_cover_every_phase_and_decision():
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_every_level_answers_every_view_with_a_legal_action(level, monkeypatch):
-    monkeypatch.setenv("DALMUTI_EXPERT_SAMPLES", "2")
+def test_every_level_answers_every_view_with_a_legal_action(level):
     states = STATES if level != "expert" else STATES[::2]
     for i, (r, seat) in enumerate(states):
-        action = choose_action(level, r.view(seat), i)
+        action = choose_action(level, r.view(seat), i, Effort(samples=2))
         assert action in r.legal_actions(seat), (level, kind(r, seat), action)
 
 
@@ -111,12 +111,12 @@ def test_the_levels_are_registered():
 
 
 @pytest.mark.parametrize("level", ["skilled", "expert"])
-def test_a_level_is_deterministic_for_a_seed(level, monkeypatch):
-    monkeypatch.setenv("DALMUTI_EXPERT_SAMPLES", "3")
+def test_a_level_is_deterministic_for_a_seed(level):
+    effort = Effort(samples=3)
     for i, (r, seat) in enumerate(STATES[:120]):
         view = r.view(seat)
-        first = choose_action(level, view, i)
-        assert choose_action(level, json.loads(json.dumps(view)), i) == first
+        first = choose_action(level, view, i, effort)
+        assert choose_action(level, json.loads(json.dumps(view)), i, effort) == first
 
 
 def test_the_expert_searches_for_its_time_budget_and_no_longer():
@@ -130,15 +130,13 @@ def test_the_expert_searches_for_its_time_budget_and_no_longer():
     assert 0.04 < elapsed < 0.5
 
 
-def test_the_expert_reads_its_budget_and_samples_from_the_environment(monkeypatch):
+def test_the_expert_takes_its_budget_and_samples_from_its_caller():
     r, seat = next((r, s) for r, s in STATES if kind(r, s) == "lead" and r.count(s) > 8)
     view = r.view(seat)
-    monkeypatch.setenv("DALMUTI_EXPERT_SAMPLES", "5")
-    assert expert_bot(view, random.Random(2)) == expert_bot(view, random.Random(2), samples=5)
-    monkeypatch.delenv("DALMUTI_EXPERT_SAMPLES")
-    monkeypatch.setenv("DALMUTI_EXPERT_BUDGET", "0.02")
+    asked = choose_action("expert", view, 2, Effort(samples=5))
+    assert asked == expert_bot(view, random.Random(2), samples=5)
     start = time.perf_counter()
-    expert_bot(view, random.Random(2))
+    choose_action("expert", view, 2, Effort(budget=0.02))
     assert time.perf_counter() - start < 0.4
 
 

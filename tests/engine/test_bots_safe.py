@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engine import BOTS, PASS, Options, Round, deal, decide
+from games.engine import BOTS, PASS, Effort, Options, Round, deal, decide
 from games.engine import bots as bots_module
 
 from .helpers import open_round
@@ -78,14 +78,13 @@ def test_an_unknown_level_is_a_failure_and_basic_decides():
 
 
 @pytest.mark.parametrize("level", ["basic", "skilled", "expert"])
-def test_a_sound_bot_decides_itself_in_every_phase(level, monkeypatch):
-    monkeypatch.setenv("DALMUTI_EXPERT_SAMPLES", "2")
+def test_a_sound_bot_decides_itself_in_every_phase(level):
     options = Options(merchant_trade="chosen")
     r = Round.start(deal(6, options, 3), options, first_round=False, seed=3)
     steps = 0
     while r.phase != "over" and steps < 40:
         seat = r.awaiting[0]
-        decision = decide(level, r.view(seat), seed=steps)
+        decision = decide(level, r.view(seat), seed=steps, effort=Effort(samples=2))
         assert decision.level == level and not decision.failures
         r = r.apply(seat, decision.action)
         steps += 1

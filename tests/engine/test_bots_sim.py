@@ -3,9 +3,9 @@
 import random
 
 from games.engine import PASS, Options, Play, Round, deal
-from games.engine.bots_expert import plain_playout_move, playout_move
-from games.engine.bots_greedy import greedy_bot
-from games.engine.bots_skilled import skilled_bot
+from games.engine.bots.greedy import greedy_bot
+from games.engine.bots.playouts import plain_playout_move, playout_move
+from games.engine.bots.skilled import skilled_bot
 from games.engine.sim import Sim, move_cards, move_of, round_points
 
 from .test_bots_levels import random_round, skilled_or_random

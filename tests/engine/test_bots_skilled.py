@@ -6,17 +6,10 @@ import pytest
 
 from games.engine import JESTER, PASS, GiveBack, Options, Play, Round
 from games.engine.bots import basic_bot
-from games.engine.bots_skilled import (
-    JESTER_HAND,
-    Knowledge,
-    counts,
-    last_of,
-    passed_on,
-    skilled_bot,
-    spread_chance,
-    spread_part,
-    sure_move,
-)
+from games.engine.bots.common import counts
+from games.engine.bots.endgame import sure_move
+from games.engine.bots.knowledge import Knowledge, passed_on, spread_chance, spread_part
+from games.engine.bots.skilled import JESTER_HAND, last_of, skilled_bot
 from games.engine.sim import move_of
 
 from .helpers import open_round, run

@@ -10,12 +10,17 @@ from django.core import mail
 from django.utils import timezone
 
 from games import commands, engine
-from games.away import emails
-from games.commands import notifications
 from games.core.words import CARD_NAMES
 from games.models import Action, Notification
-from games.read.table import log_lines, since_you_looked
-from tests.helpers import legal, play_until, start_table, waiting_humans
+from games.read.narration import log_lines, since_you_looked
+from tests.helpers import (
+    bots_play_on,
+    deliver_due,
+    legal,
+    play_until,
+    start_on_the_clock,
+    waiting_humans,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -24,23 +29,7 @@ HOUR = 3600
 
 @pytest.fixture
 def table(alice, bob):
-    game = start_table(alice, [bob], bots=2, options={"rounds": 3}, turn_limit=HOUR)
-    game.seats.update(auto_pass=False)
-    _bots(game)
-    _deliver()
-    mail.outbox.clear()
-    return game
-
-
-def _bots(game):
-    while commands.play_bot_move(game.pk):
-        pass
-    game.refresh_from_db()
-
-
-def _deliver():
-    for pk in notifications.due_ids():
-        emails.deliver(pk)
+    return start_on_the_clock(alice, [bob], HOUR, {"rounds": 3})
 
 
 def _names(game):
@@ -129,16 +118,16 @@ def test_the_player_is_told_once_that_the_time_ran_out_and_once_that_the_stand_i
         now += timedelta(minutes=61)
         with time_machine.travel(now):
             commands.enforce_deadlines(table.pk)
-        _bots(table)
+        bots_play_on(table)
         # The other human answers in time, every time.
         for waiting in waiting_humans(table):
             if waiting.pk != seat.pk:
                 commands.act(table.pk, waiting.user,
                              engine.action_from_json(legal(table, waiting)[0]),
                              table.awaiting[str(waiting.player)][0])
-                _bots(table)
+                bots_play_on(table)
         with time_machine.travel(now + timedelta(minutes=5)):
-            _deliver()
+            deliver_due()
         seat.refresh_from_db()
         if seat.stand_in:
             break
@@ -166,5 +155,5 @@ def test_a_player_back_at_the_table_before_it_is_sent_is_not_told(table, client)
     with time_machine.travel(timezone.now() + timedelta(minutes=62)):
         client.get(f"/t/{table.pk}/")
     with time_machine.travel(timezone.now() + timedelta(minutes=70)):
-        _deliver()
+        deliver_due()
     assert not [m for m in mail.outbox if "Your time ran out" in m.subject]

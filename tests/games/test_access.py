@@ -2,8 +2,6 @@
 
 import pytest
 
-from tests.helpers import start_table
-
 pytestmark = pytest.mark.django_db
 
 
@@ -19,11 +17,6 @@ def _urls(game, seat_pk):
         ("post", f"/t/{game.pk}/leave/"),
         ("post", f"/t/{game.pk}/start/"),
     ]
-
-
-@pytest.fixture
-def game(alice, bob):
-    return start_table(alice, [bob], bots=2)
 
 
 def test_an_anonymous_visitor_is_sent_to_log_in(client, game):

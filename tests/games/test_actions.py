@@ -7,7 +7,7 @@ import pytest
 
 from games import engine
 from games.models import Action, Game
-from tests.helpers import form_for, legal, play_until, start_table, waiting_humans
+from tests.helpers import form_for, legal, play_until, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -21,11 +21,6 @@ def _humans_turn_in_play(game: Game):
     game = play_until(game, humans_turn)
     assert humans_turn(game)
     return waiting_humans(game)[0]
-
-
-@pytest.fixture
-def game(alice, bob):
-    return start_table(alice, [bob], bots=2)
 
 
 def _snapshot(game: Game):

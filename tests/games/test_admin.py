@@ -13,9 +13,10 @@ pytestmark = pytest.mark.django_db
 CHANGELIST = reverse("admin:games_game_changelist")
 
 
-@pytest.fixture
-def game(alice, bob):
-    """A game in play in round 2 of 3, alice and bob with two bots."""
+@pytest.fixture(name="game")
+def stalled_game(alice, bob):
+    """Instead of the shared `game`: "Stalled table", in play in round 2 of 3, alice and bob
+    with two bots."""
     game = start_game(alice, [bob], bots=2, options={"rounds": 3}, name="Stalled table")
     return play_until(game, lambda g: g.round_number == 2)
 

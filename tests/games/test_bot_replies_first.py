@@ -1,26 +1,15 @@
 """Through a real worker and Redis: a bot's reply to a person's move is taken before the
 bot-only tables' moves, however many of those are waiting."""
 
-import time
 
 import pytest
 from django.utils import timezone
 
 from games import commands, engine
 from games.models import Action, Game
-from tests.helpers import legal, start_table
+from tests.helpers import legal, start_table, wait_for
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
-
-
-def wait_for(condition, timeout=120):
-    """Wait until the worker has done its part (bounded; the assertion is the condition)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 def test_a_reply_is_not_queued_behind_bot_only_tables(celery_worker, alice, bob):

@@ -19,9 +19,9 @@ LEVELS = ["expert", "skilled", "basic"]
 
 
 @pytest.fixture
-def small_expert(monkeypatch):
+def small_expert(settings):
     """The expert with a fixed, small number of sampled deals: the same search, fast."""
-    monkeypatch.setenv("DALMUTI_EXPERT_SAMPLES", "2")
+    settings.DALMUTI_EXPERT_SAMPLES = 2
 
 
 def run(capture, work):

@@ -9,7 +9,8 @@ from django.utils import timezone
 from games import commands
 from games.core.words import cards_phrase
 from games.models import Game
-from games.read.table import SLOTS, PlayerRow, last_trick, seat_slots, since_you_looked
+from games.read.narration import last_trick, since_you_looked
+from games.read.seat import SLOTS, PlayerRow, seat_slots
 from tests.helpers import form_for, legal, make_user, play_until, start_table
 
 NAMES = {0: "Ada", 1: "Bram", 2: "Cato", 3: "Tess"}

@@ -8,10 +8,14 @@ from django.core import mail
 from django.utils import timezone
 
 from games import commands
-from games.away import emails
-from games.commands import notifications
 from games.models import Action
-from tests.helpers import act_as, start_table, waiting_humans
+from tests.helpers import (
+    act_as,
+    bots_play_on,
+    deliver_due,
+    start_on_the_clock,
+    waiting_humans,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -20,20 +24,7 @@ HOUR = 3600
 
 @pytest.fixture
 def table(alice, bob):
-    game = start_table(alice, [bob], bots=2, options={"rounds": 3}, turn_limit=HOUR)
-    # Standing orders off, so that only the clock acts for the players.
-    game.seats.update(auto_pass=False)
-    _bots_until_human(game)
-    for pk in notifications.due_ids():
-        emails.deliver(pk)
-    mail.outbox.clear()
-    return game
-
-
-def _bots_until_human(game):
-    while commands.play_bot_move(game.pk):
-        pass
-    game.refresh_from_db()
+    return start_on_the_clock(alice, [bob], HOUR, {"rounds": 3})
 
 
 def _waiting_seat(game):
@@ -52,12 +43,10 @@ def test_nothing_happens_before_the_deadline(table):
 def test_a_reminder_goes_out_before_the_deadline(table):
     waiting = {seat.user.email for seat in waiting_humans(table)}
     with time_machine.travel(timezone.now() + timedelta(minutes=44)):
-        for pk in notifications.due_ids():
-            emails.deliver(pk)
+        deliver_due()
     assert not [m for m in mail.outbox if m.subject.startswith("Reminder")]
     with time_machine.travel(timezone.now() + timedelta(minutes=46)):
-        for pk in notifications.due_ids():
-            emails.deliver(pk)
+        deliver_due()
     reminders = [m for m in mail.outbox if m.subject.startswith("Reminder")]
     assert waiting and sorted(m.to[0] for m in reminders) == sorted(waiting)
 
@@ -90,7 +79,7 @@ def test_after_three_timeouts_in_a_row_a_bot_stands_in(client, table):
         now += timedelta(minutes=61)
         with time_machine.travel(now):
             commands.enforce_deadlines(table.pk)
-        _bots_until_human(table)
+        bots_play_on(table)
         seat.refresh_from_db()
         if seat.stand_in:
             break
@@ -104,12 +93,12 @@ def test_after_three_timeouts_in_a_row_a_bot_stands_in(client, table):
                 commands.act(table.pk, waiting.user,
                              engine.action_from_json(legal(table, waiting)[0]),
                              table.awaiting[str(waiting.player)][0])
-                _bots_until_human(table)
+                bots_play_on(table)
     assert seat.stand_in and seat.timeouts_in_row >= 3
     # Everybody sees the stand-in; the bot now plays the seat.
     client.force_login(table.host)
     assert "a bot stands in" in client.get(f"/t/{table.pk}/").content.decode()
-    _bots_until_human(table)
+    bots_play_on(table)
     assert str(seat.player) not in table.awaiting
     # The player takes the seat back any time.
     client.force_login(seat.user)
@@ -124,7 +113,7 @@ def test_acting_in_time_resets_the_count(table):
     seat = _waiting_seat(table)
     with time_machine.travel(timezone.now() + timedelta(minutes=61)):
         commands.enforce_deadlines(table.pk)
-    _bots_until_human(table)
+    bots_play_on(table)
     seat.refresh_from_db()
     assert seat.timeouts_in_row == 1
     for waiting in waiting_humans(table):

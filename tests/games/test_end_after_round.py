@@ -9,8 +9,10 @@ from tests.helpers import play_until, start_table
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def game(alice, bob):
+@pytest.fixture(name="game")
+def open_ended_game(alice, bob):
+    """Instead of the shared `game`: the same table with no end set (no number of rounds,
+    no target score)."""
     return start_table(alice, [bob], bots=2, options={"rounds": None, "target_score": None})
 
 

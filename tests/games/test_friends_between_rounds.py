@@ -38,29 +38,23 @@ def _invite(client, game, who):
     return client.post(f"/t/{game.pk}/invite/", {"who": who}, follow=True)
 
 
-@pytest.fixture
-def playing(alice, bob):
-    """Round 1 of 2 at a table of two friends and two bots."""
-    return start_table(alice, [bob], bots=2)
-
-
 # -- inviting into a game in progress; the form is the host's --
 
 def test_the_host_invites_by_link_name_and_address_between_rounds(
-    client, playing, alice, make_user, django_capture_on_commit_callbacks, eager_tasks,
+    client, game, alice, make_user, django_capture_on_commit_callbacks, eager_tasks,
 ):
     dora = make_user("dora", language="de")
     alice.language = "nl"
     alice.save()
     client.force_login(alice)
-    page = client.get(f"/t/{playing.pk}/").content.decode()
-    assert f"/join/{playing.invite_token}/" in page
-    assert f'action="/t/{playing.pk}/invite/"' in page
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert f"/join/{game.invite_token}/" in page
+    assert f'action="/t/{game.pk}/invite/"' in page
 
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        answer = _invite(client, playing, "carol@example.org")
-        _invite(client, playing, "dora")
+        answer = _invite(client, game, "carol@example.org")
+        _invite(client, game, "dora")
     assert "Uitnodiging verstuurd." in answer.content.decode()
     assert set(Invitation.objects.values_list("email", "user__username")) == {
         ("carol@example.org", None), ("", "dora")}
@@ -69,14 +63,14 @@ def test_the_host_invites_by_link_name_and_address_between_rounds(
     assert by_address["carol@example.org"].subject == (
         "Een uitnodiging om The Great Dalmuti te spelen")
     assert by_address[dora.email].subject == "Eine Einladung, The Great Dalmuti zu spielen"
-    assert f"/join/{playing.invite_token}/" in by_address[dora.email].body
+    assert f"/join/{game.invite_token}/" in by_address[dora.email].body
     assert "Die Partie hat schon begonnen" in by_address[dora.email].body
     assert "Het spel is al begonnen" in by_address["carol@example.org"].body
 
     # Dora follows the link and takes a seat from the next round: her invitation goes.
     client.force_login(dora)
-    client.post(f"/join/{playing.invite_token}/")
-    assert playing.seats.filter(user=dora, joining=True).exists()
+    client.post(f"/join/{game.invite_token}/")
+    assert game.seats.filter(user=dora, joining=True).exists()
     assert not Invitation.objects.filter(user=dora).exists()
 
 
@@ -101,14 +95,14 @@ def test_nobody_is_invited_to_a_full_table(client, alice, bob, make_user):
     assert not Invitation.objects.exists()
 
 
-def test_other_players_see_no_invite_form_and_cannot_post_one(client, playing, alice, bob):
+def test_other_players_see_no_invite_form_and_cannot_post_one(client, game, alice, bob):
     lobby = commands.create_table(alice, "Friday", 6, {"rounds": 1})
     commands.join(lobby.pk, bob)
     client.force_login(bob)
-    for game in (playing, lobby):
-        page = client.get(f"/t/{game.pk}/").content.decode()
-        assert f'action="/t/{game.pk}/invite/"' not in page
-        answer = client.post(f"/t/{game.pk}/invite/", {"who": "someone@example.com"})
+    for table in (game, lobby):
+        page = client.get(f"/t/{table.pk}/").content.decode()
+        assert f'action="/t/{table.pk}/invite/"' not in page
+        answer = client.post(f"/t/{table.pk}/invite/", {"who": "someone@example.com"})
         assert answer.status_code == 403
     assert not Invitation.objects.exists() and mail.outbox == []
 
@@ -148,16 +142,16 @@ def test_only_the_host_sees_the_invitees_addresses(
 
 
 def test_joining_a_game_in_progress_answers_the_invitation_by_address(
-    client, playing, alice, make_user, django_capture_on_commit_callbacks, eager_tasks,
+    client, game, alice, make_user, django_capture_on_commit_callbacks, eager_tasks,
 ):
     # She signed up from the invitation email and has not confirmed her address yet.
     erin = make_user("erin", email_verified=False)
     User.objects.filter(pk=erin.pk).update(email="erin@example.org")
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
-        _invite(client, playing, "erin@example.org")
+        _invite(client, game, "erin@example.org")
     client.force_login(erin)
-    client.post(f"/join/{playing.invite_token}/")
+    client.post(f"/join/{game.invite_token}/")
     assert not Invitation.objects.exists()
 
 

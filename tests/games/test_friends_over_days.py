@@ -13,6 +13,7 @@ from django.utils import timezone
 from games import commands, tasks
 from games.away import emails
 from games.commands import notifications
+from games.core.turns import stand_in_votes
 from games.core.words import moment
 from games.models import Game, Notification, TurnLimit
 from tests.helpers import make_user, start_table, waiting_humans
@@ -346,10 +347,10 @@ def test_votes_lapse_when_the_missing_player_comes_back(client, table):
     # The player acts again: the votes about their absence no longer count.
     target.last_acted = timezone.now() + timedelta(seconds=1)
     target.save()
-    assert commands.stand_in_votes(Game.objects.get(pk=table.pk), target)[0] == 0
+    assert stand_in_votes(Game.objects.get(pk=table.pk), target)[0] == 0
     with time_machine.travel(timezone.now() + timedelta(seconds=5)):
         assert not commands.vote_stand_in(table.pk, voter.user, target.player)
-    assert commands.stand_in_votes(Game.objects.get(pk=table.pk), target)[0] == 1
+    assert stand_in_votes(Game.objects.get(pk=table.pk), target)[0] == 1
 
 
 # -- joining and leaving between rounds --
@@ -387,12 +388,13 @@ def test_a_late_friend_joins_in_the_middle_seat_at_the_next_round(client, friend
 
 def test_with_two_middle_places_the_great_dalmuti_chooses(client, friends):
     from games.read.replay import rebuild_state
+    from games.read.seat import two_middle_places
     eve = make_user("eve")
     game = start_table(friends[0], [*friends[1:], eve], options={"rounds": 3})  # 5 players
     dana = make_user("dana", display_name="Dana")
     commands.join_in_progress(game.pk, dana)
     state = game.engine_state()
-    assert commands.two_middle_places(state) == [3, 4]
+    assert two_middle_places(state) == [3, 4]
     great = game.seats.get(player=state.seats[state.round.order[0]])
     other = game.seats.exclude(pk=great.pk).exclude(user=dana).first()
     newcomer = game.seats.get(user=dana)

@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game
-from games.read.table import log_lines
+from games.read.narration import log_lines
 from leagues.services import end_game
 from tests.leagues.helpers import (
     make_league,

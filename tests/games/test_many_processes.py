@@ -7,12 +7,9 @@ open page's event stream, on either server, was told of every new version of its
 """
 
 import http.client
-import os
 import random
 import secrets
-import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -22,12 +19,12 @@ from urllib.parse import urlencode
 import pytest
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.db import connection
 
 from games import engine
 from games.models import Game
 from games.read.replay import rebuild_state
 from tests.helpers import form_for, make_user, start_table
+from tools import server as harness
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker,
               pytest.mark.django_db(transaction=True)]
@@ -38,80 +35,28 @@ START_SECONDS = 60
 PLAY_SECONDS = 240
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _environment() -> dict:
-    """The subprocesses use this test's database and the same broker and Redis."""
-    db = connection.settings_dict
-    return {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "REDIS_URL": settings.REDIS_URL,
-        "SECRET_KEY": settings.SECRET_KEY,
-        "DEBUG": "1",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "PYTHONUNBUFFERED": "1",
-    }
-
-
-def _start(command: list[str], env: dict) -> subprocess.Popen:
-    return subprocess.Popen(command, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def _wait_for_port(port: int, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "a web server process exited at start"
-        try:
-            with socket.create_connection(("127.0.0.1", port), 0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"no web server on port {port}")
-
-
 @pytest.fixture
 def cluster():
     """Two web servers and two workers; stopped (and waited for) at the end."""
     from dalmuti_site.celery import app
 
     app.control.purge()  # nothing left over from earlier tests
-    env = _environment()
-    processes, ports = [], []
+    # The subprocesses use this test's database and the same broker and Redis.
+    env = harness.environment(DEBUG="1")
+    servers, workers = [], []
     try:
         for _ in range(2):
-            port = _free_port()
-            server = _start([sys.executable, "-m", "gunicorn", "dalmuti_site.asgi", "-k",
-                             "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind",
-                             f"127.0.0.1:{port}", "--log-level", "warning"], env)
-            processes.append(server)
-            ports.append(port)
+            servers.append(harness.start_server(env, workers=1, asgi=True))
         for name in ("one", "two"):
-            processes.append(_start([
+            workers.append(harness.start([
                 sys.executable, "-m", "celery", "-A", "dalmuti_site", "worker", "--pool",
                 "solo", "--hostname", f"{name}@%h", "--without-gossip", "--without-mingle",
                 "--loglevel", "WARNING"], env))
-        for port, server in zip(ports, processes, strict=False):
-            _wait_for_port(port, server)
-        yield ports
+        for web in servers:
+            web.wait_until_up(START_SECONDS)
+        yield [web.port for web in servers]
     finally:
-        for process in processes:
-            try:
-                os.killpg(process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-        for process in processes:
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(10)
+        harness.stop(*[web.process for web in servers], *workers)
 
 
 def _session_for(user) -> str:

@@ -1,14 +1,9 @@
 import pytest
 
 from games import commands
-from tests.helpers import play_out, play_until, start_table
+from tests.helpers import bots_play_on, play_out, play_until, start_table
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def game(alice, bob):
-    return start_table(alice, [bob], bots=2)
 
 
 def test_an_unchanged_table_answers_204_without_rendering(
@@ -121,10 +116,7 @@ def test_an_expired_turn_is_enforced_by_the_poll_of_whoever_watches(client, alic
 
     from games.models import Action
 
-    game = start_table(alice, [bob], bots=2, turn_limit=3600)
-    while commands.play_bot_move(game.pk):
-        pass
-    game.refresh_from_db()
+    game = bots_play_on(start_table(alice, [bob], bots=2, turn_limit=3600))
     client.force_login(alice)
     with time_machine.travel(timezone.now() + timedelta(hours=2)):
         response = client.get(f"/t/{game.pk}/poll/?v={game.version}")

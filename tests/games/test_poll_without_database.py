@@ -4,20 +4,11 @@ and stays right when Redis is cold, flushed, or told of changes in any order."""
 import pytest
 from django.core.cache import cache
 
-from games import commands
 from games.core import live
-from tests.helpers import act_as, legal, start_table, waiting_humans
+from tests.helpers import act_as, legal, waiting_humans
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def game(alice, bob):
-    game = start_table(alice, [bob], bots=2)
-    while not waiting_humans(game):
-        commands.play_bot_move(game.pk)
-    game.refresh_from_db()
-    return game
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("a_humans_turn")]
 
 
 def _poll(client, game, v):

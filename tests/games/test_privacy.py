@@ -31,6 +31,21 @@ def _sent_to(client, game: Game) -> list[str]:
     return [CSRF.sub(r"\1*", page) for page in pages]
 
 
+def _shuffle_among(hands: list[list[int]], seats, rng: random.Random) -> bool:
+    """Shuffle the non-jester cards of `seats` among those seats, each keeping its count
+    and its jesters. Returns False if nothing could change."""
+    pool = [c for s in seats for c in hands[s] if c != engine.JESTER]
+    if len(set(pool)) < 2:
+        return False
+    rng.shuffle(pool)
+    for s in seats:
+        jesters = [c for c in hands[s] if c == engine.JESTER]
+        keep = len(hands[s]) - len(jesters)
+        hands[s] = sorted(pool[:keep] + jesters)
+        pool = pool[keep:]
+    return True
+
+
 def _shuffle_hidden_cards(game: Game, player: int, rng: random.Random) -> bool:
     """Shuffle the non-jester cards of every other seat among those seats, keeping each
     seat's count and jesters. Returns False if nothing could change."""
@@ -38,15 +53,8 @@ def _shuffle_hidden_cards(game: Game, player: int, rng: random.Random) -> bool:
     rnd = state["round"]
     me = state["seats"].index(player)
     others = [s for s in range(len(rnd["hands"])) if s != me]
-    pool = [c for s in others for c in rnd["hands"][s] if c != engine.JESTER]
-    if len(set(pool)) < 2:
+    if not _shuffle_among(rnd["hands"], others, rng):
         return False
-    rng.shuffle(pool)
-    for s in others:
-        jesters = [c for c in rnd["hands"][s] if c == engine.JESTER]
-        keep = len(rnd["hands"][s]) - len(jesters)
-        rnd["hands"][s] = sorted(pool[:keep] + jesters)
-        pool = pool[keep:]
     game.save(update_fields=["state"])
     return True
 
@@ -168,16 +176,8 @@ def _shuffle_every_hand(game: Game, rng: random.Random) -> bool:
     record (the taxes and trades as given, the Dalmutis' choices to give back, the private
     lines of the log). Returns False if nothing could change."""
     rnd = game.state["round"]
-    seats = range(len(rnd["hands"]))
-    pool = [c for s in seats for c in rnd["hands"][s] if c != engine.JESTER]
-    if len(set(pool)) < 2:
+    if not _shuffle_among(rnd["hands"], range(len(rnd["hands"])), rng):
         return False
-    rng.shuffle(pool)
-    for s in seats:
-        jesters = [c for c in rnd["hands"][s] if c == engine.JESTER]
-        keep = len(rnd["hands"][s]) - len(jesters)
-        rnd["hands"][s] = sorted(pool[:keep] + jesters)
-        pool = pool[keep:]
 
     def other(cards):
         return sorted(rng.randint(1, 12) for _ in cards)

@@ -4,14 +4,9 @@ from django.urls import reverse
 from games.core.words import card_name
 from games.models import Round
 from games.read import replay
-from tests.leagues.helpers import make_user, play_until, start_game
+from tests.leagues.helpers import make_user, play_until
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def game(alice, bob):
-    return start_game(alice, [bob], bots=2, options={"rounds": 2})
 
 
 def finish(game):
@@ -176,3 +171,22 @@ def test_autoplay_polls_the_next_step_until_paused_or_at_the_end(client, alice, 
     assert b'hx-trigger="every 1s"' not in paused.content
     at_the_end = client.get(replay_url(game, total) + "&play=1")
     assert b'hx-trigger="every 1s"' not in at_the_end.content
+
+
+def test_the_replay_draws_the_table_as_the_game_page_does(client, alice, bob, game):
+    """Seats round the felt (the viewer's at the bottom), the trick in its centre, and
+    every hand below: the game page's own partials."""
+    finish(game)
+    actions = list(game.actions.order_by("seq"))
+    step = next(i for i, a in enumerate(actions, start=1) if a.kind == "play")
+    client.force_login(bob)
+    response = client.get(replay_url(game, step))
+    page = response.content.decode()
+    assert 'class="felt seats-4"' in page
+    slots = {row["name"]: row["slot"] for row in response.context["players"]}
+    assert slots["Bob"] == "me"
+    assert sorted(slot for name, slot in slots.items() if name != "Bob") == ["l1", "r2", "t3"]
+    assert page.count('<li class="seat slot-') == 4
+    assert 'class="centre"' in page and 'class="to-beat play' in page
+    assert response.context["to_beat_play"] == response.context["trick_plays"][-1]
+    assert page.count('<span class="hand-of">') == 4

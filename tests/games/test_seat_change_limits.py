@@ -15,8 +15,10 @@ from tests.helpers import make_user, start_table
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def game(settings, alice, bob, carol):
+@pytest.fixture(name="game")
+def game_with_a_cooldown(settings, alice, bob, carol):
+    """Instead of the shared `game`: three friends and a bot over four rounds, and a
+    30-second wait between one seat change and the next join."""
     settings.SEAT_CHANGE_SECONDS = 30
     return start_table(alice, [bob, carol], bots=1, options={"rounds": 4})
 

@@ -4,22 +4,13 @@ import pytest
 
 from games import commands, engine
 from games.models import Action
-from tests.helpers import act_as, legal, start_table, waiting_humans
+from tests.helpers import legal, play_until, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
 
 def _advance_to_play(game):
-    for _ in range(400):
-        game.refresh_from_db()
-        if game.engine_state().round.phase == "play":
-            return
-        humans = waiting_humans(game)
-        if humans:
-            seat = humans[0]
-            act_as(game, seat, legal(game, seat)[0])
-        else:
-            commands.play_bot_move(game.pk)
+    play_until(game, lambda g: g.engine_state().round.phase == "play")
 
 
 def test_auto_pass_is_on_by_default_and_passes_when_nothing_beats_the_table(alice):
@@ -92,16 +83,7 @@ def test_return_my_worst_cards_in_taxes(alice, bob):
     game.seats.update(auto_tax_worst=True)
     # Play round 1 out; in round 2's taxes the Dalmutis among alice and bob give back
     # their worst cards by themselves.
-    for _ in range(3000):
-        game.refresh_from_db()
-        if game.round_number == 2 or not game.is_playing:
-            break
-        humans = waiting_humans(game)
-        if humans:
-            seat = humans[0]
-            act_as(game, seat, legal(game, seat)[0])
-        else:
-            commands.play_bot_move(game.pk)
+    play_until(game, lambda g: g.round_number == 2)
     gives = Action.objects.filter(game=game, kind="give_back", round_number=2)
     humans = {s.player for s in game.seats.exclude(user=None)}
     for give in gives:

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games import commands
 from games.models import Action, Game, Seat
-from games.read.table import log_lines
+from games.read.narration import log_lines
 from tests.helpers import act_as, legal, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db

@@ -14,17 +14,9 @@ from tests.helpers import act_as, legal, start_table, waiting_humans
 NEVER = 20
 
 
-@pytest.fixture
-def game(alice, bob):
-    game = start_table(alice, [bob], bots=2)
-    while not waiting_humans(game):
-        commands.play_bot_move(game.pk)
-    game.refresh_from_db()
-    return game
-
-
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("a_humans_turn")
 def test_a_move_is_announced_to_the_open_pages_of_the_table(alice, bob, game):
     def move():
         seat = waiting_humans(game)[0]
@@ -50,6 +42,7 @@ def test_a_move_is_announced_to_the_open_pages_of_the_table(alice, bob, game):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("a_humans_turn")
 def test_without_an_asgi_server_the_stream_says_no_content(client, alice, game):
     client.force_login(alice)
     assert client.get(f"/t/{game.pk}/stream/").status_code == 204
@@ -57,6 +50,7 @@ def test_without_an_asgi_server_the_stream_says_no_content(client, alice, game):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("a_humans_turn")
 def test_strangers_get_no_stream(client, mallory, game):
     client.force_login(mallory)
     assert client.get(f"/t/{game.pk}/stream/").status_code == 404
@@ -109,6 +103,7 @@ def test_a_private_decision_sends_no_event(make_user):
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("a_humans_turn")
 def test_the_player_who_moved_hears_of_it_too(alice, bob, game, monkeypatch):
     """The answer to a move updates the page that made it; the player's other pages are
     told by their streams as well (a moment later: here at once)."""

@@ -8,10 +8,10 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from dalmuti_site import i18n
 from games.models import Game
-from games.read.table import since_you_looked
+from games.read.narration import since_you_looked
 from tests.helpers import make_user, play_until, start_table
+from tools import i18n
 
 NAMES = {0: "dave", 1: "eve", 2: "carol", 3: "tess"}
 

@@ -1,6 +1,5 @@
 """Through a real Celery worker and the real Redis broker (CI runs these)."""
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -13,19 +12,9 @@ from games import commands, engine
 from games.models import Action, Game, Seat
 from games.read import replay
 from games.tasks import send_notification, sweep
-from tests.helpers import legal, start_table, waiting_humans
+from tests.helpers import legal, start_table, wait_for, waiting_humans
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
-
-
-def wait_for(condition, timeout=120):
-    """Wait until the worker has done its part (bounded; the assertion is the condition)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return condition()
 
 
 def test_four_bots_play_a_whole_game_through_the_worker(celery_worker, alice):

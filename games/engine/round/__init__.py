@@ -4,7 +4,7 @@ A ``Round`` is immutable: ``apply`` returns a new round or raises ``IllegalMove`
 leaves the round as it was. Seats are the positions at the start of the round (seat 0 =
 Great Dalmuti); ``order`` is the turn order, which only a Great Revolution changes.
 
-What a view may not reveal (RULES.md section 5). Nobody may learn who holds both jesters
+What a view may not reveal (docs/RULES.md section 5). Nobody may learn who holds both jesters
 before a revolution is declared. The public shape of the tax phase never depends on the
 jesters: the Dalmutis always act (also with ``tribute_return="worst"``, where their only
 legal action is to confirm their worst cards), and the seats shown as awaiting are only
@@ -19,7 +19,7 @@ sees the table wait for them.
 Likewise a Dalmuti sees the tribute only once the exchange is made, after choosing what to
 give back, and in a ``chosen`` merchant trade neither Merchant sees the other's card first.
 
-Readings of the rules where RULES.md leaves room:
+Readings of the rules where docs/RULES.md leaves room:
 
 * The holder of both jesters decides during the tax phase, alongside the Dalmutis (a
   Dalmuti holding both decides both). In a first round without taxes only the Greater

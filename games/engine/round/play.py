@@ -1,4 +1,4 @@
-"""The play phase (RULES.md section 6): lead, follow with as many cards of a better rank,
+"""The play phase (docs/RULES.md section 6): lead, follow with as many cards of a better rank,
 or pass; the last to play before everybody else passed wins the trick and leads again.
 The round is over when one player still holds cards."""
 

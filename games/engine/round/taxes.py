@@ -1,4 +1,4 @@
-"""The start of a round and the tax phase (RULES.md section 5): the Peons pay their best
+"""The start of a round and the tax phase (docs/RULES.md section 5): the Peons pay their best
 cards, the Dalmutis choose what to give back, and the holder of both jesters may declare a
 revolution instead (a Greater Peon: a Great Revolution, which turns the order round)."""
 

@@ -1,4 +1,4 @@
-"""The merchant trade (RULES.md section 5): after the taxes, at tables large enough, the
+"""The merchant trade (docs/RULES.md section 5): after the taxes, at tables large enough, the
 best placed Merchant may trade one card with another Merchant, chosen or at random."""
 
 from __future__ import annotations

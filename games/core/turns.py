@@ -1,0 +1,88 @@
+"""What the commands and the read side both ask about a table and the seats it waits on:
+whether a seat is at the table, whether the round in play is the game's last and a
+newcomer still fits, which games wait for a player, the trick a "pass for this trick"
+order holds for, when the others may nudge, and the votes for a stand-in. Queries only:
+every change is a command's."""
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from games import engine
+from games.models import Game, Seat, StandInVote
+
+# Another player may nudge whoever the table has waited on this long, once per turn; on
+# a short clock, after half of it (else the nudge would open when the time runs out).
+NUDGE_AFTER = timedelta(hours=1)
+
+# After this many timeouts in a row the other players may vote the stand-in bot in.
+TIMEOUTS_BEFORE_VOTE = 2
+
+
+def at_the_table(seat: Seat) -> bool:
+    """Whether the seat plays in the round in play and the next: not a newcomer waiting
+    for the next round, nor a player who is leaving or has left."""
+    return seat.player is not None and not (seat.joining or seat.leaving or seat.left)
+
+
+def games_waiting_for(user) -> list[Game]:
+    """The games in play that wait for the player (not for a bot standing in for them)."""
+    return [
+        seat.game
+        for seat in Seat.objects.filter(user=user, game__status=Game.Status.PLAYING,
+                                        stand_in=False).select_related("game")
+        if str(seat.player) in seat.game.awaiting
+    ]
+
+
+def trick_key(view: dict) -> str:
+    """Names the trick in play: the round and how many cards were played before it."""
+    played = sum(view["played"][1:])
+    in_trick = sum(len(p["cards"]) for p in view["trick"]["plays"])
+    return f"{view['game']['round_number']}:{played - in_trick}"
+
+
+def no_next_round(state: engine.Game) -> bool:
+    """Whether the round in play is known to be the game's last (a game ending at a
+    target score may still end sooner)."""
+    rounds = state.options.rounds
+    return state.ending or (rounds is not None and state.round_number >= rounds)
+
+
+def room_for_newcomers(game: Game) -> bool:
+    """Whether someone could still take a seat: a free seat at an open table, or, in a
+    game in progress, a next round to join at and room at the table."""
+    if game.is_open:
+        return game.seats.count() < game.seats_wanted
+    if not game.is_playing:
+        return False
+    state = game.engine_state()
+    joining = game.seats.filter(joining=True).count()
+    return not no_next_round(state) and len(state.lineup) + joining < engine.MAX_PLAYERS
+
+
+def nudge_after(game: Game) -> timedelta:
+    """How long a turn lasts before the others may nudge: an hour, or half the time limit
+    when that is sooner."""
+    if game.turn_limit:
+        return min(NUDGE_AFTER, timedelta(seconds=game.turn_limit / 2))
+    return NUDGE_AFTER
+
+
+def stand_in_votes(game: Game, target: Seat) -> tuple[int, int]:
+    """The votes for a stand-in for `target` since they last acted, and how many make a
+    majority of the other human players."""
+    votes = StandInVote.objects.filter(target=target).values_list("voter_id", "created")
+    return stand_in_tally(target, list(game.seats.all()), votes)
+
+
+def stand_in_tally(target: Seat, seats: Iterable[Seat],
+                   votes: Iterable[tuple[int, datetime]]) -> tuple[int, int]:
+    """`stand_in_votes` from the table's seats and the votes about `target` (voter seat
+    id, when), for a caller that has them at hand: a vote counts if its voter is another
+    human player at the table (no bot standing in for them) and it was cast since
+    `target` last acted."""
+    others = {s.pk for s in seats
+              if s.user_id and s.pk != target.pk and not s.stand_in and at_the_table(s)}
+    counted = sum(1 for voter, created in votes if voter in others
+                  and (not target.last_acted or created > target.last_acted))
+    return counted, len(others) // 2 + 1

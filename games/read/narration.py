@@ -1,0 +1,259 @@
+"""The narration of a table, as one seat may read it: the log lines, one line for what
+happened since the page was last shown ("since you looked"), the last finished trick, and
+since when the table has waited; which lines a page has not shown yet.
+
+Every line comes from the record's events, and a private event only reaches those it
+concerns (`visible_to`)."""
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, npgettext
+
+from games.core.words import cards_phrase, move_sentence
+from games.models import Action, Game, Seat
+
+
+def log_lines(actions: list[Action], me: Seat | None, names: dict[int, str]) -> list[dict]:
+    """The game log as `me` may read it: private events only for those they concern."""
+    my_player = me.player if me is not None else None
+    lines = []
+    for action in actions:
+        for event in action.events:
+            visible = event.get("visible_to")
+            if visible is not None and my_player not in visible:
+                continue
+            text = move_sentence(event, lambda p: names.get(p, "?"), action.by,
+                                 action.player, my_player)
+            if text:
+                lines.append({"time": action.created, "text": text, "seq": action.seq,
+                              "round": action.round_number, "event": event,
+                              "private": visible is not None,
+                              "by": action.by if action.player is not None else "",
+                              "actor": action.player})
+    return lines
+
+
+def since(game: Game, view: dict) -> datetime | None:
+    """When the wait for the players the table visibly waits on began."""
+    waits = game.waits()
+    starts = [waits[player] for player in (view["seats"][s] for s in view["awaiting"])
+              if player in waits]
+    return min(wait.since for wait in starts) if starts else None
+
+
+def last_trick(lines: list[dict], names: dict[int, str]) -> dict | None:
+    """The most recent finished trick of the round, from its public events: who played
+    what, in order, and who won it. A page keeps showing it until the next lead."""
+    plays: list[dict] = []
+    finished = None
+    for line in lines:
+        event = line["event"]
+        if event.get("visible_to") is not None:
+            continue
+        kind = event["type"]
+        if kind == "play":
+            plays.append({"name": names.get(event["player"], "?"), "cards": event["cards"],
+                          "label": cards_phrase(event["cards"])})
+        elif kind == "trick_won":
+            finished = {"winner": names.get(event["player"], "?"), "plays": plays,
+                        "leader": names.get(event["leader"], "?")}
+            plays = []
+        elif kind == "round_starts":
+            plays, finished = [], None
+    return finished
+
+
+def _names_phrase(names: list[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+# How many moves the summary names before it says only how many came before them.
+SUMMARY_PARTS = 6
+
+
+def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, str]) -> str:
+    """One line for what the table did in `lines` (the log lines a page has not shown):
+    "Ada and Bram passed; Cato won the trick with 2 Masons". A move the player did not
+    make themselves says who made it: the clock, the stand-in, or (to its owner) a
+    standing order. Player names keep their own spelling, even first in the line."""
+    # Each part, and whether it begins with a player's name (never capitalised).
+    parts: list[tuple[str, bool]] = []
+    passed: list[str] = []
+    # The latest play: who, in words, and where its part is (a trick it wins is told
+    # as "won the trick with", the passes that let it win left unsaid).
+    last_play: tuple[int, str, int] | None = None
+
+    def who(player: int) -> str:
+        return names.get(player, "?")
+
+    def say(text: str, named: bool = False) -> None:
+        parts.append((text, named))
+
+    def flush() -> None:
+        if passed:
+            if passed == [_("you")]:
+                say(_("you passed"))
+            else:
+                # The verb agrees with how many passed ("dave passt", "dave et eve ont
+                # passé").
+                say(npgettext("summary", "%(names)s passed", "%(names)s passed", len(passed))
+                    % {"names": _names_phrase(passed)}, named=passed[0] != _("you"))
+            passed.clear()
+
+    for line in lines:
+        event = line["event"]
+        kind = event["type"]
+        player = event.get("player")
+        by = line.get("by", "") if player is not None and player == line.get("actor") else ""
+        mine = player == my_player
+        if kind == "pass" and by in ("timeout", "stand_in") or (
+                kind == "pass" and by == "standing_order" and mine):
+            flush()
+            if by == "timeout":
+                say(_("your time ran out: passed for you") if mine else
+                    _("%(player)s's time ran out: passed for them") % {"player": who(player)},
+                    named=not mine)
+            elif by == "stand_in":
+                say(_("the stand-in passed for you") if mine else
+                    _("the stand-in passed for %(player)s") % {"player": who(player)})
+            else:
+                say(_("you passed by your standing order"))
+            continue
+        if kind == "pass":
+            passed.append(_("you") if mine else who(player))
+            continue
+        if kind not in ("play", "trick_won", "out", "round_over", "round_starts",
+                        "revolution", "taxes", "trade_done", "trade_declined"):
+            continue
+        flush()
+        if kind == "play":
+            cards = cards_phrase(event["cards"])
+            if by == "timeout":
+                say(_("your time ran out: played %(cards)s for you") % {"cards": cards} if mine
+                    else _("%(player)s's time ran out: played %(cards)s for them") % {
+                        "player": who(player), "cards": cards}, named=not mine)
+            elif by == "stand_in":
+                say(_("the stand-in played %(cards)s for you") % {"cards": cards} if mine
+                    else _("the stand-in played %(cards)s for %(player)s") % {
+                        "player": who(player), "cards": cards})
+            elif mine:
+                say(_("you played %(cards)s") % {"cards": cards})
+            else:
+                say(_("%(player)s played %(cards)s") % {"player": who(player), "cards": cards},
+                    named=True)
+            # Only one's own play becomes "won the trick with": another's hand stays
+            # theirs to tell.
+            last_play = (player, cards, len(parts) - 1) if by not in ("timeout", "stand_in") \
+                else None
+        elif kind == "trick_won":
+            if last_play and last_play[0] == player:
+                del parts[last_play[2]:]
+                if player == my_player:
+                    say(_("you won the trick with %(cards)s") % {"cards": last_play[1]})
+                else:
+                    say(_("%(player)s won the trick with %(cards)s") % {
+                        "player": who(player), "cards": last_play[1]}, named=True)
+            elif player == my_player:
+                say(_("you won the trick"))
+            else:
+                say(_("%(player)s won the trick") % {"player": who(player)}, named=True)
+            last_play = None
+        elif kind == "out":
+            last_play = None
+            if player == my_player:
+                say(_("you went out in place %(place)d") % {"place": event["place"]})
+            else:
+                say(_("%(player)s went out in place %(place)d") % {
+                    "player": who(player), "place": event["place"]}, named=True)
+        elif kind == "round_over":
+            last_play = None
+            say(_("the round is over"))
+        elif kind == "round_starts":
+            say(_("round %(number)d was dealt") % {"number": event["round"]})
+        elif kind == "revolution":
+            say((_("%(player)s declared a Great Revolution") if event["great"]
+                 else _("%(player)s declared a revolution")) % {"player": who(player)},
+                named=True)
+        elif kind == "taxes":
+            say(_("the taxes are paid"))
+        elif kind == "trade_done":
+            say(_("%(giver)s and %(taker)s traded a card") % {
+                "giver": who(event["from"]), "taker": who(event["to"])}, named=True)
+        elif kind == "trade_declined":
+            say(_("%(player)s chose not to trade") % {"player": who(player)}, named=True)
+    flush()
+    if not parts:
+        return ""
+    if len(parts) > SUMMARY_PARTS:
+        earlier = len(parts) - SUMMARY_PARTS
+        parts = [(ngettext("%(count)d earlier move", "%(count)d earlier moves", earlier)
+                  % {"count": earlier}, False)] + parts[-SUMMARY_PARTS:]
+    sentence = "; ".join(text for text, _named in parts)
+    if parts[0][1]:
+        return sentence
+    return sentence[:1].upper() + sentence[1:]
+
+
+# A page left alone this long says "While you were away" over what happened meanwhile.
+AWAY = timedelta(minutes=10)
+# How many earlier rounds a page's summary reaches back (a page open for days).
+SUMMARY_ROUNDS = 2
+# The most plays that land one after another (the stylesheet has a delay for each).
+ARRIVALS = 9
+
+
+def lines_of_round(game: Game, me: Seat | None, names: dict[int, str]) -> list[dict]:
+    """The log lines of the round in play, as this seat (or a watcher) may read them."""
+    actions = Action.objects.filter(game=game, round_number=game.round_number).order_by("seq")
+    return log_lines(list(actions), me, names)
+
+
+def lines_of_game(game: Game, me: Seat | None, names: dict[int, str]) -> list[dict]:
+    """The log lines of the whole game, as this seat (or a watcher) may read them."""
+    return log_lines(list(Action.objects.filter(game=game).order_by("seq")), me, names)
+
+
+def unseen_lines(game: Game, me: Seat | None, names: dict[int, str], log: list[dict],
+                 shown: tuple[int, int] | None, looked: datetime | None
+                 ) -> tuple[list[dict], bool]:
+    """The log lines a page has not shown yet, and whether its player was away.
+
+    An answer to a poll or an action knows what the page showed (`shown`): the round and
+    how many of its log lines, counted in this player's own log, so they tell nothing
+    another player could not see. A full page goes by when its player last `looked`."""
+    if shown is not None and 0 < shown[0] <= game.round_number:
+        seen_round, seen_lines = shown
+        if seen_round == game.round_number:
+            return log[seen_lines:], False
+        first = max(seen_round, game.round_number - SUMMARY_ROUNDS)
+        earlier = list(Action.objects.filter(
+            game=game, round_number__gte=first, round_number__lt=game.round_number,
+        ).order_by("seq"))
+        lines = log_lines(earlier, me, names)
+        if first == seen_round:
+            # The lines of the round the page was in, less those it showed.
+            already = [line for line in lines if line["round"] == seen_round][:seen_lines]
+            lines = lines[len(already):]
+        return lines + log, False
+    if looked is not None and timezone.now() - looked > AWAY:
+        return [line for line in log if line["time"] > looked], True
+    return [], False
+
+
+def mark_arrivals(trick_plays: list[dict], new_lines: list[dict]) -> None:
+    """Number the plays of the current trick that arrived since the page last looked, in
+    order (`arrive`), so that the stylesheet can let them land one after another."""
+    arrived = 0
+    for line in new_lines:
+        kind = line["event"]["type"]
+        if kind == "play":
+            arrived += 1
+        elif kind in ("trick_won", "round_starts"):
+            arrived = 0
+    fresh = trick_plays[len(trick_plays) - min(arrived, len(trick_plays), ARRIVALS):]
+    for number, play in enumerate(fresh, start=1):
+        play["arrive"] = number

@@ -1,0 +1,67 @@
+"""The game's results as one seat sees them, from the game part of its view: the final
+standings, the scoreboard round by round, the last round's result and the seating draw.
+Each takes `name_of` (a player's name at the table)."""
+
+from games.core.words import card_name, title_name
+
+
+def standings(g: dict, by_player: dict, name_of, my_player) -> list[dict]:
+    """The final standings: those who played the game out, ranked; then whoever left it
+    (gone from the table, or their seat handed to a bot), sharing the last place with
+    their points, as in the record and the ratings (players.services.entrants)."""
+    left = {s.player for s in by_player.values() if s.left} | set(g.get("left", []))
+    rows = [s for s in g["standings"] if s["player"] not in left]
+    rows += [{"player": p, "score": g["scores"][p], "great_dalmuti": 0}
+             for p in sorted(left, key=lambda p: -g["scores"][p])]
+    ranked = len(rows) - len(left)
+    return [
+        {"rank": i + 1 if i < ranked else ranked + 1, "name": name_of(s["player"]),
+         "score": s["score"], "great_dalmuti": s.get("great_dalmuti", 0),
+         "is_me": s["player"] == my_player, "places": _places(g, s["player"]),
+         "left": s["player"] in left}
+        for i, s in enumerate(rows)
+    ]
+
+
+def _places(g: dict, player: int) -> list[int | None]:
+    """A player's finishing place in each round so far (None: not at the table)."""
+    places = []
+    for result in g["results"]:
+        entry = next((p for p in result["players"] if p["player"] == player), None)
+        places.append(entry["place"] if entry else None)
+    return places
+
+
+def scoreboard(g: dict, name_of, my_player) -> dict:
+    rounds = [r["round"] for r in g["results"]]
+    rows = []
+    for player in g["lineup"]:
+        points = []
+        for result in g["results"]:
+            entry = next((p for p in result["players"] if p["player"] == player), None)
+            points.append(entry["points"] if entry else None)
+        rows.append({"name": name_of(player), "points": points, "total": g["scores"][player],
+                     "is_me": player == my_player})
+    rows.sort(key=lambda r: -r["total"])
+    return {"rounds": rounds, "rows": rows}
+
+
+def result_rows(result: dict, name_of) -> dict:
+    players = sorted(result["players"], key=lambda p: p["place"])
+    return {
+        "round": result["round"],
+        "rows": [
+            {"place": p["place"], "name": name_of(p["player"]), "title": title_name(p["title"]),
+             "points": p["points"]}
+            for p in players
+        ],
+        "revolution": result["revolution"],
+    }
+
+
+def seating_draw(g: dict, name_of) -> list[list[dict]]:
+    return [
+        [{"name": name_of(d["player"]), "card": d["card"], "card_name": card_name(d["card"])}
+         for d in draw]
+        for draw in g["seating_draws"]
+    ]

@@ -1,0 +1,432 @@
+"""What one seat sees at the table, built only from the engine's view of that seat.
+
+Every page, fragment and email about a game in play gets its facts from `view_for`, so
+nothing a player may not know can reach them. `table_context` is the game page's
+view-model: it asks small builders, each for one part of the page (the seats around the
+table, the trick, my turn, the game so far, the round's exchanges, the seat changes and
+my standing orders), and merges what they give.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import engine
+from games.core.clock import VACATION_DAYS, current_deadline
+from games.core.turns import (
+    TIMEOUTS_BEFORE_VOTE,
+    at_the_table,
+    nudge_after,
+    stand_in_tally,
+    trick_key,
+)
+from games.core.words import cards_phrase, title_name
+from games.models import STAND_IN_LEVEL, BotLevel, Game, Notification, Seat, StandInVote
+from games.read.hand import hand_cards, my_actions
+from games.read.results import result_rows, scoreboard, seating_draw, standings
+
+
+@dataclass
+class PlayerRow:
+    player: int
+    seat: int | None
+    name: str
+    is_bot: bool
+    is_me: bool
+    title: str = ""
+    title_key: str = ""
+    position: int = 0
+    cards: int = 0
+    passed: bool = False
+    place: int | None = None
+    score: int = 0
+    is_turn: bool = False
+    stand_in: bool = False
+    on_vacation: bool = False
+    # Until when the player is away from all their tables (set in the profile), if away.
+    away_until: datetime | None = None
+    # Where the seat sits around the drawn table (see seat_slots).
+    slot: str = ""
+    # When the turn of a seat the table waits on runs out (timed tables).
+    deadline: str | None = None
+    # Whether I may nudge this player now, or have nudged them this turn.
+    can_nudge: bool = False
+    nudged: bool = False
+    # Leaving when this round ends; left, a bot playing the seat for good.
+    leaving: bool = False
+    left: bool = False
+    # A vote on letting the stand-in bot play for this player (missed turns in a row):
+    # {"votes", "needed", "voted"}.
+    vote: dict | None = None
+
+
+def view_for(game: Game, seat: Seat | None) -> dict:
+    """The engine's view for this seat's player (a spectator's view when None)."""
+    state = engine.Game.from_json(game.state)
+    return state.view(seat.player if seat is not None else None)
+
+
+@dataclass
+class Sight:
+    """What every builder of the page starts from: the table, my seat (None: a
+    spectator), the seats, and my view of the game."""
+
+    game: Game
+    me: Seat | None
+    seats: list[Seat]
+    view: dict
+    now: datetime = field(default_factory=timezone.now)
+
+    def __post_init__(self) -> None:
+        self.by_player = {s.player: s for s in self.seats}
+        self.my_player = self.me.player if self.me is not None else None
+
+    def name_of(self, player: int) -> str:
+        seat = self.by_player.get(player)
+        return seat.name if seat else "?"
+
+    def name_at(self, seat_index: int) -> str:
+        """The name of whoever sits at this seat of the round."""
+        return self.name_of(self.view["seats"][seat_index])
+
+
+def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
+    """Everything the game page shows to `me`, built from `me`'s view only."""
+    sight = Sight(game, me, seats, view_for(game, me))
+    rows = player_rows(sight)
+    context = {
+        "view": sight.view,
+        "phase": sight.view["phase"],
+        "players": rows,
+        "me_row": next((r for r in rows if r.slot == "me"), None),
+        "ring": [r for r in rows if r.slot != "me"],
+        **trick_context(sight),
+        **turn_context(sight),
+        **game_so_far(sight),
+        **round_exchanges(sight),
+        **seat_changes(sight),
+    }
+    context["bot_stand_ins"] = bot_stand_ins(seats) if context["is_host"] else []
+    if me is not None:
+        context["orders"] = my_orders(sight)
+    view = sight.view
+    context["me_key"] = _key(view["hand"], view["legal_actions"], context["turn_token"],
+                             view["taxes"], view["trade"], context.get("orders"))
+    return context
+
+
+def player_rows(sight: Sight) -> list[PlayerRow]:
+    """The seats of the round in turn order, each placed around the drawn table; for a
+    player at the table, with whom they may nudge and the votes on stand-ins."""
+    game, view = sight.game, sight.view
+    trick = view["trick"]
+    awaiting_seats = set(view["awaiting"])
+    finish = {s: i + 1 for i, s in enumerate(view["finish_order"])}
+    rows = []
+    for position, seat_index in enumerate(view["order"]):
+        player = view["seats"][seat_index]
+        seat = sight.by_player.get(player)
+        row = PlayerRow(
+            player=player,
+            seat=seat_index,
+            name=sight.name_of(player),
+            is_bot=bool(seat and seat.is_bot),
+            is_me=player == sight.my_player,
+            title=title_name(view["titles"][seat_index]),
+            title_key=view["titles"][seat_index],
+            position=position + 1,
+            cards=view["counts"][seat_index],
+            passed=seat_index in trick["passed"],
+            place=finish.get(seat_index),
+            score=view["game"]["scores"][player],
+            is_turn=seat_index in awaiting_seats and view["phase"] != "over",
+            stand_in=bool(seat and seat.stand_in),
+            on_vacation=bool(seat and seat.paused_until and seat.paused_until > sight.now),
+            away_until=seat.user.away_until
+            if seat and seat.user_id and seat.user.is_away(sight.now) else None,
+            leaving=bool(seat and seat.leaving),
+            left=bool(seat and seat.left),
+        )
+        if row.is_turn and game.turn_limit:
+            wait = game.wait_for(player)
+            row.deadline = wait.stored_deadline if wait else None
+        rows.append(row)
+    seat_slots(rows, sight.my_player)
+    me = sight.me
+    if me is not None and not me.played_by_bot and game.is_playing and at_the_table(me):
+        _nudges(sight, rows)
+        _votes(sight, rows)
+    return rows
+
+
+def trick_context(sight: Sight) -> dict:
+    """The trick in play: the plays so far, the one to beat, who passed, who leads and
+    whom the table waits on."""
+    view, my_player = sight.view, sight.my_player
+    trick = view["trick"]
+    plays = [
+        {"name": sight.name_at(p["seat"]), "cards": p["cards"],
+         "label": cards_phrase(p["cards"]), "is_me": view["seats"][p["seat"]] == my_player}
+        for p in trick["plays"]
+    ]
+    to_act = view["to_act"]
+    return {
+        "trick_plays": plays,
+        "to_beat_play": plays[-1] if plays else None,
+        "earlier_plays": plays[:-1],
+        "passed_names": [sight.name_at(s) for s in trick["passed"]],
+        "leader_is_me": to_act is not None and view["seats"][to_act] == my_player,
+        "to_beat": trick["to_beat"],
+        "to_act_name": sight.name_at(to_act) if to_act is not None else "",
+        "waiting_names": [
+            sight.name_at(s) for s in view["awaiting"] if view["seats"][s] != my_player
+        ],
+    }
+
+
+def turn_context(sight: Sight) -> dict:
+    """My turn: whether it is mine, its token, my hand, and what I may do with it."""
+    view, me = sight.view, sight.me
+    my_turn = me is not None and bool(view["legal_actions"])
+    wait = sight.game.wait_for(sight.my_player) if me is not None else None
+    context = {
+        "my_turn": my_turn,
+        "turn_token": wait.token if wait else None,
+        "hand_cards": hand_cards(view["hand"]),
+        "pick": "",
+    }
+    if my_turn:
+        context.update(my_actions(view, sight.name_of))
+    return context
+
+
+def game_so_far(sight: Sight) -> dict:
+    """The game around the round: its length, the scores, and how it ended."""
+    g, me, name_of, my_player = sight.view["game"], sight.me, sight.name_of, sight.my_player
+    return {
+        "round_number": g["round_number"],
+        "rounds": g["rounds"],
+        "target_score": g["target_score"],
+        "open_ended": g["rounds"] is None and g["target_score"] is None,
+        "ending": g.get("ending", False),
+        "scoring": g.get("scoring", True),
+        "is_host": me is not None and me.user_id == sight.game.host_id,
+        "game_over": g["is_over"],
+        "standings": standings(g, sight.by_player, name_of, my_player),
+        "winner_name": name_of(g["winner"]) if g["winner"] is not None else "",
+        "winner_is_me": g["winner"] is not None and g["winner"] == my_player,
+        "scoreboard": scoreboard(g, name_of, my_player),
+        "last_result": result_rows(g["results"][-1], name_of) if g["results"] else None,
+        "seating_draw": seating_draw(g, name_of) if g["round_number"] == 1 else None,
+    }
+
+
+def round_exchanges(sight: Sight) -> dict:
+    """The round's revolution, taxes and trade, and my title in it."""
+    view = sight.view
+    revolution = view["revolution"]
+    return {
+        "revolution": revolution and {
+            "name": sight.name_at(revolution["seat"]),
+            "great": revolution["great"],
+        },
+        "taxes": _taxes(view, sight.name_of),
+        "trade": _trade(view, sight.name_of),
+        "my_title": title_name(view["titles"][view["seat"]]) if view["seat"] is not None else "",
+    }
+
+
+def _taxes(view: dict, name_of) -> dict | None:
+    taxes = view["taxes"]
+    if taxes["status"] in ("none", None):
+        return None
+    seats = view["seats"]
+    return {
+        "status": taxes["status"],
+        "exchanges": [
+            {"from": name_of(seats[e["from"]]), "to": name_of(seats[e["to"]]), "count": e["count"]}
+            for e in taxes["exchanges"]
+        ],
+        "gave": cards_phrase(taxes["gave"]) if taxes["gave"] else "",
+        "received": cards_phrase(taxes["received"]) if taxes["received"] else "",
+        "choice": cards_phrase(taxes["choice"]) if taxes["choice"] else "",
+    }
+
+
+def _trade(view: dict, name_of) -> dict | None:
+    trade = view["trade"]
+    if not trade or trade["status"] in ("off", "none", None):
+        return None
+    seats = view["seats"]
+    # The best placed Merchant (third position) chooses; public knowledge.
+    chooser = name_of(seats[view["order"][2]]) if len(view["order"]) > 2 else ""
+    return {
+        "status": trade["status"],
+        "chooser": chooser,
+        "from": name_of(seats[trade["from"]]) if trade["from"] is not None else "",
+        "to": name_of(seats[trade["to"]]) if trade["to"] is not None else "",
+        "gave": cards_phrase(trade["gave"]) if trade["gave"] else "",
+        "received": cards_phrase(trade["received"]) if trade["received"] else "",
+    }
+
+
+# Where the other seats sit around the drawn table, by how many there are: clockwise from
+# the bottom (my seat), so up the left side, along the top, down the right side, which
+# is the order the turn goes round. The slots are grid areas in the stylesheet.
+SLOTS = {
+    0: [],
+    1: ["t3"],
+    2: ["l1", "r2"],
+    3: ["l1", "t3", "r2"],
+    4: ["l1", "t2", "t4", "r2"],
+    5: ["l1", "l2", "t3", "r1", "r2"],
+    6: ["l1", "l2", "t2", "t4", "r1", "r2"],
+    7: ["l1", "l2", "t1", "t3", "t5", "r1", "r2"],
+    8: ["l1", "l2", "t1", "t2", "t4", "t5", "r1", "r2"],
+    9: ["l1", "l2", "t1", "t2", "t3", "t4", "t5", "r1", "r2"],
+}
+
+
+def seat_slots(rows: list[PlayerRow], my_player: int | None) -> None:
+    """Give every row its place around the table: mine at the bottom (a spectator's
+    bottom seat is the first in order), the others after me in turn order."""
+    if not rows:
+        return
+    mine = next((i for i, r in enumerate(rows) if r.player == my_player), 0)
+    others = rows[mine + 1:] + rows[:mine]
+    rows[mine].slot = "me"
+    for row, slot in zip(others, SLOTS[len(others)], strict=True):
+        row.slot = slot
+
+
+def nudged(game: Game, me: Seat) -> set[int]:
+    """The players `me` has nudged in their current turn (commands.absence.nudge keys
+    each nudge "nudge:game:turn token:player:by")."""
+    keys = Notification.objects.filter(
+        game=game, kind=Notification.Kind.NUDGE, key__endswith=f":{me.player}",
+    ).values_list("key", flat=True)
+    done = set()
+    for key in keys:
+        _kind, _game, token, player, _by = key.split(":")
+        wait = game.wait_for(int(player))
+        if wait and str(wait.token) == token:
+            done.add(int(player))
+    return done
+
+
+def _nudges(sight: Sight, rows: list[PlayerRow]) -> None:
+    """Which of the players the table visibly waits on I may nudge, or did nudge."""
+    waiting = [r for r in rows if r.is_turn and not r.is_me and not r.is_bot]
+    if not waiting:
+        return
+    game = sight.game
+    done = nudged(game, sight.me)
+    for row in waiting:
+        seat = sight.by_player.get(row.player)
+        wait = game.wait_for(row.player)
+        if seat is None or seat.played_by_bot or wait is None:
+            continue
+        row.nudged = row.player in done
+        row.can_nudge = not row.nudged and sight.now - wait.since >= nudge_after(game)
+
+
+def _votes(sight: Sight, rows: list[PlayerRow]) -> None:
+    """The votes on a stand-in for each player who missed their last turns, and whether
+    I voted since they last acted."""
+    targets = {}
+    for row in rows:
+        seat = sight.by_player.get(row.player)
+        if (row.is_me or seat is None or seat.user_id is None or seat.stand_in
+                or not at_the_table(seat) or seat.timeouts_in_row < TIMEOUTS_BEFORE_VOTE):
+            continue
+        targets[seat.pk] = (row, seat)
+    if not targets:
+        return
+    # Every vote about these players in one query, counted as the command counts them.
+    votes: dict[int, list[tuple[int, datetime]]] = {pk: [] for pk in targets}
+    for target, voter, created in StandInVote.objects.filter(target__in=targets).values_list(
+            "target_id", "voter_id", "created"):
+        votes[target].append((voter, created))
+    for pk, (row, seat) in targets.items():
+        count, needed = stand_in_tally(seat, sight.seats, votes[pk])
+        voted = any(voter == sight.me.pk and (not seat.last_acted or created > seat.last_acted)
+                    for voter, created in votes[pk])
+        row.vote = {"votes": count, "needed": needed, "voted": voted}
+
+
+def two_middle_places(state: engine.Game) -> list[int]:
+    """The two 1-based places a newcomer may take, when the Great Dalmuti must choose."""
+    places = state.join_places()
+    return places if len(places) == 2 else []
+
+
+def seat_changes(sight: Sight) -> dict:
+    """Who joins or leaves when this round ends (public), and, for the Great Dalmuti
+    only, the choice of a newcomer's place when two middle places are free."""
+    game, me, view = sight.game, sight.me, sight.view
+    state = game.engine_state()
+    great_dalmuti = view["seats"][view["order"][0]] if view["order"] else None
+    places = two_middle_places(state) if game.is_playing else []
+    choose = me is not None and not me.joining and me.player == great_dalmuti and places
+    joining = [
+        {"name": s.name, "seat": s.pk, "choice": s.join_choice,
+         "places": places if choose else [],
+         "place": places and (places[0] if s.join_choice == "upper" else places[-1])}
+        for s in sight.seats if s.joining
+    ]
+    return {
+        "joining": joining, "next_round": view["game"]["round_number"] + 1,
+        "me_joining": me is not None and me.joining,
+        "me_leaving": me is not None and (me.leaving or me.left),
+        "can_leave": me is not None and game.is_playing and not me.leaving and not me.left,
+    }
+
+
+def _level_label(level: str) -> str:
+    if level in BotLevel.values:
+        return str(BotLevel(level).label)
+    return _("the simplest rule")
+
+
+def bot_stand_ins(seats: list[Seat]) -> list[dict]:
+    """For the host: each bot whose own level failed to decide some moves (they were made
+    by a simpler level, see commands.moves), and the level that made the last of them."""
+    return [
+        {"name": s.name, "count": s.bot_stand_ins,
+         "level": _level_label(s.bot_level) if s.bot_level
+         else _("stand-in bot, %(level)s") % {"level": _level_label(STAND_IN_LEVEL)},
+         "stand_in": _level_label(s.bot_stand_in_level)}
+        for s in seats if s.bot_stand_ins
+    ]
+
+
+def my_orders(sight: Sight) -> dict:
+    """My standing orders, clock and stand-in, private to me."""
+    game, me, view, now = sight.game, sight.me, sight.view, sight.now
+    wait = game.wait_for(me.player)
+    on_vacation = bool(me.vacation_until and me.vacation_until > now)
+    left = timedelta(days=VACATION_DAYS) - me.vacation_used
+    return {
+        "auto_pass": me.auto_pass,
+        "auto_tax_worst": me.auto_tax_worst,
+        # At their first table, the player is told plainly what their orders do.
+        "first_game": me.first_game and game.is_playing,
+        "pass_trick": view["phase"] == "play" and me.pass_trick == trick_key(view),
+        "can_pass_trick": view["phase"] == "play" and bool(view["trick"]["plays"]),
+        "deadline": current_deadline(game, me) if wait else None,
+        "turn_limit": game.turn_limit,
+        "stand_in": me.stand_in and not (me.leaving or me.left),
+        "on_vacation": on_vacation,
+        "vacation_until": me.vacation_until if on_vacation else None,
+        "away_until": me.user.away_until if me.user_id and me.user.is_away(now) else None,
+        "vacation_days_left": max(0, left.days),
+        "vacation_choices": list(range(1, max(0, left.days) + 1)),
+    }
+
+
+def _key(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]

@@ -1,0 +1,181 @@
+"""The table's page, the answers that show it again after a change, and the one way a
+refused request is answered."""
+
+from functools import wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.vary import vary_on_headers
+
+from chat.panel import panel_context
+from games.core import live
+from games.core.clock import deadlines_may_have_passed
+from games.read.access import seat_for_user
+from games.read.narration import (
+    last_trick,
+    lines_of_round,
+    mark_arrivals,
+    since,
+    since_you_looked,
+    unseen_lines,
+)
+from games.read.seat import table_context
+
+from .. import commands
+from ..forms import NOT_UNDERSTOOD
+from ..models import Game, Seat
+from ..tasks import sweep_in_process
+from .invitations import invite_context
+from .lobby import lobby_page
+
+# The forms whose answer is the table's fragments (they swap the poller), not a new page.
+SWAPPING_FORMS = ("move", "orders")
+
+
+@never_cache
+@login_required
+@vary_on_headers("HX-Request")
+def game_page(request, game_id: int, error: str = "", status: int = 200, form: str = ""):
+    game, me = seat_for_user(request, game_id)
+    if game.is_open:
+        return lobby_page(request, game, me)
+    if game.state is None:
+        # Closed before it started (cancelled, or nobody started it): nothing to show.
+        return render(request, "games/closed.html", {"game": game}, status=410)
+    looked = me.last_seen
+    game, me = keep_up(game, me)
+    return render_table(request, game, me, "games/game.html", error, status, looked=looked,
+                        form=form)
+
+
+def keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
+    """Before showing a table: apply any timeouts that are due (deadlines are enforced
+    lazily here as well as by the periodic sweep) and note that the player is here."""
+    sweep_in_process()
+    if deadlines_may_have_passed(game) and commands.enforce_deadlines(game.pk):
+        game, me = Game.objects.get(pk=game.pk), Seat.objects.select_related("user").get(pk=me.pk)
+    commands.seen(me)
+    return game, me
+
+
+def render_table(request, game, me, template, error="", status=200, me_seen="", looked=None,
+                 form="", orders_saved=False):
+    """The table for one seat (or, without one, for a watcher): the whole page, or with
+    `#update` the fragments a poll or an action swaps."""
+    seats = list(game.seats.select_related("user"))
+    context = table_context(game, me, seats)
+    names = {s.player: s.name for s in seats}
+    log = lines_of_round(game, me, names)
+    new_lines, away = unseen_lines(game, me, names, log, _shown(request), looked)
+    mark_arrivals(context["trick_plays"], new_lines)
+    context.update({
+        "game": game, "me": me, "error": error, "log": log,
+        # The form the error belongs to, shown again with it (else the error stands alone).
+        "error_in_form": form if error else "",
+        "last_trick": last_trick(log, names),
+        "summary": since_you_looked(new_lines, me.player if me else None, names),
+        "away": away,
+        "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
+        # A poll leaves my hand and actions alone when they did not change, so a
+        # half-made choice (ticked cards, an opened rank) survives other players' moves.
+        "send_me": context["me_key"] != me_seen or orders_saved,
+        "orders_saved": orders_saved,
+        "oob": template.endswith("#update"),
+        # Pages served by an ASGI server with Redis are told of changes at once.
+        "stream": me is not None and live.enabled() and isinstance(request, ASGIRequest),
+        "poll_url": reverse("poll", args=[game.pk]) if me is not None
+        else reverse("watch_poll", args=[game.watch_token]),
+        "log_url": reverse("game_log", args=[game.pk]) if me is not None
+        else reverse("watch_log", args=[game.watch_token]),
+    })
+    if me is not None and not context["oob"] and game.is_playing:
+        context.update(invite_context(request, game))
+    if me is not None or game.watchers_talk:
+        # The table talk panel, with the titles of this same view.
+        titles = {p.player: p.title_key for p in context["players"]}
+        context.update(panel_context(request, game, me, titles, context["oob"]))
+    return render(request, template, context, status=status)
+
+
+def int_param(request, name: str) -> int | None:
+    try:
+        return int(request.GET.get(name, ""))
+    except ValueError:
+        return None
+
+
+def _shown(request) -> tuple[int, int] | None:
+    """What the page that asked showed: its round and how many of that round's log lines
+    (`r`, `n`, sent by a poll or an action); None from a page loaded whole."""
+    data = request.POST if request.method == "POST" else request.GET
+    try:
+        return int(data.get("r", "")), int(data.get("n", ""))
+    except ValueError:
+        return None
+
+
+def after_change(request, game_id: int, me: Seat, orders_saved: bool = False):
+    """After a change at the table: the fresh fragments for HTMX (a table not in play has
+    none: the page reloads), else a redirect to the page, so that reloading never submits
+    again. Either way the table is read first: a connection lost after the change was
+    committed shows here, where the caller can still say the change was made."""
+    game = Game.objects.get(pk=game_id)
+    if not request.htmx:
+        return redirect(game)
+    if game.is_open or game.state is None:
+        return HttpResponse(headers={"HX-Refresh": "true"})
+    me.game = game
+    return render_table(request, game, me, "games/game.html#update", orders_saved=orders_saved)
+
+
+def not_understood() -> commands.Rejected:
+    """The refusal of a request that cannot be read (a broken, forged or stale form)."""
+    return commands.Rejected(str(NOT_UNDERSTOOD))
+
+
+def refused(request, game_id: int, rejected: commands.Rejected, form: str = ""):
+    """A refused request at the table, answered under the refusal's status with its
+    message where the player looks:
+
+    - a table not in play has nothing to swap: the message alone (htmx reloads the page);
+    - the forms that swap the table's fragments (`SWAPPING_FORMS`) get them back with
+      the message;
+    - any other form sent by htmx goes back to the table, the message over it;
+    - without htmx, the table again with the message, inside the named `form` if the page
+      has a place for it there."""
+    message, status = rejected.message, rejected.status
+    game, me = seat_for_user(request, game_id)
+    if game.is_open or game.state is None:
+        if request.htmx:
+            return HttpResponse(message, status=status, headers={"HX-Refresh": "true"})
+        return render(request, "games/refused.html", {"game": game, "error": message},
+                      status=status)
+    if request.htmx and form in SWAPPING_FORMS:
+        return render_table(request, game, me, "games/game.html#update", message, status)
+    if request.htmx:
+        messages.error(request, message)
+        return redirect(game)
+    if form in SWAPPING_FORMS:
+        # The page this form was on, as it is now, the message by the move form.
+        return render_table(request, game, me, "games/game.html", message, status)
+    return game_page(request, game_id, message, status, form=form)
+
+
+def refusals_answered(form: str = ""):
+    """A table view that raises `commands.Rejected` for anything it refuses, answered by
+    `refused` for the named form."""
+    def decorate(view):
+        @wraps(view)
+        def answering(request, game_id: int, *args, **kwargs):
+            try:
+                return view(request, game_id, *args, **kwargs)
+            except commands.Rejected as rejected:
+                return refused(request, game_id, rejected, form)
+        return answering
+    return decorate

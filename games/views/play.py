@@ -1,0 +1,159 @@
+"""Playing at the table: a move, the poll that keeps an open page up to date (from Redis
+alone when nothing changed), and the whole game's log."""
+
+from datetime import datetime
+
+from django.contrib import messages
+from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.decorators import login_required
+from django.db import DatabaseError, connection
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.middleware import activate_user_language
+from chat import services as chat
+from games.core import live
+from games.core.clock import some_deadline_passed
+from games.read.access import seat_for_user
+from games.read.narration import lines_of_game
+
+from .. import commands
+from ..commands.absence import SEEN_SECONDS
+from ..forms import MoveForm
+from ..models import Game, Seat
+from ..tasks import sweep_in_process
+from .page import after_change, int_param, keep_up, not_understood, refusals_answered, render_table
+
+
+@require_POST
+@login_required
+@refusals_answered("move")
+def act(request, game_id: int):
+    game, me = seat_for_user(request, game_id)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        raise not_understood()
+    action, turn = form.action_and_turn()
+    try:
+        commands.act(game.pk, request.user, action, turn)
+    except DatabaseError:
+        # The connection failed while the move was being made: whether it was committed
+        # is in the record, read on a fresh connection.
+        connection.close()
+        if commands.already_recorded(Game.objects.get(pk=game.pk), request.user, action, turn):
+            return _recorded(request, game)
+        raise commands.Rejected(_("That did not go through — please try again."), 503) from None
+    try:
+        return after_change(request, game.pk, me)
+    except DatabaseError:
+        # The move is committed; only showing the table afterwards failed.
+        connection.close()
+        return _recorded(request, game)
+
+
+def _recorded(request, game):
+    """The move is in the record but the table could not be shown: say so and reload."""
+    messages.success(request, _("Your move was recorded."))
+    if request.htmx:
+        return HttpResponse(_("Your move was recorded."), headers={"HX-Refresh": "true"})
+    return redirect(game)
+
+
+@never_cache
+@require_GET
+def poll(request, game_id: int):
+    """Cheap when nothing changed: an empty 204 answer from Redis alone when it knows the
+    table, else from one database query."""
+    # Without a broker the periodic sweep (due emails, timeouts) rides on requests: the
+    # open pages' polls keep it on time.
+    sweep_in_process()
+    if not request.GET.get("lobby"):
+        unchanged = _unchanged_by_redis(request, game_id)
+        if unchanged is not None:
+            return unchanged
+    activate_user_language(request)
+    return _poll(request, game_id)
+
+
+poll.answers_without_user = True
+
+
+def _unchanged_by_redis(request, game_id: int) -> HttpResponse | None:
+    """204 if Redis knows this player's seat and the table, and nothing changed that the
+    page shows; None to ask the database. The user comes from the session alone: a 204
+    tells nothing, and anything else goes through the full checks."""
+    found = live.lookup(game_id, request.session.get(SESSION_KEY))
+    if found is None:
+        return None
+    seat_pk, entry = found
+    chat_seen = int_param(request, "c")
+    now = timezone.now()
+    if (
+        entry["status"] != Game.Status.PLAYING
+        or int_param(request, "v") != entry["v"]
+        or (chat_seen is not None and chat_seen < entry["chat"])
+        or (entry["deadline"] and datetime.fromisoformat(entry["deadline"]) <= now)
+    ):
+        return None
+    if live.first_sighting(seat_pk, SEEN_SECONDS):
+        Seat.objects.filter(pk=seat_pk).update(last_seen=now)
+    return HttpResponse(status=204)
+
+
+@login_required
+def _poll(request, game_id: int):
+    row = (
+        Seat.objects.filter(game_id=game_id, user=request.user)
+        .annotate(chat_last=chat.last_message_id())
+        .values_list("pk", "last_seen", "game__version", "game__status", "game__updated",
+                     "game__awaiting", "chat_last")
+        .first()
+    )
+    if row is None:
+        raise Http404
+    seat_pk, last_seen, version, status, updated, awaiting, chat_last = row
+    if request.GET.get("lobby"):
+        # The lobby reloads itself when anything about the table changed (a seat taken,
+        # the start).
+        if status == Game.Status.OPEN and request.GET.get("u") == str(updated.timestamp()):
+            commands.seen_at(seat_pk, last_seen)
+            return HttpResponse(status=204)
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    live.remember(game_id, request.user.pk, seat_pk, version, status, awaiting, chat_last)
+    live.first_sighting(seat_pk, SEEN_SECONDS)  # seen_at below writes it if due
+    seen = int_param(request, "v")
+    # `c` is the newest chat message the page shows (absent: no chat panel).
+    chat_seen = int_param(request, "c")
+    unchanged = seen == version and (chat_seen is None or chat_seen >= (chat_last or 0))
+    if unchanged and some_deadline_passed(awaiting):
+        # Enforce what is due, then answer as if nothing was: a timeout may be a private
+        # decision (a revolution left undecided) that must not show in the answer.
+        commands.enforce_deadlines(game_id)
+        unchanged = Game.objects.filter(pk=game_id, version=seen).exists()
+    if unchanged:
+        commands.seen_at(seat_pk, last_seen)
+        return HttpResponse(status=204)
+    game, me = seat_for_user(request, game_id)
+    if game.is_open or game.state is None:
+        # Started meanwhile, or closed before it started: the page itself says which.
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    game, me = keep_up(game, me)
+    # 286 tells htmx to stop polling: a finished game changes no more.
+    return render_table(
+        request, game, me, "games/game.html#update", status=286 if game.is_over else 200,
+        me_seen=request.GET.get("me", ""),
+    )
+
+
+@never_cache
+@login_required
+def game_log(request, game_id: int):
+    game, me = seat_for_user(request, game_id)
+    names = {s.player: s.name for s in game.seats.select_related("user")}
+    return render(request, "games/log.html", {
+        "game": game, "me": me, "log": lines_of_game(game, me, names),
+    })

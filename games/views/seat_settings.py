@@ -1,0 +1,139 @@
+"""A player's own settings at a table in play: standing orders, vacation, taking the seat
+back, ending after this round, nudging and voting on a stand-in, choosing a newcomer's
+place, and leaving. Each refusal goes through `page.refused`."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.core.clock import VACATION_DAYS
+from games.core.words import moment
+from games.read.access import seat_for_user
+
+from .. import commands
+from ..models import Seat
+from .page import after_change, not_understood, refusals_answered
+
+
+def _posted_int(request, name: str) -> int:
+    """A whole number the form sent; refused as not understood if it is none."""
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        raise not_understood() from None
+
+
+@require_POST
+@login_required
+@refusals_answered("orders")
+def standing_orders(request, game_id: int):
+    game, me = seat_for_user(request, game_id)
+    commands.set_standing_orders(
+        game.pk, request.user, auto_pass=request.POST.get("auto_pass") == "on",
+        auto_tax_worst=request.POST.get("auto_tax_worst") == "on",
+        pass_trick=request.POST.get("pass_trick") == "on",
+    )
+    if request.htmx:
+        # Said where the player pressed the button: the panel stays open with it.
+        return after_change(request, game.pk, Seat.objects.get(pk=me.pk), orders_saved=True)
+    messages.success(request, _("Your standing orders are saved."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@refusals_answered("vacation")
+def vacation(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    if request.POST.get("end"):
+        commands.end_vacation(game.pk, request.user)
+        messages.success(request, _("Welcome back: your clock runs again."))
+        return redirect(game)
+    try:
+        days = int(request.POST.get("days", ""))
+    except ValueError:
+        days = 0
+    if not 1 <= days <= VACATION_DAYS:
+        raise commands.Rejected(_("Choose between 1 and 7 days."))
+    seat = commands.start_vacation(game.pk, request.user, days)
+    messages.success(request, _("Your clock is paused until %(when)s.") % {
+        "when": moment(seat.vacation_until)})
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@refusals_answered()
+def take_back(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    commands.take_seat_back(game.pk, request.user)
+    messages.success(request, _("You have your seat back: the bot stands aside."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@refusals_answered()
+def end_after_this_round(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    end = request.POST.get("end") != "no"
+    commands.end_after_this_round(game.pk, request.user, end)
+    messages.success(request, _("The game ends after this round.") if end
+                     else _("The game goes on after this round."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@refusals_answered()
+def nudge(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    commands.nudge(game.pk, request.user, _posted_int(request, "player"))
+    messages.success(request, _("Nudged: they get an email saying the table waits for them."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@refusals_answered()
+def vote_stand_in(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    player = _posted_int(request, "player")
+    if commands.vote_stand_in(game.pk, request.user, player):
+        name = game.seats.select_related("user").get(player=player).name
+        messages.success(request, _(
+            "Most players agree: the stand-in bot plays for %(name)s until they take "
+            "their seat back.") % {"name": name})
+    else:
+        messages.success(request, _("Your vote is counted."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@refusals_answered()
+def join_place(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    seat_id = _posted_int(request, "seat")
+    if request.POST.get("place") not in ("upper", "lower"):
+        raise not_understood()
+    commands.choose_join_place(game.pk, request.user, seat_id,
+                               request.POST.get("place") == "upper")
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@refusals_answered()
+def leave_game(request, game_id: int):
+    """Leaving a game in play (or giving up a place that waits for the next round)."""
+    game, me = seat_for_user(request, game_id)
+    commands.leave_game(game.pk, request.user)
+    if me.joining:
+        messages.success(request, _("You gave up your place at %(table)s.")
+                         % {"table": game.name})
+    else:
+        messages.success(request, _("You have left the game. Thank you for playing!"))
+    return redirect("home")

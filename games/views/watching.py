@@ -1,0 +1,89 @@
+"""Watching a table by its link: the public view only, no seat, counted nowhere; and the
+host's switch that lets people watch (and talk)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from chat import services as chat
+from chat.models import Message as ChatMessage
+from chat.panel import panel_context
+from games.core.clock import deadlines_may_have_passed
+from games.read.access import game_to_watch, seat_for_user
+from games.read.narration import lines_of_game
+from games.read.seat import table_context
+
+from .. import commands
+from ..models import Game
+from .page import int_param, refusals_answered, render_table
+
+
+@never_cache
+def watch(request, token: str):
+    game = game_to_watch(token)
+    if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
+        return redirect(game)
+    if deadlines_may_have_passed(game) and commands.enforce_deadlines(game.pk):
+        game = Game.objects.get(pk=game.pk)
+    return render_table(request, game, None, "games/game.html")
+
+
+@never_cache
+@require_GET
+def watch_poll(request, token: str):
+    game = game_to_watch(token)
+    chat_seen = int_param(request, "c")
+    new_talk = game.watchers_talk and chat_seen is not None and chat_seen < (
+        ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", flat=True)
+        .first() or 0)
+    if int_param(request, "v") == game.version and not new_talk:
+        return HttpResponse(status=204)
+    return render_table(request, game, None, "games/game.html#update",
+                        status=286 if game.is_over else 200)
+
+
+@never_cache
+def watch_log(request, token: str):
+    game = game_to_watch(token)
+    names = {s.player: s.name for s in game.seats.select_related("user")}
+    return render(request, "games/log.html", {
+        "game": game, "me": None, "log": lines_of_game(game, None, names),
+        "back_url": reverse("watch", args=[token]),
+    })
+
+
+@require_POST
+@login_required
+def watch_chat(request, token: str):
+    """A watcher says something, where the host lets watchers talk."""
+    game = game_to_watch(token)
+    error, status = "", 200
+    try:
+        chat.post_as_watcher(game, request.user, request.POST.get("text", ""))
+    except chat.Rejected as rejected:
+        error, status = rejected.message, rejected.status
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("watch", token)
+    seats = list(game.seats.select_related("user"))
+    titles = {p.player: p.title_key for p in table_context(game, None, seats)["players"]}
+    return render(request, "chat/_chat.html", {
+        "game": game, "oob": True, **panel_context(
+            request, game, None, titles, oob=True, send_log=True, send_tools=False,
+            send_error=True, error=error),
+    }, status=status)
+
+
+@require_POST
+@login_required
+@refusals_answered()
+def watchable(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    commands.set_watchable(game.pk, request.user, request.POST.get("watch") == "yes",
+                           talk=request.POST.get("talk") == "on")
+    return redirect(game)

@@ -1,0 +1,66 @@
+"""What the browser tests do alike: the two screen sizes, logging in through the form,
+and collecting what a person would trip over (console and script errors, axe-core's
+serious and critical violations).
+
+The tests make every table and player before the browser starts (see conftest.py); these
+helpers touch only the browser."""
+
+from functools import cache
+
+from tests.helpers import PASSWORD
+
+# A phone held upright (a touch screen) and a laptop.
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
+
+
+def new_context(browser, size: str, **options):
+    """A fresh browser profile (no cookies) at one of SIZES; the phone is a touch screen.
+    `options` go to Playwright's new_context (locale, base_url, timezone_id, …)."""
+    phone = size == "phone"
+    return browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone,
+                               **options)
+
+
+def log_in(page, base_url: str, username: str, password: str = PASSWORD) -> None:
+    """Log in through the site's form, whatever language the page is in."""
+    page.goto(f"{base_url}/accounts/login/")
+    page.locator("input[name=username]").fill(username)
+    page.locator("input[name=password]").fill(password)
+    page.locator("main button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+def collect_errors(page, problems: list[str] | None = None, *, ignore=None,
+                   label: str = "") -> list[str]:
+    """Append each console error and each uncaught script error of `page` (a
+    Content-Security-Policy violation shows as one) to `problems`, a new list unless
+    given, and return it. `ignore(message)` passes over console errors the test
+    expects; `label` goes before each line (whose page, when several share the list)."""
+    problems = [] if problems is None else problems
+    prefix = f"{label}: " if label else ""
+
+    def on_console(message):
+        if message.type == "error" and not (ignore and ignore(message)):
+            problems.append(prefix + message.text)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: problems.append(f"{prefix}{error}"))
+    return problems
+
+
+@cache
+def _axe():
+    from axe_playwright_python.sync_playwright import Axe
+
+    return Axe()
+
+
+def serious_violations(page) -> list[dict]:
+    """axe-core's violations on the page as it is now, those rated serious or critical."""
+    return [v for v in _axe().run(page).response["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+def describe(violations: list[dict]) -> str:
+    """One line for a failed check: each violation's rule and its first few elements."""
+    return "; ".join(f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in violations)

@@ -1,0 +1,222 @@
+"""Figures for the web table, printed (never asserted by timed tests):
+
+    python -m tools.bench_table           # polling latency, query counts, emails per round
+    python -m tools.bench_table --worker  # + human move -> bot move through a real worker
+
+Everything it creates is removed again (rolled back, or deleted after the worker run). It
+still writes, so it refuses a database whose name does not contain "bench"
+(tools/project.py), and migrates the one it is given.
+"""
+
+import argparse
+import statistics
+import sys
+import time
+from datetime import timedelta
+
+from tools.figures import Lines
+from tools.project import prepare_bench_database, setup_django
+
+setup_django()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core import mail  # noqa: E402
+from django.db import connection, reset_queries, transaction  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from games import commands, engine  # noqa: E402
+from games.away import emails  # noqa: E402
+from games.commands import notifications  # noqa: E402
+from games.models import Action, Game, Seat  # noqa: E402
+
+SEED = 1  # every run plays the same deals
+
+
+class Rollback(Exception):
+    pass
+
+
+def _users(prefix: str, n: int):
+    User = get_user_model()  # noqa: N806
+    return [
+        User.objects.create_user(
+            f"{prefix}{i}", f"{prefix}{i}@example.com", "x", display_name=f"P{i}",
+            email_verified=True,
+        )
+        for i in range(n)
+    ]
+
+
+def _act_like_a_player(game: Game, seat: Seat) -> None:
+    """The human plays as the basic bot would (a sensible, repeatable player)."""
+    game.refresh_from_db()
+    view = game.engine_state().view(seat.player)
+    action = engine.choose_action("basic", view, game.version)
+    commands.act(game.pk, seat.user, action, game.wait_for(seat.player).token)
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench_table", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--polls", type=int, default=500)
+    parser.add_argument("--worker", action="store_true",
+                        help="also time human move -> bot move through a real worker")
+    parser.add_argument("--moves", type=int, default=40)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = vars(parser().parse_args(argv))
+    prepare_bench_database("tools.bench_table")
+    if options["worker"] and settings.CELERY_TASK_ALWAYS_EAGER:
+        raise SystemExit("--worker needs CELERY_BROKER_URL (a real broker)")
+    Bench().run(options)
+    return 0
+
+
+class Bench:
+    """Measure the game page, the polling endpoint, emails per round and bot latency."""
+
+    def __init__(self):
+        self.stdout = Lines()
+
+    def run(self, options: dict) -> None:
+        self.stdout.write(f"database: {connection.vendor}")
+        try:
+            with transaction.atomic(), override_settings(
+                ALLOWED_HOSTS=["testserver"],
+                EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+            ):
+                self.pages(options["polls"])
+                self.emails_per_round()
+                raise Rollback
+        except Rollback:
+            pass
+        if options["worker"]:
+            self.worker_latency(options["moves"])
+
+    def pages(self, polls: int) -> None:
+        client = Client()
+        for n_bots in (2, 6):
+            users = _users(f"bench{n_bots}x", 2)
+            game = commands.create_table(users[0], "Bench", 2 + n_bots, {"rounds": 10})
+            commands.join(game.pk, users[1])
+            for _ in range(n_bots):
+                commands.add_bot(game.pk, "basic")
+            commands.start(game.pk)
+            game.refresh_from_db()
+            client.force_login(users[0])
+            client.get(f"/t/{game.pk}/")
+            reset_queries()  # each request resets the log; count from a clean one
+            with CaptureQueriesContext(connection) as page:
+                client.get(f"/t/{game.pk}/")
+            reset_queries()
+            with CaptureQueriesContext(connection) as poll:
+                client.get(f"/t/{game.pk}/poll/?v={game.version}")
+            times = []
+            for _ in range(polls):
+                start = time.perf_counter()
+                response = client.get(f"/t/{game.pk}/poll/?v={game.version}")
+                times.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 204
+            changed = []
+            for _ in range(max(20, polls // 20)):
+                start = time.perf_counter()
+                client.get(f"/t/{game.pk}/poll/?v=0&me=x")
+                changed.append((time.perf_counter() - start) * 1000)
+            self.stdout.write(
+                f"{2 + n_bots} players: game page {len(page.captured_queries)} queries; "
+                f"unchanged poll {len(poll.captured_queries)} queries, "
+                f"median {statistics.median(times):.2f} ms, "
+                f"p95 {sorted(times)[int(len(times) * 0.95)]:.2f} ms over {polls}; "
+                f"changed poll (fragments rendered) median {statistics.median(changed):.1f} ms"
+            )
+
+    def emails_per_round(self) -> None:
+        """A four-human table, everyone on "every turn", nobody watching: each player acts
+        only after their email has gone out (the asynchronous case)."""
+        users = _users("mail", 4)
+        game = commands.create_table(users[0], "Mail", 4, {"rounds": 2})
+        Game.objects.filter(pk=game.pk).update(seed=SEED)
+        for user in users[1:]:
+            commands.join(game.pk, user)
+        commands.start(game.pk)
+        game.refresh_from_db()
+        now = timezone.now()
+        mail.outbox = []
+        decisions = 0
+        import time_machine
+
+        for _ in range(2000):
+            game.refresh_from_db()
+            if game.round_number > 1 or not game.is_playing:
+                break
+            now += timedelta(seconds=settings.NOTIFY_GRACE_SECONDS + 1)
+            with time_machine.travel(now, tick=False):
+                for pk in notifications.due_ids(now):
+                    emails.deliver(pk)
+                seat = next(s for s in game.seats.select_related("user")
+                            if str(s.player) in game.awaiting)
+                _act_like_a_player(game, seat)
+            decisions += 1
+        ours = {u.email for u in users}
+        sent = [m for m in mail.outbox if m.to[0] in ours]
+        turn_mails = [m for m in sent if "started" not in m.subject]
+        auto = Action.objects.filter(game=game, round_number=1, by="standing_order").count()
+        self.stdout.write(
+            f"4 humans, one round: {decisions} decisions by hand, {auto} passes by standing "
+            f"order, {len(turn_mails)} turn emails (+{len(sent) - len(turn_mails)} "
+            f"'game started')"
+        )
+
+    def worker_latency(self, moves: int) -> None:
+        from celery.contrib.testing.worker import start_worker
+
+        from dalmuti_site.celery import app
+
+        user = _users(f"lat{int(time.time())}x", 1)[0]
+        game = commands.create_table(user, "Latency", 4, {"rounds": 30})
+        Game.objects.filter(pk=game.pk).update(seed=SEED)
+        for _ in range(3):
+            commands.add_bot(game.pk, "basic")
+        game.seats.filter(user=user).update(auto_pass=False)
+        delays = []
+        with start_worker(app, pool="solo", perform_ping_check=False):
+            commands.start(game.pk)
+            seat = game.seats.get(user=user)
+            deadline = time.monotonic() + 300
+            while len(delays) < moves and time.monotonic() < deadline:
+                game.refresh_from_db()
+                if not game.is_playing:
+                    break
+                if str(seat.player) not in game.awaiting:
+                    time.sleep(0.01)
+                    continue
+                _act_like_a_player(game, seat)
+                game.refresh_from_db()
+                mine = Action.objects.filter(game=game, by_user=user).last()
+                if not commands.bots_awaited(game):
+                    continue
+                while time.monotonic() < deadline:
+                    bot = Action.objects.filter(game=game, seq__gt=mine.seq, by="bot").first()
+                    if bot:
+                        delays.append((bot.created - mine.created).total_seconds() * 1000)
+                        break
+                    time.sleep(0.005)
+        Game.objects.filter(pk=game.pk).delete()
+        user.delete()
+        if not delays:
+            raise SystemExit("no bot moves observed")
+        p95 = sorted(delays)[int(len(delays) * 0.95)]
+        self.stdout.write(
+            f"human move -> next bot move through the worker: median "
+            f"{statistics.median(delays):.1f} ms, p95 {p95:.1f} ms over {len(delays)} moves"
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
