@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrate lint bench messages clean
+.PHONY: run test install migrate lint lighthouse bench messages clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,14 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
+## make lighthouse: Lighthouse (npm's, pinned in package-lock.json) on three pages of the
+## production server, failing below the thresholds in tools/lighthouse.py
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+lighthouse: install node_modules/.package-lock.json
+	$(PY) -m tools.lighthouse
+
 ## make bench: how fast the rules engine plays (the other benchmarks: README, "Benchmarks")
 bench: install
 	$(PY) -m tools.bench
@@ -72,4 +80,4 @@ messages: install
 	@$(PY) -m tools.i18n check || echo "Translate the entries above (untranslated or fuzzy) in the .po files, then run make messages again."
 
 clean:
-	rm -rf $(VENV) var/test.sqlite3
+	rm -rf $(VENV) var/test.sqlite3 node_modules

@@ -1,6 +1,7 @@
 """The site's admin: titled for Dalmuti, and its index ordered for the people who use it
 (organisers come for their leagues and seasons; the games come next; the rest after)."""
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.utils.translation import gettext_lazy as _
@@ -23,6 +24,13 @@ class DalmutiAdminSite(admin.AdminSite):
     site_title = _("Dalmuti administration")
     # The index links superusers to the System status page (hosting/).
     index_template = "hosting/admin_index.html"
+
+    def admin_view(self, view, cacheable=False):
+        """The admin's own scripts (select2, the calendar, the collapsible fieldsets) write
+        `style` attributes: its pages, and only they, let style attributes through. Style
+        elements, scripts and other origins stay refused here as on the rest of the site."""
+        return csp_update({"style-src-attr": ["'unsafe-inline'"]})(
+            super().admin_view(view, cacheable))
 
     def get_urls(self):
         from hosting.views import urls

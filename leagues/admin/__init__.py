@@ -41,13 +41,32 @@ from .organised import (
 __all__ = ["ORGANISER_GROUP", "OrganisedAdmin", "action_page", "leagues_of", "limit_choices"]
 
 
-class MembershipInline(admin.TabularInline):
+class LabelledFormSet(forms.BaseInlineFormSet):
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        if "DELETE" in form.fields:
+            form.fields["DELETE"].widget.attrs["aria-label"] = _("Delete")
+
+
+class LabelledTabularInline(admin.TabularInline):
+    """A table of forms whose fields carry no <label> (the column heading names them):
+    each field is named for screen readers by its column's name."""
+    formset = LabelledFormSet
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        for field in formset.form.base_fields.values():
+            field.widget.attrs.setdefault("aria-label", str(field.label))
+        return formset
+
+
+class MembershipInline(LabelledTabularInline):
     model = Membership
     extra = 1
     autocomplete_fields = ["user"]
 
 
-class SeasonInline(admin.TabularInline):
+class SeasonInline(LabelledTabularInline):
     model = Season
     fields = ("name", "start", "end", "turn_limit")
     extra = 1
