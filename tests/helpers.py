@@ -1,8 +1,12 @@
 """Making players and games for the tests, through the same services the site uses."""
 
+import socket
+import threading
 import time
+from importlib import import_module
 
-from django.contrib.auth import get_user_model
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core import mail
 
 from games import commands, engine
@@ -128,3 +132,54 @@ def form_for(action: dict, turn: int) -> dict:
     elif action["type"] == "trade_card":
         data["card"] = str(action["card"])
     return data
+
+
+def session_for(user) -> str:
+    """The key of a new signed-in session for `user` in the configured store, for a client
+    that talks to a real server (a browser's cookie) rather than the test client."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return store.session_key
+
+
+class EventStream(threading.Thread):
+    """An open page's server-sent event stream, read on `conn` in a thread of its own: the
+    answer's status and headers, `ready` once the stream has said hello, and when each
+    table version was first heard."""
+
+    def __init__(self, conn, path: str, headers: dict[str, str]):
+        super().__init__(daemon=True)
+        self.conn, self.path, self.request_headers = conn, path, headers
+        self.heard: dict[int, float] = {}
+        self.ready = threading.Event()
+        self.status, self.headers = None, {}
+
+    @property
+    def versions(self) -> set[int]:
+        return set(self.heard)
+
+    def run(self):
+        self.conn.request("GET", self.path, headers=self.request_headers)
+        answer = self.conn.getresponse()
+        self.status, self.headers = answer.status, dict(answer.getheaders())
+        try:
+            while True:
+                line = answer.fp.readline()
+                if not line:
+                    return
+                if line.startswith(b"retry:"):
+                    self.ready.set()
+                if line.startswith(b"data: v"):
+                    self.heard.setdefault(int(line[7:].strip()), time.monotonic())
+        except (OSError, ValueError):
+            return
+
+    def close(self):
+        try:
+            self.conn.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.conn.close()

@@ -9,21 +9,17 @@ open page's event stream, on either server, was told of every new version of its
 import http.client
 import random
 import secrets
-import socket
 import sys
-import threading
 import time
-from importlib import import_module
 from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
 from games import engine
 from games.models import Game
 from games.read.replay import rebuild_state
-from tests.helpers import form_for, make_user, start_table
+from tests.helpers import EventStream, form_for, make_user, session_for, start_table
 from tools import server as harness
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker,
@@ -59,22 +55,13 @@ def cluster():
         harness.stop(*[web.process for web in servers], *workers)
 
 
-def _session_for(user) -> str:
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    return store.session_key
-
-
 class Player:
     """One human with a browser's cookies, talking to a server of its choice."""
 
     def __init__(self, user, seat):
         self.user, self.seat = user, seat
         self.csrf = secrets.token_hex(16)
-        self.cookie = (f"{settings.SESSION_COOKIE_NAME}={_session_for(user)}; "
+        self.cookie = (f"{settings.SESSION_COOKIE_NAME}={session_for(user)}; "
                        f"{settings.CSRF_COOKIE_NAME}={self.csrf}")
 
     def post(self, port: int, path: str, data: dict) -> int:
@@ -92,40 +79,14 @@ class Player:
             conn.close()
 
 
-class Stream(threading.Thread):
-    """An open page's server-sent event stream: the versions it is told of."""
-
-    def __init__(self, player: Player, port: int, game_id: int):
-        super().__init__(daemon=True)
-        self.player, self.port, self.game_id = player, port, game_id
-        self.versions: set[int] = set()
-        self.ready = threading.Event()
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PLAY_SECONDS)
-
-    def run(self):
-        self.conn.request("GET", f"/t/{self.game_id}/stream/", headers={
-            "Cookie": self.player.cookie, "Host": f"127.0.0.1:{self.port}",
-            "Accept": "text/event-stream"})
-        answer = self.conn.getresponse()
-        assert answer.status == 200, answer.status
-        try:
-            while True:
-                line = answer.fp.readline()
-                if not line:
-                    return
-                if line.startswith(b"retry:"):
-                    self.ready.set()
-                if line.startswith(b"data: v"):
-                    self.versions.add(int(line[7:].strip()))
-        except (OSError, ValueError):
-            return
-
-    def close(self):
-        try:
-            self.conn.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.conn.close()
+def _stream(player: Player, port: int, game_id: int) -> EventStream:
+    """An open page of `player`'s on the server at `port`: its event stream."""
+    stream = EventStream(
+        http.client.HTTPConnection("127.0.0.1", port, timeout=PLAY_SECONDS),
+        f"/t/{game_id}/stream/",
+        {"Cookie": player.cookie, "Host": f"127.0.0.1:{port}", "Accept": "text/event-stream"})
+    stream.port, stream.game_id = port, game_id
+    return stream
 
 
 def test_two_web_processes_and_two_workers_play_several_games_at_once(cluster):
@@ -142,11 +103,12 @@ def test_two_web_processes_and_two_workers_play_several_games_at_once(cluster):
     # Every human has the page open on one server or the other, told of changes at once.
     streams = []
     for i, player in enumerate(players):
-        stream = Stream(player, cluster[i % 2], player.seat.game_id)
+        stream = _stream(player, cluster[i % 2], player.seat.game_id)
         stream.start()
         streams.append(stream)
     for stream in streams:
         assert stream.ready.wait(START_SECONDS), "a stream did not open"
+        assert stream.status == 200, stream.status
     # The bots' first moves may have been made before the streams opened.
     start = {game.pk: Game.objects.get(pk=game.pk).version for game in games}
 

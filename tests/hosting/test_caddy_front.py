@@ -18,19 +18,16 @@ import socket
 import ssl
 import subprocess
 import sys
-import threading
 import time
-from importlib import import_module
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.db import connection
 
 from games.models import Game
-from tests.helpers import PASSWORD, form_for, make_user, start_table
+from tests.helpers import PASSWORD, EventStream, form_for, make_user, session_for, start_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker,
               pytest.mark.django_db(transaction=True)]
@@ -240,49 +237,7 @@ def test_the_login_throttle_tells_two_clients_behind_the_proxy_apart(front, sett
 
 
 def _session_cookie(user) -> str:
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
-
-
-class Stream(threading.Thread):
-    """A player's open page: the event stream, through Caddy, and when each version came."""
-
-    def __init__(self, front, cookie, game_id):
-        super().__init__(daemon=True)
-        self.conn = front.connect(timeout=60)
-        self.front, self.cookie, self.game_id = front, cookie, game_id
-        self.heard: dict[int, float] = {}
-        self.ready = threading.Event()
-        self.status, self.headers = None, {}
-
-    def run(self):
-        self.conn.request("GET", f"/t/{self.game_id}/stream/", headers={
-            "Cookie": self.cookie, "Host": f"localhost:{self.front.https_port}",
-            "Accept": "text/event-stream", "Accept-Encoding": "gzip"})
-        answer = self.conn.getresponse()
-        self.status, self.headers = answer.status, dict(answer.getheaders())
-        try:
-            while True:
-                line = answer.fp.readline()
-                if not line:
-                    return
-                if line.startswith(b"retry:"):
-                    self.ready.set()
-                if line.startswith(b"data: v"):
-                    self.heard.setdefault(int(line[7:].strip()), time.monotonic())
-        except (OSError, ValueError):
-            return
-
-    def close(self):
-        try:
-            self.conn.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.conn.close()
+    return f"{settings.SESSION_COOKIE_NAME}={session_for(user)}"
 
 
 def test_a_move_reaches_another_players_open_stream_within_a_second(front):
@@ -303,7 +258,9 @@ def test_a_move_reaches_another_players_open_stream_within_a_second(front):
         raise AssertionError("no person's turn came")
     mover = waiting[0]
     watcher = next(s for s in seats.values() if s.pk != mover.pk)
-    stream = Stream(front, cookies[watcher.user_id], game.pk)
+    stream = EventStream(front.connect(timeout=60), f"/t/{game.pk}/stream/", {
+        "Cookie": cookies[watcher.user_id], "Host": f"localhost:{front.https_port}",
+        "Accept": "text/event-stream", "Accept-Encoding": "gzip"})
     stream.start()
     assert stream.ready.wait(20), f"the stream did not open: {stream.status} {stream.headers}"
     assert stream.headers.get("Content-Type", "").startswith("text/event-stream")
