@@ -13,7 +13,6 @@ import json
 import os
 import secrets
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
@@ -28,6 +27,7 @@ from django.db import connection
 
 from games.models import Game
 from tests.helpers import PASSWORD, EventStream, form_for, make_user, session_for, start_table
+from tools import server as harness
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker,
               pytest.mark.django_db(transaction=True)]
@@ -159,17 +159,7 @@ def front(django_db_setup, django_db_blocker, tmp_path_factory):
             raise AssertionError((tmp / "caddy.log").read_text()[-3000:])
         yield served
     finally:
-        for process in processes:
-            try:
-                os.killpg(process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-        for process in processes:
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(10)
+        harness.stop(*processes)
 
 
 def test_plain_http_is_redirected_to_https(front):
