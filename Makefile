@@ -40,10 +40,12 @@ run: migrate
 		$(PY) manage.py runserver $(HOST):$(PORT); \
 	fi
 
-## make test: run the whole test suite
+## make test: run the whole test suite, in TEST_WORKERS processes (pytest-xdist; each file's
+## tests stay in one process, so that a file's shared server or browser starts once)
+TEST_WORKERS ?= 2
 test: install
 	@mkdir -p var
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 ## make lint: ruff, and the import contracts that keep the layers one-way (pyproject.toml)
 lint: install

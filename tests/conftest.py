@@ -27,6 +27,40 @@ _real_getaddrinfo = socket.getaddrinfo
 _LOCAL_NAMES = {None, "localhost", socket.gethostname()}
 
 
+def _next_databases(url: str, worker: int) -> str:
+    """The Redis URL `url` moved 2 × `worker` databases up (a broker and its cache each)."""
+    base, _, db = url.rstrip("/").rpartition("/")
+    if not db.isdigit():
+        base, db = url.rstrip("/"), "0"
+    return f"{base}/{int(db) + 2 * worker}"
+
+
+def pytest_configure(config):
+    """Under pytest-xdist (`-n 2`), each worker process gets Redis databases of its own
+    (gw0 keeps the configured ones, gw1 the next two, ...), so that one worker's Celery
+    worker never takes the other's tasks and their caches never meet, and a folder of its
+    own for the static files its production servers collect. pytest-django gives each its
+    own test database. Done before anything connects; servers started by the tests inherit
+    it through the environment."""
+    name = os.getenv("PYTEST_XDIST_WORKER", "")
+    if not name.startswith("gw") or name == "gw0":
+        return
+    worker = int(name[2:])
+    from dalmuti_site.celery import app
+
+    for setting in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "REDIS_URL"):
+        url = getattr(settings, setting, "") or ""
+        if url.startswith(("redis://", "rediss://")):
+            moved = _next_databases(url, worker)
+            setattr(settings, setting, moved)
+            os.environ[setting] = moved
+    app.conf.broker_url = settings.CELERY_BROKER_URL
+    app.conf.result_backend = settings.CELERY_RESULT_BACKEND
+    if settings.REDIS_URL:
+        settings.CACHES["default"]["LOCATION"] = settings.REDIS_URL
+    os.environ["STATIC_ROOT"] = str(settings.VAR_DIR / "xdist" / name / "staticfiles")
+
+
 def _redis_problem() -> str | None:
     url = settings.CELERY_BROKER_URL
     if settings.CELERY_TASK_ALWAYS_EAGER:

@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import uuid
 from functools import partial
+from urllib.parse import urlparse
 
 import redis
 from django.conf import settings
@@ -186,8 +187,18 @@ OWN_MOVE_SECONDS = 2.0
 SUBSCRIBE_SECONDS = 5
 
 
-# The channel every hub listens on for word about its streams ("close <stream id>").
-CONTROL = "live:hub"
+def _namespace() -> str:
+    """Redis's pub/sub channels are shared by all of its numbered databases: named after
+    the database that holds this site's keys, two sites (or two test runs) on one Redis
+    never hear each other's tables."""
+    return urlparse(settings.REDIS_URL).path.strip("/") or "0"
+
+
+def control() -> str:
+    """The channel every hub listens on for word about its streams ("close <stream id>")."""
+    return f"live:{_namespace()}:hub"
+
+
 # A session's open streams, in every web process together: a sorted set of stream ids in
 # the order they opened, kept a day after the last one opened.
 STREAMS_SECONDS = 86400
@@ -222,7 +233,7 @@ def channel(game_id: int) -> str:
     """The Redis channel every web process listens on for this table's open streams. A
     message says only which public version or chat message is new: pages fetch the rest
     through the poll, which knows what each player may see."""
-    return f"live:events:{game_id}"
+    return f"live:{_namespace()}:events:{game_id}"
 
 
 class _Hub:
@@ -256,7 +267,7 @@ class _Hub:
     async def start(self) -> None:
         # A first subscription gives the reader a connection to read from, and brings
         # the word about this process's streams.
-        await self.pubsub.subscribe(CONTROL)
+        await self.pubsub.subscribe(control())
         self.reader = asyncio.create_task(self._read())
 
     async def join(self, name: str) -> asyncio.Queue:
@@ -301,7 +312,7 @@ class _Hub:
                 name = message["channel"].decode()
                 if message["type"] == "message":
                     data = message["data"].decode()
-                    if name == CONTROL:
+                    if name == control():
                         self._control(data)
                         continue
                     for queue in self.queues.get(name, ()):
@@ -332,7 +343,7 @@ class _Hub:
         try:
             await self.redis.eval(_OPEN_STREAM, 2, session, _STREAM_ORDER, stream_id,
                                   max(1, settings.STREAMS_PER_SESSION), STREAMS_SECONDS,
-                                  CONTROL)
+                                  control())
         except (redis.RedisError, OSError):
             pass
 
