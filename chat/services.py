@@ -81,7 +81,7 @@ def post(game: Game, seat: Seat, text: str = "", flourish: str = "") -> Message:
 
 def named_seats(game: Game, text: str, speaker: Seat | None = None) -> list[Seat]:
     """The seated players a message names as "@name" (their name as the table shows it,
-    in any case, not run on into a longer word): longer names first, so that "@Ada Lee"
+    in any case, not part of a longer word or an address): longer names first, so that "@Ada Lee"
     names Ada Lee and not also a player called Ada."""
     folded = text.lower()
     named = []
@@ -92,7 +92,10 @@ def named_seats(game: Game, text: str, speaker: Seat | None = None) -> list[Seat
         start = 0
         while (at := folded.find(needle, start)) >= 0:
             end = at + len(needle)
-            if end == len(folded) or not (folded[end].isalnum() or folded[end] == "_"):
+            # A name stands on its own: "@bob," names Bob, "@bobby" and "me@bob.nl" do not.
+            alone_before = at == 0 or not (folded[at - 1].isalnum() or folded[at - 1] == "_")
+            alone_after = end == len(folded) or not (folded[end].isalnum() or folded[end] == "_")
+            if alone_before and alone_after:
                 named.append(seat)
                 folded = folded[:at] + " " * len(needle) + folded[end:]
                 break
