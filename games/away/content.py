@@ -96,6 +96,8 @@ def mention_context(notification) -> dict:
     message = Message.objects.filter(pk=message_id, game=game).first()
     return {
         "game": game, "game_url": settings.SITE_URL + game.get_absolute_url(),
+        # The table with its talk open, to answer.
+        "answer_url": settings.SITE_URL + game.get_absolute_url() + "?chat=open#chat",
         "speaker": message.name if message else "",
         "said": message.text if message else "",
         "talk": [line for line in table_talk(game, seat) if line["id"] != message_id],
