@@ -358,7 +358,12 @@ document.addEventListener("keydown", (event) => {
     listOf(input).querySelectorAll("[aria-selected=true]").forEach((o) => o.setAttribute("aria-selected", "false"));
     option.setAttribute("aria-selected", "true");
     input.setAttribute("aria-activedescendant", option.id);
-    option.scrollIntoView({ block: "nearest" });
+    // Only the list scrolls to the chosen name, never the sheet or the page behind it.
+    const list = listOf(input);
+    if (option.offsetTop < list.scrollTop) list.scrollTop = option.offsetTop;
+    else if (option.offsetTop + option.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = option.offsetTop + option.offsetHeight - list.clientHeight;
+    }
   };
   const update = (input) => {
     const found = query(input);
