@@ -67,10 +67,10 @@ def to_beat(view: dict) -> str:
 
 
 def card_counts(view: dict, names: dict[int, str]) -> list[dict]:
-    """How many cards each player holds, in the order they play."""
-    seats = view["seats"]
+    """How many cards each player holds, in the order they play; who went out says so."""
+    seats, out = view["seats"], set(view["finish_order"])
     return [{"name": names.get(seats[i], "?"), "count": view["counts"][i],
-             "me": i == view["seat"]} for i in view["order"]]
+             "me": i == view["seat"], "out": i in out} for i in view["order"]]
 
 
 def table_talk(game, seat) -> list[dict]:

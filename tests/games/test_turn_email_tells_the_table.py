@@ -103,13 +103,13 @@ def test_the_turn_email_tells_the_table_in_the_readers_language_and_zone(
     for user, other, words in ((bob, alice, {
         "subject": "Du bist dran: „Freitag“", "hello": "Hallo Bob,",
         "since": "Seit deinem letzten Zug:", "beat": "Zu schlagen: {}.",
-        "counts": "Karten auf der Hand:", "me": "du {}",
+        "counts": "Karten auf der Hand:", "me": "du {}", "out": "{}: draußen",
         "talk": "Tischgespräch, seit du zuletzt geschaut hast:",
         "when": "Deine Zeit läuft am {} ab (in {})",
     }), (alice, bob, {
         "subject": "Your turn at Freitag", "hello": "Hello Alice,",
         "since": "Since your last move:", "beat": "To beat: {}.",
-        "counts": "Cards in hand:", "me": "you {}",
+        "counts": "Cards in hand:", "me": "you {}", "out": "{}: out",
         "talk": "Table talk since you last looked:",
         "when": "Your time runs out on {} (in {})",
     })):
@@ -131,7 +131,8 @@ def test_the_turn_email_tells_the_table_in_the_readers_language_and_zone(
             assert words["counts"] in body
             for name, count in expected["counts"]:
                 if name != user.name:
-                    assert f"{name} {count}" in body
+                    assert (words["out"].format(name) if count == 0 else f"{name} {count}") \
+                        in body
             assert words["me"].format(expected["me"]) in body
             assert esc(words["when"].format(expected["when"], expected["left"])) in body
             assert words["talk"] in body
