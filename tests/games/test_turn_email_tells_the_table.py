@@ -1,4 +1,4 @@
-"""A turn email tells the table: what happened since the reader's last move (the "while
+"""A turn email (and the daily summary) tells the table: what happened since the reader's last move (the "while
 you were away" line), what they must beat, each player's card count, the time left and
 the table talk they have not read, in their language and time zone, in plain text and
 HTML, through a real SMTP server (`mail_server`, which refuses the first message). It
@@ -187,3 +187,11 @@ def test_two_worlds_that_differ_only_in_hidden_cards_give_the_same_email(alice, 
     assert first == second  # … the emails do not, byte for byte
     _subject, text, _html = first
     assert "To beat:" in text and "Cards in hand:" in text
+
+    # The daily summary quotes the table talk Bob has not read, as the turn email does.
+    chat.post(game, game.seats.get(user=alice), "Tea is served <b>now</b>")
+    daily = Notification(user=bob, kind="daily", key="daily:test")
+    name, context = emails.email_for(daily)
+    _subject, text, html = emails.render(name, bob, context)
+    assert "Table talk since you last looked:\n  Alice: Tea is served <b>now</b>" in text
+    assert "<strong>Alice:</strong> Tea is served &lt;b&gt;now&lt;/b&gt;" in html
