@@ -1,9 +1,9 @@
-"""A turn email (and the daily summary) tells the table: what happened since the reader's last move (the "while
-you were away" line), what they must beat, each player's card count, the time left and
-the table talk they have not read, in their language and time zone, in plain text and
-HTML, through a real SMTP server (`mail_server`, which refuses the first message). It
-never names a card of any hand, the reader's own included: two worlds that differ only
-in the hidden cards give byte-identical emails."""
+"""A turn email (and the daily summary) tells the table: what happened since the reader's
+last move (the "while you were away" line), what they must beat, each player's card count,
+the time left and the table talk they have not read, in their language and time zone, in
+plain text and HTML, through a real SMTP server (`mail_server`, which refuses the first
+message). It never names a card of any hand, the reader's own included: two worlds that
+differ only in the hidden cards give byte-identical emails."""
 
 import copy
 import smtplib
