@@ -2,6 +2,7 @@
 the email (templates/emails/<name>-subject.txt, -body.txt, -body.html), in the
 recipient's language, each with a signed one-click unsubscribe link."""
 
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -47,23 +48,12 @@ def user_for_unsubscribe_token(token: str):
     return get_user_model().objects.filter(pk=pk).first()
 
 
+@contextmanager
 def reading(user):
-    """The reader's language and time zone, for making what an email says."""
+    """In the reader's language and time zone: for making what an email says."""
     language = user.reading_language or settings.LANGUAGE_CODE
-    return _Both(translation.override(language), timezone.override(user.zone))
-
-
-class _Both:
-    def __init__(self, *managers):
-        self.managers = managers
-
-    def __enter__(self):
-        for manager in self.managers:
-            manager.__enter__()
-
-    def __exit__(self, *exc):
-        for manager in reversed(self.managers):
-            manager.__exit__(*exc)
+    with translation.override(language), timezone.override(user.zone):
+        yield
 
 
 def render(name: str, user, context: dict, language: str = "") -> tuple[str, str, str]:
