@@ -9,7 +9,7 @@ from games.models import Game, Seat
 
 from . import flourishes
 from .models import Message, ReadMarker
-from .services import mark_read
+from .services import mark_read, seated_names
 
 PANEL_SIZE = 30
 
@@ -81,6 +81,9 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
         "post_url": reverse("chat_post", args=[game.pk]) if me is not None
         else reverse("watch_chat", args=[game.watch_token]),
         "can_post": me is not None or (game.watchers_talk and request.user.is_authenticated),
+        # The names "@" completes to: everybody seated but the speaker.
+        "names": [name for name in seated_names(game) if me is None or name != me.name]
+        if not oob or send_tools else [],
         "my_title": title_name(my_title) if my_title else "",
         "error": error,
         "send_error": send_error,

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from dalmuti_site.text import plain_line
+from games.commands import notifications
 from games.core import live
 from games.models import Game, Seat
 
@@ -73,8 +74,48 @@ def post(game: Game, seat: Seat, text: str = "", flourish: str = "") -> Message:
         message = Message.objects.create(
             game=game, seat=seat, name=seat.name, text=text, flourish=flourish
         )
+        tell_the_named(game, message, speaker=seat)
         live.chat_posted(game.pk, message.pk)
         return message
+
+
+def named_seats(game: Game, text: str, speaker: Seat | None = None) -> list[Seat]:
+    """The seated players a message names as "@name" (their name as the table shows it,
+    in any case, not part of a longer word or an address): longer names first, so that "@Ada Lee"
+    names Ada Lee and not also a player called Ada."""
+    folded = text.lower()
+    named = []
+    seats = [s for s in game.seats.select_related("user").exclude(user=None)
+             if speaker is None or s.pk != speaker.pk]
+    for seat in sorted(seats, key=lambda s: -len(s.name)):
+        needle = "@" + seat.name.lower()
+        start = 0
+        while (at := folded.find(needle, start)) >= 0:
+            end = at + len(needle)
+            # A name stands on its own: "@bob," names Bob, "@bobby" and "me@bob.nl" do not.
+            alone_before = at == 0 or not (folded[at - 1].isalnum() or folded[at - 1] == "_")
+            alone_after = end == len(folded) or not (folded[end].isalnum() or folded[end] == "_")
+            if alone_before and alone_after:
+                named.append(seat)
+                folded = folded[:at] + " " * len(needle) + folded[end:]
+                break
+            start = at + 1
+    return named
+
+
+def tell_the_named(game: Game, message: Message, speaker: Seat | None = None) -> None:
+    """Notify the players a message names (notifications.for_mention decides who is told,
+    and sends after the message is committed)."""
+    if not message.text:
+        return
+    for seat in named_seats(game, message.text, speaker):
+        notifications.for_mention(game, seat, message.pk)
+
+
+def seated_names(game: Game) -> list[str]:
+    """The names the chat input offers after "@": the players seated at the table."""
+    return sorted({s.name for s in game.seats.select_related("user").exclude(user=None)},
+                  key=str.lower)
 
 
 def mark_read(seat: Seat, last_id: int) -> None:
@@ -136,5 +177,6 @@ def post_as_watcher(game: Game, user, text: str) -> Message:
         if recent >= limit:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
         message = Message.objects.create(game=game, seat=None, name=name, text=text)
+        tell_the_named(game, message)
         live.chat_posted(game.pk, message.pk)
         return message

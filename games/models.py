@@ -226,6 +226,8 @@ class Seat(models.Model):
     pass_trick = models.CharField(max_length=32, blank=True)
     # The player's first table: the page explains their standing orders there.
     first_game = models.BooleanField(default=False)
+    # No email or push when someone names the player in this table's talk.
+    talk_muted = models.BooleanField(_("no notices of table talk"), default=False)
 
     class Meta:
         ordering = ["player", "joined", "pk"]
@@ -444,6 +446,7 @@ class Notification(models.Model):
         LAPSING = "lapsing", _("An invitation is about to lapse")
         TIMED_OUT = "timed_out", _("Your time ran out")
         STAND_IN = "stand_in", _("The stand-in plays for you")
+        MENTION = "mention", _("Named in the table talk")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

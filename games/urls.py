@@ -23,6 +23,7 @@ urlpatterns = [
     path("t/<int:game_id>/stream/", stream.stream, name="stream"),
     path("t/<int:game_id>/log/", play.game_log, name="game_log"),
     path("t/<int:game_id>/orders/", seat_settings.standing_orders, name="standing_orders"),
+    path("t/<int:game_id>/talk-notices/", seat_settings.talk_notices, name="talk_notices"),
     path("t/<int:game_id>/vacation/", seat_settings.vacation, name="vacation"),
     path("t/<int:game_id>/back/", seat_settings.take_back, name="take_back"),
     path("t/<int:game_id>/end/", seat_settings.end_after_this_round, name="end_after_this_round"),

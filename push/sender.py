@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from dalmuti_site import outbound
-from games.away.content import game_context
+from games.away.content import game_context, mention_context
 from games.core.turns import games_waiting_for
 from games.models import OPEN_TABLE_DAYS, Invitation, Notification
 
@@ -52,6 +52,13 @@ def message(notification: Notification) -> dict:
             return {"title": _squash(title), "body": _("Take your seat before then."),
                     "url": reverse("join", args=[invitation.game.invite_token]),
                     "tag": f"invitation-{invitation.pk}"}
+        if kind == Kind.MENTION:
+            context = mention_context(notification)
+            title = render_to_string("emails/mention-subject.txt", context)
+            return {"title": _squash(title),
+                    "body": _squash(f"{context['speaker']}: {context['said']}"),
+                    "url": game.get_absolute_url() + "?chat=open#chat",
+                    "tag": f"talk-{game.pk}"}
         if kind == Kind.EXPIRING:
             context = {"game": game, "closes": game.created + timedelta(days=OPEN_TABLE_DAYS)}
             body = _("Start it before then: bots can fill the empty seats.")

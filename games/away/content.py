@@ -1,20 +1,31 @@
 """What a notification may say about a game (an email, a push message): only what the
-player's own view shows."""
+player's own view shows, and never a card of anyone's hand, the reader's own included
+(emails are forwarded and read on shared screens): what the table did, what lies on it,
+how many cards each player holds, the time left and the table talk."""
 
 
 from django.conf import settings
 
+from chat.flourishes import BY_KEY as FLOURISHES
+from chat.models import Message, ReadMarker
 from games.core.clock import current_deadline
-from games.core.words import TITLE_NAMES
+from games.core.words import TITLE_NAMES, cards_phrase
+from games.read.narration import log_lines, since_you_looked
+
+# How many lines of table talk an email quotes: the latest, the rest is on the site.
+TALK_LINES = 5
 
 
 def game_context(game, user) -> dict:
-    """What the email may say about the game: only what the player's own view shows."""
+    """What the email may say about the game: only what the player's own view shows.
+    Call it in the reader's language: its sentences are made here."""
     seat = game.seats.get(user=user)
-    context = {"game": game, "game_url": settings.SITE_URL + game.get_absolute_url()}
+    context = {"game": game, "game_url": settings.SITE_URL + game.get_absolute_url(),
+               "talk": table_talk(game, seat)}
     if game.state is not None:
         view = game.engine_state().view(seat.player)
         kinds = {a["type"] for a in view["legal_actions"]}
+        names = {s.player: s.name for s in game.seats.select_related("user")}
         context.update({
             "round_number": view["game"]["round_number"],
             "my_title": TITLE_NAMES[view["titles"][view["seat"]]] if view["seat"] is not None
@@ -22,10 +33,75 @@ def game_context(game, user) -> dict:
             "decision": _decision(view["phase"], kinds),
             "standings": _standings(game, view),
         })
+        if game.is_playing:
+            context.update({
+                "since_your_move": since_your_move(game, seat, names),
+                "to_beat": to_beat(view),
+                "counts": card_counts(view, names),
+            })
     if game.is_playing and game.wait_for(seat.player) is not None:
         # Timed tables: when the player's time runs out, in the reader's zone.
         context["deadline"] = current_deadline(game, seat)
     return context
+
+
+def since_your_move(game, seat, names: dict[int, str]) -> str:
+    """The "while you were away" line for what the table did since the player's last move
+    (the round so far if they have not moved yet), from the public events alone."""
+    actions = game.actions.order_by("seq")
+    if seat.last_acted:
+        actions = actions.filter(created__gt=seat.last_acted)
+    else:
+        actions = actions.filter(round_number=game.round_number)
+    lines = [line for line in log_lines(list(actions), seat, names)
+             if not line["private"]]
+    return since_you_looked(lines, seat.player, names)
+
+
+def to_beat(view: dict) -> str:
+    """The play on the table the player must beat, in words ("3 Masons"); empty when the
+    table is empty (the player leads) or the round is not in its play."""
+    if view["phase"] != "play" or not view["trick"]["plays"]:
+        return ""
+    return cards_phrase(view["trick"]["plays"][-1]["cards"])
+
+
+def card_counts(view: dict, names: dict[int, str]) -> list[dict]:
+    """How many cards each player holds, in the order they play; who went out says so."""
+    seats, out = view["seats"], set(view["finish_order"])
+    return [{"name": names.get(seats[i], "?"), "count": view["counts"][i],
+             "me": i == view["seat"], "out": i in out} for i in view["order"]]
+
+
+def table_talk(game, seat) -> list[dict]:
+    """The last lines of table talk the player has not read (by others), oldest first: the
+    table's own conversation, public to everyone seated."""
+    read = ReadMarker.objects.filter(seat=seat).values_list("last_read", flat=True).first()
+    messages = (Message.objects.filter(game=game, pk__gt=read or 0).exclude(seat=seat)
+                .order_by("-pk")[:TALK_LINES])
+    lines = []
+    for m in reversed(messages):
+        flourish = FLOURISHES.get(m.flourish) if m.flourish else None
+        text = str(flourish.text) if flourish else m.text
+        lines.append({"id": m.pk, "name": m.name, "text": text})
+    return lines
+
+
+def mention_context(notification) -> dict:
+    """What a notice of being named in the table talk says: who said what, and the other
+    lines of talk the player has not read."""
+    game, user = notification.game, notification.user
+    seat = game.seats.get(user=user)
+    message_id = int(notification.key.split(":")[2])
+    message = Message.objects.filter(pk=message_id, game=game).first()
+    return {
+        "game": game, "game_url": settings.SITE_URL + game.get_absolute_url(),
+        # The table with its talk open, to answer.
+        "answer_url": settings.SITE_URL + game.get_absolute_url() + "?chat=open#chat",
+        "speaker": message.name if message else "",
+        "said": message.text if message else "",
+        "talk": [line for line in table_talk(game, seat) if line["id"] != message_id],
+    }
 
 
 def _decision(phase: str, kinds: set[str]) -> str:

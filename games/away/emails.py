@@ -2,6 +2,7 @@
 the email (templates/emails/<name>-subject.txt, -body.txt, -body.html), in the
 recipient's language, each with a signed one-click unsubscribe link."""
 
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -12,7 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games.away.content import game_context
+from games.away.content import game_context, mention_context
 from games.commands import notifications
 from games.core.clock import TIMEOUTS_BEFORE_STAND_IN
 from games.core.turns import games_waiting_for
@@ -47,10 +48,17 @@ def user_for_unsubscribe_token(token: str):
     return get_user_model().objects.filter(pk=pk).first()
 
 
-def send(name: str, user, context: dict, address: str = "", language: str = "") -> None:
-    """Render and send one email to `user` (or, for someone without an account yet, to
-    `address` in `language`): in the reader's language and time zone, whoever's request
-    or task sends it, with the unsubscribe footer when there is an account to unsubscribe."""
+@contextmanager
+def reading(user):
+    """In the reader's language and time zone: for making what an email says."""
+    language = user.reading_language or settings.LANGUAGE_CODE
+    with translation.override(language), timezone.override(user.zone):
+        yield
+
+
+def render(name: str, user, context: dict, language: str = "") -> tuple[str, str, str]:
+    """The subject, text body and HTML body of an email to `user` (None: someone without
+    an account, in `language`), in the reader's language and time zone."""
     unsubscribe = unsubscribe_url(user) if user is not None else ""
     language = (user.reading_language if user is not None else "") or language or \
         settings.LANGUAGE_CODE
@@ -61,6 +69,15 @@ def send(name: str, user, context: dict, address: str = "", language: str = "") 
         subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
         text = render_to_string(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
+    return subject, text, html
+
+
+def send(name: str, user, context: dict, address: str = "", language: str = "") -> None:
+    """Render and send one email to `user` (or, for someone without an account yet, to
+    `address` in `language`): in the reader's language and time zone, whoever's request
+    or task sends it, with the unsubscribe footer when there is an account to unsubscribe."""
+    unsubscribe = unsubscribe_url(user) if user is not None else ""
+    subject, text, html = render(name, user, context, language)
     headers = {}
     if unsubscribe:
         headers = {"List-Unsubscribe": f"<{unsubscribe}>",
@@ -99,32 +116,43 @@ def deliver(notification_id: int) -> str:
 
 
 def send_notification(notification: Notification) -> None:
+    name, context = email_for(notification)
+    send(name, notification.user, context)
+
+
+def email_for(notification: Notification) -> tuple[str, dict]:
+    """Which email a notification sends, and what it says (made in the reader's language:
+    the narration's sentences are made here, not in the templates)."""
+    with reading(notification.user):
+        return _email_for(notification)
+
+
+def _email_for(notification: Notification) -> tuple[str, dict]:
     user = notification.user
     if notification.kind == Notification.Kind.DAILY:
         games = [game_context(game, user) for game in games_waiting_for(user)]
-        send("daily", user, {"games": games})
-        return
+        return "daily", {"games": games}
     if notification.kind == Notification.Kind.EXPIRING:
         game = notification.game
-        send("expiring", user, {
+        return "expiring", {
             "game": game, "game_url": settings.SITE_URL + game.get_absolute_url(),
             "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
-        })
-        return
+        }
     if notification.kind == Notification.Kind.LAPSING:
         invitation = Invitation.objects.select_related("game", "invited_by").get(
             pk=notification.key.split(":")[1])
-        send("lapsing", user, {
+        return "lapsing", {
             "game": invitation.game, "host": invitation.invited_by, "lapses": invitation.lapses,
             "link": settings.SITE_URL + reverse("join", args=[invitation.game.invite_token]),
-        })
-        return
+        }
+    if notification.kind == Notification.Kind.MENTION:
+        return "mention", mention_context(notification)
     context = game_context(notification.game, user)
     context["timeouts_before_stand_in"] = TIMEOUTS_BEFORE_STAND_IN
     if notification.kind == Notification.Kind.NUDGE:
         by = int(notification.key.rsplit(":", 1)[1])
         context["by"] = notification.game.seats.select_related("user").get(player=by).name
-    send(notification.kind, user, context)
+    return notification.kind, context
 
 
 def send_invitation(invitation_id: int) -> None:

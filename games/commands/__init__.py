@@ -41,6 +41,7 @@ from .moves import (
     standing_order_action,
     wake_bots,
 )
+from .notifications import set_talk_notices
 from .seats import choose_join_place, join_in_progress, leave_game
 from .tables import (
     BOT_NAMES,
@@ -70,7 +71,7 @@ __all__ = [
     "join_in_progress", "leave_game",
     "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
     "remove_seat", "seen", "seen_at", "set_away",
-    "set_profile_standing_orders", "set_standing_orders", "set_watchable",
+    "set_profile_standing_orders", "set_standing_orders", "set_talk_notices", "set_watchable",
     "standing_order_action", "start", "start_vacation", "take_seat_back",
     "vote_stand_in", "wake_bots",
 ]

@@ -102,6 +102,39 @@ def for_absence(game: Game, seat: Seat, kind: str) -> list[Notification]:
     return notify(seat.user, f"{kind}:{game.pk}:{game.seq}:{seat.player}", kind, due, game)
 
 
+# At most one notice of being named in the table talk per table and player in this time:
+# a lively conversation about an absent friend reaches them once, not line by line.
+MENTION_NOTICE_EVERY = timedelta(minutes=30)
+
+
+def for_mention(game: Game, seat: Seat, message_id: int) -> list[Notification]:
+    """Someone named the seat's player in the table talk: tell them through their channels,
+    unless they muted this table's talk, chose never to be told, are at the table now, or
+    were told of a mention here within MENTION_NOTICE_EVERY. Called in the transaction
+    that posts the message; the notice waits like a turn email and is sent after it."""
+    user = seat.user
+    if user is None or seat.talk_muted or seat.left or user.notify == user.Notify.NEVER:
+        return []
+    now = timezone.now()
+    watching = now - timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
+    if seat.last_seen and seat.last_seen > watching:
+        return []
+    # Lock the named player's seat: two messages naming them at once count one by one.
+    Seat.objects.select_for_update().filter(pk=seat.pk).first()
+    told = Notification.objects.filter(
+        user=user, game=game, kind=Kind.MENTION, created__gt=now - MENTION_NOTICE_EVERY,
+    ).exclude(status=Status.SKIPPED)
+    if told.exists():
+        return []
+    due = now + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
+    return notify(user, f"mention:{game.pk}:{message_id}", Kind.MENTION, due, game)
+
+
+def set_talk_notices(game_id: int, user, on: bool) -> None:
+    """Whether the player hears (by email or push) of being named in this table's talk."""
+    Seat.objects.filter(game_id=game_id, user=user).update(talk_muted=not on)
+
+
 def remind_before(game: Game) -> int:
     """Seconds before the deadline that the reminder goes out: a quarter of the limit."""
     return game.turn_limit // 4
@@ -174,6 +207,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         return ("send", None) if games_waiting_for(user) else ("nothing waiting", None)
     if notification.kind in (Kind.TIMED_OUT, Kind.STAND_IN):
         return _absence_still_news(notification)
+    if notification.kind == Kind.MENTION:
+        return _mention_still_news(notification)
     daily_reminder = notification.kind == Kind.REMINDER and user.notify == user.Notify.DAILY
     if not daily_reminder and not _wants(user, user.Notify.EVERY_TURN):
         return "preference", None
@@ -234,6 +269,23 @@ def _absence_still_news(notification: Notification) -> tuple[str, datetime | Non
         return "back", None
     if notification.kind == Kind.STAND_IN and not seat.stand_in:
         return "back", None
+    return "send", None
+
+
+def _mention_still_news(notification: Notification) -> tuple[str, datetime | None]:
+    """A mention is told unless the player muted the table's talk, chose never to be told,
+    or came to the table since (they read it there)."""
+    user, game = notification.user, notification.game
+    if user.notify == user.Notify.NEVER:
+        return "preference", None
+    seat = Seat.objects.filter(game=game, user=user).first()
+    if seat is None or seat.left:
+        return "over", None
+    if seat.talk_muted:
+        return "muted", None
+    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
+    if seat.last_seen and seat.last_seen > notification.created - watching:
+        return "at the table", None
     return "send", None
 
 

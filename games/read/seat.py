@@ -413,6 +413,7 @@ def my_orders(sight: Sight) -> dict:
     return {
         "auto_pass": me.auto_pass,
         "auto_tax_worst": me.auto_tax_worst,
+        "talk_notices": not me.talk_muted,
         # At their first table, the player is told plainly what their orders do.
         "first_game": me.first_game and game.is_playing,
         "pass_trick": view["phase"] == "play" and me.pass_trick == trick_key(view),

@@ -44,6 +44,19 @@ def standing_orders(request, game_id: int):
 
 @require_POST
 @login_required
+@refusals_answered()
+def talk_notices(request, game_id: int):
+    """Hear, or no longer hear, of being named in this table's talk."""
+    game, _me = seat_for_user(request, game_id)
+    on = request.POST.get("talk_notices") == "on"
+    commands.set_talk_notices(game.pk, request.user, on)
+    messages.success(request, _("You will hear when someone names you in this table's talk.")
+                     if on else _("You will no longer hear of this table's talk away from it."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
 @refusals_answered("vacation")
 def vacation(request, game_id: int):
     game, _me = seat_for_user(request, game_id)

@@ -334,3 +334,97 @@ document.addEventListener("keydown", (event) => {
     menu.querySelector("summary").focus();
   }
 });
+
+// Naming a player in the table talk: typing "@" and the start of a seated player's name
+// offers the names that fit (a combobox's listbox: arrows and Enter or Tab to choose, Escape
+// to close, a tap on a phone); the chosen one is written in full, "@Name ".
+{
+  const MAX_SHOWN = 6;
+  const query = (input) => {
+    const before = input.value.slice(0, input.selectionStart ?? input.value.length);
+    const match = /(^|\s)@([^@\n]{0,40})$/u.exec(before);
+    return match ? { start: before.length - match[2].length - 1, text: match[2] } : null;
+  };
+  const listOf = (input) => document.getElementById(input.getAttribute("aria-controls"));
+  const options = (input) => [...listOf(input).querySelectorAll("[role=option]")].filter((o) => !o.hidden);
+  const close = (input) => {
+    const list = listOf(input);
+    list.hidden = true;
+    input.setAttribute("aria-expanded", "false");
+    input.removeAttribute("aria-activedescendant");
+    list.querySelectorAll("[aria-selected=true]").forEach((o) => o.setAttribute("aria-selected", "false"));
+  };
+  const select = (input, option) => {
+    listOf(input).querySelectorAll("[aria-selected=true]").forEach((o) => o.setAttribute("aria-selected", "false"));
+    option.setAttribute("aria-selected", "true");
+    input.setAttribute("aria-activedescendant", option.id);
+    // Only the list scrolls to the chosen name, never the sheet or the page behind it.
+    const list = listOf(input);
+    if (option.offsetTop < list.scrollTop) list.scrollTop = option.offsetTop;
+    else if (option.offsetTop + option.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = option.offsetTop + option.offsetHeight - list.clientHeight;
+    }
+  };
+  const update = (input) => {
+    const found = query(input);
+    if (!found) { close(input); return; }
+    const typed = found.text.toLocaleLowerCase();
+    let shown = 0;
+    for (const option of listOf(input).querySelectorAll("[role=option]")) {
+      const fits = shown < MAX_SHOWN && option.dataset.name.toLocaleLowerCase().startsWith(typed)
+        && option.dataset.name.toLocaleLowerCase() !== typed;
+      option.hidden = !fits;
+      shown += fits ? 1 : 0;
+    }
+    if (!shown) { close(input); return; }
+    listOf(input).hidden = false;
+    input.setAttribute("aria-expanded", "true");
+    const current = document.getElementById(input.getAttribute("aria-activedescendant") || "");
+    select(input, current && !current.hidden ? current : options(input)[0]);
+  };
+  const choose = (input, option) => {
+    const found = query(input);
+    if (!found) { close(input); return; }
+    const end = input.selectionStart ?? input.value.length;
+    const name = `@${option.dataset.name} `;
+    input.value = input.value.slice(0, found.start) + name + input.value.slice(end);
+    const caret = found.start + name.length;
+    input.setSelectionRange(caret, caret);
+    close(input);
+    input.focus();
+  };
+  document.addEventListener("input", (event) => {
+    if (event.target.matches("[data-mentions]")) update(event.target);
+  });
+  document.addEventListener("keydown", (event) => {
+    const input = event.target;
+    if (!input.matches || !input.matches("[data-mentions]") || input.getAttribute("aria-expanded") !== "true") return;
+    const shown = options(input);
+    const at = shown.findIndex((o) => o.id === input.getAttribute("aria-activedescendant"));
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      select(input, shown[(at + step + shown.length) % shown.length]);
+    } else if ((event.key === "Enter" || event.key === "Tab") && at >= 0) {
+      event.preventDefault();
+      choose(input, shown[at]);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      close(input);
+    }
+  });
+  // A press on a name keeps the focus in the input (so a phone's keyboard stays up).
+  document.addEventListener("pointerdown", (event) => {
+    if (event.target.closest && event.target.closest(".chat-names [role=option]")) event.preventDefault();
+  });
+  document.addEventListener("click", (event) => {
+    const option = event.target.closest && event.target.closest(".chat-names [role=option]");
+    if (option) {
+      const input = document.querySelector(`[aria-controls="${option.parentElement.id}"]`);
+      if (input) choose(input, option);
+    }
+  });
+  document.addEventListener("focusout", (event) => {
+    if (event.target.matches && event.target.matches("[data-mentions]")) close(event.target);
+  });
+}
