@@ -128,6 +128,7 @@ def new_table(request):
         initial = {"name": default_table_name(request.user)}
         if earlier is not None:
             initial.update(NewTableForm.initial_from(earlier))
+            initial["name"] = earlier.name
             initial["guests"] = [s.user_id for s in earlier.seats.exclude(user=None)
                                  if s.user_id != request.user.pk]
         if request.GET.getlist("guests"):
