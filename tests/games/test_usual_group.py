@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import commands
 from games.core.usual_group import played_with
 from games.models import Game, Invitation, InvitationBlock
+from tests.helpers import start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -146,3 +147,20 @@ def test_the_lobby_invites_the_ticked_players(client, alice, bob, carol, history
                        follow=True)
     assert "2 invitations sent." in page.content.decode()
     assert {i.user.username for i in table.invitations.all()} == {"bob", "carol"}
+
+
+def test_every_link_to_pass_on_comes_with_a_share_button_that_waits_for_javascript(
+        client, alice, bob):
+    game = commands.create_table(alice, "Friday", 6, {})
+    client.force_login(alice)
+    lobby = client.get(f"/t/{game.pk}/").content.decode()
+    assert lobby.count("data-share-button") == 1
+    # Without JavaScript the button stays hidden: the link is text to select and copy.
+    assert 'data-label-copy="Copy link" hidden>' in lobby
+    assert f'/join/{game.invite_token}/" class="invite-link"' in lobby
+    playing = start_table(alice, [bob], bots=2)
+    commands.set_watchable(playing.pk, alice, True)
+    playing.refresh_from_db()
+    page = client.get(f"/t/{playing.pk}/").content.decode()
+    assert f'/watch/{playing.watch_token}/" class="invite-link"' in page
+    assert page.count("data-share-button") == 2  # the watchers' link, and the invitation
