@@ -59,8 +59,10 @@ def test_the_group_is_who_you_played_with_latest_first_humans_only(alice, histor
 def test_whoever_blocks_you_leaves_your_group_and_refuses_every_invitation(
         client, alice, bob, history):
     client.force_login(bob)
-    answer = client.post("/invitations/block/", {"block": alice.pk})
-    assert answer.status_code == 302
+    assert "Block invitations from Alice" in client.get("/players/alice/").content.decode()
+    answer = client.post("/invitations/block/", {"block": alice.pk, "next": "/players/alice/"})
+    assert answer.status_code == 302 and answer.url == "/players/alice/"
+    assert "Let Alice invite you again" in client.get("/players/alice/").content.decode()
     assert InvitationBlock.objects.filter(user=bob, blocked=alice).exists()
     assert "bob" not in [u.username for u in played_with(alice)]
     # By name and by address, at a table of Alice's: refused, nothing created, and she is
@@ -96,6 +98,12 @@ def test_the_new_table_invites_the_ticked_players_in_one_go(client, alice, bob, 
         ("bob", alice.pk), ("dave", alice.pk)}
     client.force_login(bob)
     assert "Again" in client.get("/").content.decode()  # the invitation, as ever
+    # Ticked in the profile's list, the names come to the form ticked.
+    client.force_login(alice)
+    assert f'value="{dave.pk}" form="usual-group-table"' in client.get(
+        "/accounts/profile/").content.decode()
+    form = client.get(f"/tables/new/?guests={dave.pk}").content.decode()
+    assert f'value="{dave.pk}" id="id_guests_0" checked' in form
 
 
 def test_a_forged_choice_opens_nothing_and_invites_nobody(client, alice, bob, history, erin):
