@@ -19,6 +19,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from games.commands import set_away, set_profile_standing_orders
+from games.read.usual_group import usual_group_context
 
 from . import confirmation, throttle
 from .forms import LoginForm, ProfileForm, SignupForm, StandingOrdersForm
@@ -186,6 +187,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {
         "form": form, "away_until": user.away_until if user.is_away() else None,
         "orders_form": StandingOrdersForm(instance=user),
+        **usual_group_context(user),
     })
 
 

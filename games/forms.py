@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from dalmuti_site.text import PlainLineField
 
 from . import engine
+from .core.usual_group import played_with
 from .engine.options import MAX_ROUNDS
 from .models import BotLevel, TurnLimit
 
@@ -194,6 +195,63 @@ class TableForm(forms.Form):
             "scoring": not data["no_points"],
             "merchant_trade_from": data["merchant_trade_from"],
         }
+
+
+# A forged choice, or somebody who blocked the inviter since the page was served.
+NOT_IN_THE_GROUP = _("You can invite from this list only people you have played with; "
+                     "nobody was invited.")
+
+
+class PeopleField(forms.ModelMultipleChoiceField):
+    """Tick boxes for people, by the name they show at the table."""
+
+    widget = forms.CheckboxSelectMultiple
+
+    def __init__(self, **kwargs):
+        super().__init__(queryset=get_user_model().objects.none(), required=False,
+                         error_messages={"invalid_choice": NOT_IN_THE_GROUP,
+                                         "invalid_pk_value": NOT_IN_THE_GROUP}, **kwargs)
+
+    def label_from_instance(self, obj) -> str:
+        return obj.name
+
+
+class NewTableForm(TableForm):
+    """A new table, and the people of the host's usual group to invite to it at once."""
+
+    guests = PeopleField(label=_("Invite people you have played with"))
+
+    def __init__(self, *args, host, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["guests"].queryset = played_with(host)
+
+    @staticmethod
+    def initial_from(game) -> dict:
+        """The form filled in as an earlier game was: its size, clock and rules."""
+        o = engine.Options.from_json(game.options)
+        end = "rounds" if o.rounds else "score" if o.target_score else "open"
+        return {
+            "seats": game.seats.count(), "turn_limit": game.turn_limit,
+            "leaver_bot": game.leaver_bot, "end": end, "rounds": o.rounds or 10,
+            "target_score": o.target_score, "no_points": not o.scoring,
+            "reduced_deck": o.reduced_deck, "first_round_taxes": o.first_round_taxes,
+            "tribute_return": o.tribute_return, "merchant_trade": o.merchant_trade,
+            "merchant_trade_from": o.merchant_trade_from, "master_rule": o.master_rule,
+            "philanthropic": o.philanthropic, "seating_ties": o.seating_ties,
+            "great_revolution": o.great_revolution,
+        }
+
+
+class GroupInviteForm(forms.Form):
+    """People of the host's usual group to invite to a table, in one go."""
+
+    guests = PeopleField(label=_("People you have played with"))
+
+    def __init__(self, *args, host, game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["guests"].queryset = played_with(host).exclude(
+            pk__in=game.seats.exclude(user=None).values("user")).exclude(
+            pk__in=game.invitations.exclude(user=None).values("user"))
 
 
 class InviteForm(forms.Form):

@@ -347,6 +347,28 @@ class Invitation(models.Model):
         return self.created + timedelta(days=OPEN_TABLE_DAYS)
 
 
+class InvitationBlock(models.Model):
+    """`user` refuses invitations from `blocked`: by name, by address, from the usual
+    group, to a rematch. The blocked player is only ever told that the invitation could
+    not be sent."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="invitation_blocks", verbose_name=_("player"))
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="+", verbose_name=_("may not invite them"))
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("blocked inviter")
+        verbose_name_plural = _("blocked inviters")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "blocked"], name="one_block_per_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ⊘ {self.blocked}"
+
+
 class Round(models.Model):
     """One round of a game as a row: the deal and, once over, its result (the round in
     play itself is the engine's `engine.Round`, inside the stored state)."""

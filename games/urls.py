@@ -10,6 +10,7 @@ from .views import (
     seat_settings,
     stream,
     unsubscribe,
+    usual_group,
     watching,
 )
 
@@ -28,6 +29,8 @@ urlpatterns = [
     path("t/<int:game_id>/back/", seat_settings.take_back, name="take_back"),
     path("t/<int:game_id>/end/", seat_settings.end_after_this_round, name="end_after_this_round"),
     path("t/<int:game_id>/invite/", invitations.invite, name="invite"),
+    path("t/<int:game_id>/invite-group/", usual_group.invite_group, name="invite_group"),
+    path("invitations/block/", usual_group.block, name="block_inviter"),
     path("t/<int:game_id>/bots/", lobby.add_bot, name="add_bot"),
     path("t/<int:game_id>/seats/<int:seat_id>/remove/", lobby.remove_seat, name="remove_seat"),
     # Leaving a table before its start, and leaving a game in play: two actions.

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
+from games.core.usual_group import blocked_by
 from games.core.words import card_name
 from games.models import Seat
 from games.read.access import finished_seat_for_user
@@ -59,6 +60,7 @@ def player_page(request, username: str):
     visible = _visible_ids(request.user, [h.user for h in facts.head_to_head])
     return render(request, "players/player.html", {
         "player": player, "own": own, "form": form, "stats": facts,
+        "blocks_them": not own and player.pk in blocked_by(request.user),
         "rating": rating, "rating_history": history,
         "rating_chart": charts.rating_chart(history),
         "recent": [{**game, "chart": charts.place_chart(game["rounds"])}

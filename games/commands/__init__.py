@@ -60,6 +60,7 @@ from .tables import (
     set_watchable,
     start,
 )
+from .usual_group import invite_group, open_table_with, set_blocked
 
 __all__ = [
     "BOT_NAMES", "BOT_STALL", "BotsStuck", "act", "add_bot", "already_recorded", "bot_work",
@@ -73,5 +74,6 @@ __all__ = [
     "remove_seat", "seen", "seen_at", "set_away",
     "set_profile_standing_orders", "set_standing_orders", "set_talk_notices", "set_watchable",
     "standing_order_action", "start", "start_vacation", "take_seat_back",
-    "vote_stand_in", "wake_bots",
+    "vote_stand_in", "wake_bots", "invite_group", "open_table_with",
+    "set_blocked",
 ]

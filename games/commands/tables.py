@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop
 from games.commands import notifications
 from games.core import background
 from games.core.turns import no_next_round, room_for_newcomers
+from games.core.usual_group import refuses
 from leagues.models import LeagueGame, Rematch
 
 from .. import engine
@@ -241,6 +242,9 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
     with transaction.atomic():
         # The table's lock makes concurrent invitations to one address take turns.
         game = _lock_invitable(game.pk)
+        if refuses(invited_by, user=user, email=email):
+            # All the inviter learns: no more than for a typing mistake.
+            raise Rejected(could_not_invite(email or user.name), 403)
         if user is not None:
             found = game.invitations.filter(user=user).first()
         else:
@@ -267,6 +271,10 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
     return invitation, True
 
 
+def could_not_invite(who: str) -> str:
+    return _("%(who)s could not be invited.") % {"who": who}
+
+
 def invite_users(game: Game, users, invited_by, limited: bool = False) -> list[Invitation]:
     """Invite these users to an open table; each gets an email in their language (else
     in the inviter's). `limited` as for `invite`."""
@@ -280,6 +288,14 @@ def invite_users(game: Game, users, invited_by, limited: bool = False) -> list[I
 
 def _seat_key(seat: Seat) -> str:
     return f"b{seat.pk}" if seat.is_bot else f"u{seat.user_id}"
+
+
+def seat_bot_like(new: Game, seat: Seat) -> Seat:
+    """A bot at the new table of the same level, and name if free, as this one."""
+    bot = add_bot(new.pk, seat.bot_level)
+    if seat.bot_name and not new.seats.filter(bot_name=seat.bot_name).exists():
+        Seat.objects.filter(pk=bot.pk).update(bot_name=seat.bot_name)
+    return bot
 
 
 def open_rematch(game_id: int, user) -> Game:
@@ -315,10 +331,7 @@ def open_rematch(game_id: int, user) -> Game:
         for player in order:
             seat = seats[player]
             if seat.is_bot:
-                bot = add_bot(new.pk, seat.bot_level)
-                if seat.bot_name and not new.seats.filter(bot_name=seat.bot_name).exists():
-                    Seat.objects.filter(pk=bot.pk).update(bot_name=seat.bot_name)
-                keys.append(_seat_key(bot))
+                keys.append(_seat_key(seat_bot_like(new, seat)))
             else:
                 keys.append(_seat_key(seat))
                 if seat.user_id != user.pk:
@@ -329,7 +342,8 @@ def open_rematch(game_id: int, user) -> Game:
             LeagueGame.objects.create(
                 game=new, league=link.league, season=link.league.current_season()
             )
-        invite_users(new, guests, invited_by=user)
+        # Whoever refuses the requester's invitations may still join from their record.
+        invite_users(new, [g for g in guests if not refuses(user, user=g)], invited_by=user)
     return new
 
 

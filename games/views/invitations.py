@@ -13,7 +13,7 @@ from games.core.turns import no_next_round, room_for_newcomers
 from games.read.access import seat_for_user
 
 from .. import commands
-from ..forms import InviteForm
+from ..forms import GroupInviteForm, InviteForm
 from ..models import Game, Invitation
 
 
@@ -26,6 +26,7 @@ def invite_context(request, game: Game) -> dict:
     return {
         "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
         "invite_form": InviteForm() if is_host else None,
+        "group_form": GroupInviteForm(host=request.user, game=game) if is_host else None,
         "invitations": invitations if is_host else [],
         "pending_invitations": len(invitations),
         "room_for_newcomers": room_for_newcomers(game),

@@ -6,18 +6,18 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from chat import services as chat
 from chat.panel import panel_context
-from games.read.access import seat_for_user
+from games.read.access import finished_seat_for_user, seat_for_user
 from games.read.my_games import describe_turns
 from games.read.replay import game_results
 from leagues.standings import finished_rounds
 
 from .. import commands
-from ..forms import BotForm, TableForm
+from ..forms import BotForm, NewTableForm
 from ..models import OPEN_TABLE_DAYS, Game, Invitation, Seat
 from ..tasks import sweep_in_process
 from .invitations import invite_context
@@ -86,23 +86,61 @@ def my_games(request):
     })
 
 
+def _earlier_game(request) -> Game | None:
+    """The finished game a "new table with the same players" starts from, if any; only
+    for someone who sat at it."""
+    raw = request.POST.get("from") or request.GET.get("from")
+    if not raw:
+        return None
+    try:
+        game_id = int(raw)
+    except ValueError:
+        raise Http404 from None
+    return finished_seat_for_user(request, game_id)[0]
+
+
 @login_required
 def new_table(request):
+    earlier = _earlier_game(request)
+    status = 200
     if request.method == "POST":
-        form = TableForm(request.POST)
+        form = NewTableForm(request.POST, host=request.user)
         if form.is_valid():
-            game = commands.create_table(
-                request.user, form.cleaned_data["name"], form.cleaned_data["seats"],
-                form.engine_options(), form.cleaned_data["turn_limit"],
-                form.cleaned_data["leaver_bot"],
-            )
-            return redirect(game)
+            data = form.cleaned_data
+            try:
+                game = commands.open_table_with(
+                    request.user, data["name"], data["seats"], form.engine_options(),
+                    data["turn_limit"], data["leaver_bot"], guests=data["guests"],
+                    bots_of=earlier,
+                )
+            except commands.Rejected as rejected:
+                form.add_error(None, rejected.message)
+                status = rejected.status
+            else:
+                if data["guests"]:
+                    messages.success(request, ngettext(
+                        "%(count)d invitation sent.", "%(count)d invitations sent.",
+                        len(data["guests"])) % {"count": len(data["guests"])})
+                return redirect(game)
+        elif "guests" in form.errors:
+            status = 400  # a forged choice, or a stale one: nothing was opened
     else:
-        form = TableForm(initial={"name": default_table_name(request.user)})
+        initial = {"name": default_table_name(request.user)}
+        if earlier is not None:
+            initial.update(NewTableForm.initial_from(earlier))
+            initial["name"] = earlier.name
+            initial["guests"] = [s.user_id for s in earlier.seats.exclude(user=None)
+                                 if s.user_id != request.user.pk]
+        if request.GET.getlist("guests"):
+            initial["guests"] = [g for g in request.GET.getlist("guests") if g.isdigit()]
+        form = NewTableForm(initial=initial, host=request.user)
         if request.GET.get("standard"):
             # "New table (standard rules)": one more tap to be sure, showing what it opens.
             return render(request, "games/new_table_confirm.html", {"form": form})
-    return render(request, "games/new_table.html", {"form": form})
+    return render(request, "games/new_table.html", {
+        "form": form, "earlier": earlier,
+        "earlier_bots": earlier.seats.filter(user=None).count() if earlier else 0,
+    }, status=status)
 
 
 def lobby_page(request, game: Game, me: Seat):

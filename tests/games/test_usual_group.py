@@ -1,0 +1,174 @@
+"""The usual group: the people a player has sat at a started table with, the most recent
+first, humans only, never whoever refuses the player's invitations; invited in one go
+from the new-table form or the lobby, all or nobody; a new table with the players of any
+finished game; blocking an inviter refuses their invitations on every path."""
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from games import commands
+from games.core.usual_group import played_with
+from games.models import Game, Invitation, InvitationBlock
+from tests.helpers import start_table
+
+pytestmark = pytest.mark.django_db
+
+STANDARD = {"name": "Again", "seats": "5", "end": "rounds", "rounds": "10",
+            "first_round_taxes": "on", "tribute_return": "choice", "merchant_trade": "off",
+            "philanthropic": "off", "turn_limit": "86400"}
+
+
+def _played(host, others, bots: int, name: str, days_ago: int) -> Game:
+    """A game over `days_ago` days ago, without dealing a card: only who sat there counts."""
+    game = commands.create_table(host, name, 1 + len(others) + bots, {})
+    for user in others:
+        commands.join(game.pk, user)
+    for _ in range(bots):
+        commands.add_bot(game.pk, "basic")
+    for index, seat in enumerate(game.seats.order_by("pk")):
+        seat.player = index
+        seat.save(update_fields=["player"])
+    when = timezone.now() - timedelta(days=days_ago)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished=when,
+                                           started=when)
+    return Game.objects.get(pk=game.pk)
+
+
+@pytest.fixture
+def history(alice, bob, carol, dave):
+    """Alice played with Bob and Carol (and a bot) last month, and with Dave yesterday."""
+    return (_played(alice, [bob, carol], 1, "Last month", 30),
+            _played(alice, [dave], 2, "Yesterday", 1))
+
+
+@pytest.fixture
+def erin(alice, make_user):
+    """Erin only sat at a table of Alice's that never started."""
+    user = make_user("erin")
+    commands.join(commands.create_table(alice, "Never started", 5, {}).pk, user)
+    return user
+
+
+def test_the_group_is_who_you_played_with_latest_first_humans_only(alice, history, erin):
+    assert [u.username for u in played_with(alice)] == ["dave", "bob", "carol"]
+
+
+def test_whoever_blocks_you_leaves_your_group_and_refuses_every_invitation(
+        client, alice, bob, history):
+    client.force_login(bob)
+    assert "Block invitations from Alice" in client.get("/players/alice/").content.decode()
+    answer = client.post("/invitations/block/", {"block": alice.pk, "next": "/players/alice/"})
+    assert answer.status_code == 302 and answer.url == "/players/alice/"
+    assert "Let Alice invite you again" in client.get("/players/alice/").content.decode()
+    assert InvitationBlock.objects.filter(user=bob, blocked=alice).exists()
+    assert "bob" not in [u.username for u in played_with(alice)]
+    # By name and by address, at a table of Alice's: refused, nothing created, and she is
+    # told no more than that.
+    table = commands.create_table(alice, "Friday", 5, {})
+    client.force_login(alice)
+    for who in ("bob", "bob@example.com"):
+        page = client.post(f"/t/{table.pk}/invite/", {"who": who}, follow=True)
+        text = page.content.decode()
+        assert f"{'Bob' if who == 'bob' else who} could not be invited." in text
+        assert "block" not in text.lower()
+    assert not Invitation.objects.exists() and mail.outbox == []
+    # A rematch of their game invites the others, not Bob.
+    rematch = commands.open_rematch(history[0].pk, alice)
+    assert [i.user.username for i in rematch.invitations.all()] == ["carol"]
+    # Bob's profile still lists Alice, to let her invite him again.
+    client.force_login(bob)
+    assert "Let Alice invite you again" in client.get("/accounts/profile/").content.decode()
+    client.post("/invitations/block/", {"unblock": alice.pk})
+    assert not InvitationBlock.objects.exists()
+
+
+def test_the_new_table_invites_the_ticked_players_in_one_go(client, alice, bob, dave, history,
+                                                            erin):
+    client.force_login(alice)
+    form = client.get("/tables/new/").content.decode()
+    assert form.index(">Dave<") < form.index(">Bob<") < form.index(">Carol<")
+    assert "Erin" not in form
+    answer = client.post("/tables/new/", {**STANDARD, "guests": [bob.pk, dave.pk]})
+    assert answer.status_code == 302
+    game = Game.objects.get(name="Again")
+    assert {(i.user.username, i.invited_by_id) for i in game.invitations.all()} == {
+        ("bob", alice.pk), ("dave", alice.pk)}
+    client.force_login(bob)
+    assert "Again" in client.get("/").content.decode()  # the invitation, as ever
+    # Ticked in the profile's list, the names come to the form ticked.
+    client.force_login(alice)
+    assert f'value="{dave.pk}" form="usual-group-table"' in client.get(
+        "/accounts/profile/").content.decode()
+    form = client.get(f"/tables/new/?guests={dave.pk}").content.decode()
+    assert f'value="{dave.pk}" id="id_guests_0" checked' in form
+
+
+def test_a_forged_choice_opens_nothing_and_invites_nobody(client, alice, bob, history, erin):
+    client.force_login(alice)
+    answer = client.post("/tables/new/", {**STANDARD, "guests": [bob.pk, erin.pk]})
+    assert answer.status_code == 400
+    assert "only people you have played with" in answer.content.decode()
+    assert not Game.objects.filter(name="Again").exists()
+    # The same at a table's lobby: nobody is invited, not even Bob.
+    table = commands.create_table(alice, "Friday", 5, {})
+    answer = client.post(f"/t/{table.pk}/invite-group/", {"guests": [bob.pk, erin.pk]})
+    assert answer.status_code == 403
+    assert not Invitation.objects.exists()
+    # Only the host invites from her group.
+    client.force_login(bob)
+    commands.join(table.pk, bob)
+    assert client.post(f"/t/{table.pk}/invite-group/",
+                       {"guests": [alice.pk]}).status_code == 403
+    client.force_login(alice)
+    answer = client.post(f"/t/{table.pk}/invite-group/", {"guests": [bob.pk]})
+    assert not Invitation.objects.exists()  # Bob is seated: not one to tick any more
+
+
+def test_a_new_table_with_the_players_of_any_finished_game(client, alice, bob, carol, history):
+    older, _newer = history
+    client.force_login(alice)
+    record = client.get(f"/history/{older.pk}/").content.decode()
+    assert f"/tables/new/?from={older.pk}" in record
+    form = client.get(f"/tables/new/?from={older.pk}")
+    assert form.context["form"].initial["guests"] == [bob.pk, carol.pk]
+    assert form.context["form"].initial["seats"] == 4
+    answer = client.post("/tables/new/", {**STANDARD, "seats": "4", "from": older.pk,
+                                          "guests": [bob.pk, carol.pk]})
+    assert answer.status_code == 302
+    game = Game.objects.get(name="Again")
+    assert game.seats.filter(user=None).count() == 1  # the bot took its seat again
+    assert {i.user.username for i in game.invitations.all()} == {"bob", "carol"}
+    # From a game she did not sit at: not found.
+    client.force_login(bob)
+    assert client.get(f"/tables/new/?from={history[1].pk}").status_code == 404
+
+
+def test_the_lobby_invites_the_ticked_players(client, alice, bob, carol, history):
+    table = commands.create_table(alice, "Friday", 6, {})
+    client.force_login(alice)
+    lobby = client.get(f"/t/{table.pk}/").content.decode()
+    assert "Invite the ticked players" in lobby
+    page = client.post(f"/t/{table.pk}/invite-group/", {"guests": [bob.pk, carol.pk]},
+                       follow=True)
+    assert "2 invitations sent." in page.content.decode()
+    assert {i.user.username for i in table.invitations.all()} == {"bob", "carol"}
+
+
+def test_every_link_to_pass_on_comes_with_a_share_button_that_waits_for_javascript(
+        client, alice, bob):
+    game = commands.create_table(alice, "Friday", 6, {})
+    client.force_login(alice)
+    lobby = client.get(f"/t/{game.pk}/").content.decode()
+    assert lobby.count("data-share-button") == 1
+    # Without JavaScript the button stays hidden: the link is text to select and copy.
+    assert 'data-label-copy="Copy link" hidden>' in lobby
+    assert f'/join/{game.invite_token}/" class="invite-link"' in lobby
+    playing = start_table(alice, [bob], bots=2)
+    commands.set_watchable(playing.pk, alice, True)
+    playing.refresh_from_db()
+    page = client.get(f"/t/{playing.pk}/").content.decode()
+    assert f'/watch/{playing.watch_token}/" class="invite-link"' in page
+    assert page.count("data-share-button") == 2  # the watchers' link, and the invitation
