@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0016_bot_stand_ins_and_known_levels'),
+        ('games', '0019_talk_notices'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
