@@ -7,7 +7,7 @@ from dalmuti_site.text import PlainLineField
 
 from . import engine
 from .engine.options import MAX_ROUNDS
-from .models import BotLevel, TurnLimit
+from .models import BotLevel, OnTime, TurnLimit
 
 MIN_SEATS, MAX_SEATS = 4, 10
 
@@ -84,6 +84,12 @@ class TableForm(forms.Form):
         required=False,
         help_text=_("Otherwise the table closes up from the next round (below four players "
                     "the game ends)."),
+    )
+    min_on_time = forms.TypedChoiceField(
+        label=_("Who may take a seat"), choices=OnTime.choices, coerce=int,
+        initial=OnTime.ANYONE, required=False, empty_value=OnTime.ANYONE,
+        help_text=_("Counted over the last 90 days; a newcomer with fewer than 20 turns "
+                    "there is always welcome."),
     )
     seating_ties = forms.ChoiceField(
         label=_("Ties in the first seating draw"),

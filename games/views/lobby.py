@@ -18,7 +18,7 @@ from leagues.standings import finished_rounds
 
 from .. import commands
 from ..forms import BotForm, TableForm
-from ..models import OPEN_TABLE_DAYS, Game, Invitation, Seat
+from ..models import OPEN_TABLE_DAYS, Game, Invitation, OnTime, Seat
 from ..tasks import sweep_in_process
 from .invitations import invite_context
 
@@ -94,7 +94,7 @@ def new_table(request):
             game = commands.create_table(
                 request.user, form.cleaned_data["name"], form.cleaned_data["seats"],
                 form.engine_options(), form.cleaned_data["turn_limit"],
-                form.cleaned_data["leaver_bot"],
+                form.cleaned_data["leaver_bot"], form.cleaned_data["min_on_time"],
             )
             return redirect(game)
     else:
@@ -117,6 +117,7 @@ def lobby_page(request, game: Game, me: Seat):
         "is_host": game.host_id == request.user.pk,
         "poll_seconds": settings.GAME_POLL_SECONDS,
         "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
+        "on_time_choices": OnTime.choices,
     })
 
 
