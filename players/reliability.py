@@ -12,6 +12,7 @@ from datetime import timedelta
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Action, Game, Seat
 
@@ -45,6 +46,16 @@ class Reliability:
     @property
     def too_few(self) -> bool:
         return self.turns < RELIABILITY_MIN_TURNS
+
+    def basis(self) -> str:
+        """What the figures are based on: "over the last 90 days, based on 212 turns in
+        9 games"."""
+        turns = ngettext("%(count)d turn", "%(count)d turns", self.turns) % {
+            "count": self.turns}
+        games = ngettext("%(count)d game", "%(count)d games", self.games) % {
+            "count": self.games}
+        return _("Over the last %(days)d days, based on %(turns)s in %(games)s.") % {
+            "days": self.days, "turns": turns, "games": games}
 
     def meets(self, minimum: int) -> bool:
         """Whether a table asking for `minimum` per cent admits the player: a new player
