@@ -23,8 +23,8 @@ from games.core.turns import (
     end_tally,
     may_vote_on_ending,
     no_next_round,
-    open_end_proposal,
     nudge_after,
+    open_end_proposal,
     stand_in_tally,
     trick_key,
 )

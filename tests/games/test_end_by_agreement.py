@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
@@ -14,7 +15,7 @@ from games import commands
 from games.models import Action, EndProposal, EndVote, Notification
 from games.read import replay
 from players.models import RatingChange
-from tests.helpers import play_until, start_table
+from tests.helpers import deliver_due, play_until, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -103,8 +104,8 @@ def test_one_open_at_a_time_and_each_answers_once(game, alice, bob, carol):
     proposal = commands.propose_end(game.pk, bob)
     game.refresh_from_db()
     seq = game.seq
-    for user, do in ((carol, lambda: commands.propose_end(game.pk, carol)),
-                     (bob, lambda: commands.vote_end(game.pk, bob, proposal.pk, True))):
+    for do in (lambda: commands.propose_end(game.pk, carol),
+               lambda: commands.vote_end(game.pk, bob, proposal.pk, True)):
         with pytest.raises(commands.Rejected) as refused:
             do()
         assert refused.value.status == 409
@@ -171,6 +172,18 @@ def test_the_others_away_from_the_table_are_told(game, alice, bob, carol):
     told = set(Notification.objects.filter(kind="end_proposed").values_list(
         "user__username", flat=True))
     assert told == {"alice", "carol", "dave", "mallory"}
+    # Carol answers at once: her email is dropped; the others get theirs.
+    proposal = EndProposal.objects.get(game=game)
+    commands.vote_end(game.pk, carol, proposal.pk, False)
+    mail.outbox.clear()
+    with time_machine.travel(timezone.now() + timedelta(minutes=30)):
+        deliver_due()
+    about = [m for m in mail.outbox if m.subject == "End the game at Test table? Your "
+             "answer is wanted"]
+    assert sorted(m.to[0] for m in about) == [
+        "alice@example.com", "dave@example.com", "mallory@example.com"]
+    message = about[0]
+    assert "Bob proposes to end the game at Test table after the round in play." in message.body
 
 
 @pytest.mark.postgres
