@@ -72,7 +72,7 @@ def test_the_figures_of_a_hand_built_history(history, alice, django_assert_max_n
 def test_the_player_page_shows_them_with_their_basis(history, alice, bob, client):
     client.force_login(bob)
     page = client.get("/players/alice/").content.decode()
-    assert "86% of turns played on time" in page
+    assert "Turns played on time</dt><dd>86%" in page
     assert "Over the last 90 days, based on 15 turns in 2 games." in page
     assert "too few to tell" in page
 
