@@ -32,16 +32,19 @@ def table(live_server):
     tess = make_user("tess", display_name="Tess")
     bram = make_user("bram", display_name="Bram")
     cora = make_user("cora", display_name="Cora")
-    _past_game(tess, 180, 14)
+    _past_game(tess, 170, 30)  # 85% of 200 turns on time
     game = start_table(tess, [bram, cora], bots=1, seed=7, options={"rounds": 10})
     bots_play_on(game)
     commands.propose_end(game.pk, bram)
-    return game.pk
+    # Cora's next table asks for 90% of turns on time: not for Tess.
+    punctual = commands.create_table(cora, "Punctual", 4, {"rounds": 2}, min_on_time=90)
+    return game.pk, punctual.invite_token
 
 
 @pytest.mark.parametrize("size", harness.SIZES)
 def test_the_proposal_and_the_record_read_well(table, browser, live_server, size,
                                                 screenshots):
+    table, punctual = table
     context = harness.new_context(browser, size, locale="en-GB")
     page = context.new_page()
     problems = harness.collect_errors(page)
@@ -76,10 +79,17 @@ def test_the_proposal_and_the_record_read_well(table, browser, live_server, size
 
         page.goto(f"{live_server.url}/players/tess/")
         record = page.locator("section.reliability")
-        expect(record).to_contain_text("92")  # 180 of 194 turns on time, and a few more
+        expect(record).to_contain_text("85%")
         record.scroll_into_view_if_needed()
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
         page.screenshot(path=str(screenshots / f"reliability-{code}-{size}.png"))
+        assert harness.serious_violations(page) == []
+
+        # A table asking for more than she keeps says why she cannot sit down.
+        page.goto(f"{live_server.url}/join/{punctual}/")
+        expect(page.locator(".error")).to_contain_text("90")
+        expect(page.locator("main form button")).to_have_count(0)
+        page.screenshot(path=str(screenshots / f"join-refused-{code}-{size}.png"))
         assert harness.serious_violations(page) == []
 
     # Tess agrees: with Bram's proposal, two of the three people: the game ends after

@@ -40,8 +40,11 @@ def test_a_majority_of_the_people_seated_ends_it_after_the_round(alice, bob, car
                                                                   client):
     # Four people (a smaller game to play out): three make a majority.
     game = start_table(alice, [bob, carol, dave], options={"rounds": 10})
+    version = game.version
     proposal = commands.propose_end(game.pk, bob)
     assert proposal.votes.get().agree  # the proposer's own yes
+    game.refresh_from_db()
+    assert game.version > version  # every open page of the table is told
     # Alice has not answered yet and Dave says no.
     assert commands.vote_end(game.pk, dave, proposal.pk, False) == ""
     assert not _state(game).ending
