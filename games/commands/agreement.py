@@ -114,6 +114,8 @@ def vote_end(game_id: int, user, proposal_id: int, agree: bool,
     with transaction.atomic():
         game = _lock_playing(game_id)
         seat = _voter(game, user)
+        if game.engine_state().ending:
+            raise Rejected(_("The game already ends after this round."), 409)
         proposal = _lapse_if_due(game, now)
         if proposal is None or proposal.pk != proposal_id:
             raise Rejected(_("That proposal to end the game is no longer open."), 409)

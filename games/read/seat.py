@@ -395,7 +395,8 @@ def ending_by_agreement(sight: Sight) -> dict:
     """The open proposal to end the game, with its count and my answer (public to the
     table), and whether I may propose one."""
     game, me = sight.game, sight.me
-    if not game.is_playing:
+    state = game.engine_state()
+    if not game.is_playing or state.ending:
         return {"end_proposal": None, "can_propose_end": False}
     proposal = open_end_proposal(game)
     if proposal is not None and proposal.expires <= sight.now:
@@ -410,7 +411,6 @@ def ending_by_agreement(sight: Sight) -> dict:
                  "may_answer": mine and not answered,
                  "mine": me is not None and proposal.proposer_id == me.pk,
                  "answered": answered}
-    state = game.engine_state()
     return {"end_proposal": shown,
             "can_propose_end": mine and proposal is None and not no_next_round(state)}
 

@@ -67,6 +67,13 @@ def test_a_majority_of_the_people_seated_ends_it_after_the_round(alice, bob, car
     assert replay.rebuild_state(game).to_json() == game.state
     page = client.get(f"/t/{game.pk}/").content.decode()
     assert "Most players agree: the game ends after this round" in page
+    log = client.get(f"/t/{game.pk}/log/").content.decode()
+    assert "Bob proposes to end the game after this round" in log
+    assert "Dave wants to play on" in log and "Carol agrees to end the game" in log
+    # The host cannot overturn the majority.
+    with pytest.raises(commands.Rejected) as refused:
+        commands.end_after_this_round(game.pk, alice, end=False)
+    assert refused.value.status == 409 and _state(game).ending
     game = play_until(game, lambda g: False, choose=_most_cards)
     # Over after the round in play, its standings final, rated like any finished game.
     assert game.status == "finished" and game.round_number == round_number
