@@ -81,8 +81,15 @@ def test_a_table_for_players_who_keep_their_turns(history, alice, bob, client):
     # Five more timeouts: 13 of 20 on time, 65%, now enough turns to tell.
     _acts(history, 0, "timeout", 5, kind="pass")
     assert reliability(alice).share == 65
-    table = commands.create_table(bob, "Punctual", 4, {"rounds": 2},
-                                  min_on_time=OnTime.EIGHTY)
+    client.force_login(bob)  # the host asks for it on the new-table form
+    assert "Who may take a seat" in client.get("/tables/new/").content.decode()
+    client.post("/tables/new/", {
+        "name": "Punctual", "seats": 4, "end": "rounds", "rounds": 2,
+        "first_round_taxes": "on", "tribute_return": "choice", "merchant_trade": "off",
+        "philanthropic": "off", "min_on_time": OnTime.EIGHTY,
+    })
+    table = Game.objects.get(name="Punctual")
+    assert table.min_on_time == 80
     client.force_login(alice)
     page = client.get(f"/join/{table.invite_token}/").content.decode()
     assert "Players who keep at least 80% of their turns on time" in page
