@@ -59,23 +59,22 @@ def test_the_proposal_and_the_record_read_well(table, browser, live_server, size
         page.goto(f"{live_server.url}/t/{table}/")
         proposal = page.locator("form.end-proposal")
         expect(proposal).to_contain_text(words)
-        agree = proposal.locator("button[value=yes]")
-        agree.scroll_into_view_if_needed()
-        # In the page's flow, above the dock: tappable, and the dock's own controls too.
-        assert page.evaluate("""() => {
-            const b = document.querySelector('form.end-proposal button[value=yes]');
-            const box = b.getBoundingClientRect();
-            const hit = document.elementFromPoint(box.left + box.width / 2,
-                                                  box.top + box.height / 2);
-            return b === hit || b.contains(hit);
-        }""")
-        dock = page.locator("#actions")
-        if dock.count():
-            dock_box, form_box = dock.bounding_box(), proposal.bounding_box()
-            assert dock_box and form_box
+        proposal.locator("button[value=yes]").scroll_into_view_if_needed()
+        # In the page's flow, never over the dock: its buttons and the dock's own are
+        # each what a tap on them hits.
+        for selector in ("form.end-proposal button[value=yes]", "#actions button"):
+            assert page.evaluate("""(selector) => {
+                const b = document.querySelector(selector);
+                const box = b.getBoundingClientRect();
+                const hit = document.elementFromPoint(box.left + box.width / 2,
+                                                      box.top + box.height / 2);
+                return b === hit || b.contains(hit);
+            }""", selector), selector
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
         page.screenshot(path=str(screenshots / f"end-proposal-{code}-{size}.png"))
-        assert harness.serious_violations(page) == []
+        # The accessibility check once per page: the words change, not the markup.
+        checked = code == "en"
+        assert not checked or harness.serious_violations(page) == []
 
         page.goto(f"{live_server.url}/players/tess/")
         record = page.locator("section.reliability")
@@ -83,14 +82,14 @@ def test_the_proposal_and_the_record_read_well(table, browser, live_server, size
         record.scroll_into_view_if_needed()
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
         page.screenshot(path=str(screenshots / f"reliability-{code}-{size}.png"))
-        assert harness.serious_violations(page) == []
+        assert not checked or harness.serious_violations(page) == []
 
         # A table asking for more than she keeps says why she cannot sit down.
         page.goto(f"{live_server.url}/join/{punctual}/")
         expect(page.locator(".error")).to_contain_text("90")
         expect(page.locator("main form button")).to_have_count(0)
         page.screenshot(path=str(screenshots / f"join-refused-{code}-{size}.png"))
-        assert harness.serious_violations(page) == []
+        assert not checked or harness.serious_violations(page) == []
 
     # Tess agrees: with Bram's proposal, two of the three people: the game ends after
     # this round, and the page says so.

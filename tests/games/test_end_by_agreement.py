@@ -193,6 +193,12 @@ def test_the_others_away_from_the_table_are_told(game, alice, bob, carol):
     assert sorted(m.to[0] for m in about) == [
         "alice@example.com", "dave@example.com", "mallory@example.com"]
     message = about[0]
+    # The same notice as a push, for the devices of those who want them.
+    from push.sender import message as push_message
+    notice = Notification.objects.filter(kind="end_proposed", user__username="alice").first()
+    pushed = push_message(notice)
+    assert pushed["title"] == "End the game at Test table? Your answer is wanted"
+    assert (pushed["body"], pushed["url"]) == ("Open the table to answer.", f"/t/{game.pk}/")
     assert "Bob proposes to end the game at Test table after the round in play." in message.body
 
 

@@ -8,7 +8,6 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import commands
 from games.models import Action, Game, OnTime, Seat
 from players.reliability import reliability
 from tests.helpers import make_user
