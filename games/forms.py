@@ -8,7 +8,7 @@ from dalmuti_site.text import PlainLineField
 from . import engine
 from .core.usual_group import played_with
 from .engine.options import MAX_ROUNDS
-from .models import BotLevel, TurnLimit
+from .models import BotLevel, OnTime, TurnLimit
 
 MIN_SEATS, MAX_SEATS = 4, 10
 
@@ -85,6 +85,12 @@ class TableForm(forms.Form):
         required=False,
         help_text=_("Otherwise the table closes up from the next round (below four players "
                     "the game ends)."),
+    )
+    min_on_time = forms.TypedChoiceField(
+        label=_("Who may take a seat"), choices=OnTime.choices, coerce=int,
+        initial=OnTime.ANYONE, required=False, empty_value=OnTime.ANYONE,
+        help_text=_("Counted over the last 90 days; a newcomer with fewer than 20 turns "
+                    "there is always welcome."),
     )
     seating_ties = forms.ChoiceField(
         label=_("Ties in the first seating draw"),
@@ -232,7 +238,8 @@ class NewTableForm(TableForm):
         end = "rounds" if o.rounds else "score" if o.target_score else "open"
         return {
             "seats": game.seats.count(), "turn_limit": game.turn_limit,
-            "leaver_bot": game.leaver_bot, "end": end, "rounds": o.rounds or 10,
+            "leaver_bot": game.leaver_bot, "min_on_time": game.min_on_time, "end": end,
+            "rounds": o.rounds or 10,
             "target_score": o.target_score, "no_points": not o.scoring,
             "reduced_deck": o.reduced_deck, "first_round_taxes": o.first_round_taxes,
             "tribute_return": o.tribute_return, "merchant_trade": o.merchant_trade,

@@ -78,6 +78,13 @@ class TurnLimit(models.IntegerChoices):
     THREE_DAYS = 259200, _("3 days")
 
 
+class OnTime(models.IntegerChoices):
+    ANYONE = 0, _("Anyone may join")
+    SEVENTY = 70, _("Players who keep at least 70% of their turns on time")
+    EIGHTY = 80, _("Players who keep at least 80% of their turns on time")
+    NINETY = 90, _("Players who keep at least 90% of their turns on time")
+
+
 class Game(models.Model):
     """A table: its options, its status and who waits, with the game in play stored as
     the engine's state (`state`, read as an `engine.Game` by `engine_state`). Elsewhere
@@ -131,6 +138,10 @@ class Game(models.Model):
     watch_token = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
     # Whether those watching may read and join the table talk (the host's choice).
     watchers_talk = models.BooleanField(_("watchers may talk at the table"), default=False)
+    # Only players who kept at least this share (per cent) of their turns on time lately
+    # may take a seat (0: anyone); see players.reliability.
+    min_on_time = models.PositiveSmallIntegerField(
+        _("players who keep their turns"), choices=OnTime.choices, default=OnTime.ANYONE)
 
     class Meta:
         verbose_name = _("table")
@@ -449,6 +460,58 @@ class StandInVote(models.Model):
         return f"{self.voter} votes a stand-in for {self.target}"
 
 
+# A proposal to end the game by agreement lapses after this.
+END_PROPOSAL_LASTS = timedelta(days=1)
+
+
+class EndProposal(models.Model):
+    """A player's proposal to end the game after the round in play; the humans seated
+    vote, and a majority of them ends it (games.commands.agreement). At most one is open
+    per table; each step is in the Action record too (kinds "end_proposal", "end_vote",
+    "end_closed", and "ending" when agreed)."""
+
+    class Outcome(models.TextChoices):
+        OPEN = "", _("open")
+        AGREED = "agreed", _("agreed")
+        DECLINED = "declined", _("declined")
+        LAPSED = "lapsed", _("lapsed")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="end_proposals")
+    proposer = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(default=timezone.now)
+    expires = models.DateTimeField()
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True,
+                               default=Outcome.OPEN)
+    closed = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game"], condition=models.Q(outcome=""),
+                                    name="one_open_end_proposal"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: end proposed by {self.proposer} ({self.outcome or 'open'})"
+
+
+class EndVote(models.Model):
+    """A seated player's answer to a proposal to end the game (the proposer's yes
+    included)."""
+
+    proposal = models.ForeignKey(EndProposal, on_delete=models.CASCADE, related_name="votes")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    agree = models.BooleanField()
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["proposal", "seat"], name="one_end_vote_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} {'agrees' if self.agree else 'declines'}"
+
+
 class Notification(models.Model):
     """A notification a player is due, derived from the table's state: one row per player,
     game, state they must act in (`key`) and channel, so it can never be sent twice."""
@@ -469,6 +532,7 @@ class Notification(models.Model):
         TIMED_OUT = "timed_out", _("Your time ran out")
         STAND_IN = "stand_in", _("The stand-in plays for you")
         MENTION = "mention", _("Named in the table talk")
+        END_PROPOSED = "end_proposed", _("A proposal to end the game")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

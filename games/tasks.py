@@ -83,6 +83,7 @@ def sweep() -> dict:
     done["pauses"] = commands.forget_old_pauses(now)
     done["closed"] = commands.expire_open_tables(now)
     done["lapsed"] = commands.expire_invitations(now)
+    done["end_proposals"] = commands.lapse_end_proposals(now)
     # Idempotent per local day; beat runs it hourly too, this covers set-ups without beat.
     done["summaries"] = notifications.for_daily_summaries(now)
     for notification_id in notifications.due_ids(now):

@@ -20,7 +20,7 @@ from games.core.words import card_name
 from games.models import Seat
 from games.read.access import finished_seat_for_user
 
-from . import charts, records, services, stats
+from . import charts, records, reliability, services, stats
 from .models import PlayerProfile, Rating
 
 
@@ -69,6 +69,8 @@ def player_page(request, username: str):
         "taxes": [{**row, "name": card_name(row["rank"])} for row in facts.taxes],
         "head_to_head": [{"h2h": h, "linked": h.user.pk in visible}
                          for h in facts.head_to_head],
+        "reliability": reliability.reliability(player),
+        "min_turns": reliability.RELIABILITY_MIN_TURNS,
     }, status=200 if form is None or not form.errors else 400)
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from dalmuti_site import outbound
-from games.away.content import game_context, mention_context
+from games.away.content import end_proposal_context, game_context, mention_context
 from games.core.turns import games_waiting_for
 from games.models import OPEN_TABLE_DAYS, Invitation, Notification
 
@@ -73,6 +73,9 @@ def message(notification: Notification) -> dict:
                 body = _("The table went on without you. Open it to play your next turn.")
             elif kind == Kind.STAND_IN:
                 body = _("Open the table to take your seat back.")
+            elif kind == Kind.END_PROPOSED:
+                context.update(end_proposal_context(notification))
+                body = _("Open the table to answer.")
             else:
                 body = _("Open the table to see it.")
         title = render_to_string(f"emails/{kind}-subject.txt", context)

@@ -118,3 +118,10 @@ def _standings(game, view) -> list[dict]:
     names = {s.player: s.name for s in game.seats.select_related("user")}
     return [{"rank": s["rank"], "name": names.get(s["player"], "?"), "score": s["score"]}
             for s in view["game"]["standings"]]
+
+
+def end_proposal_context(notification) -> dict:
+    """Who proposes to end the game, and until when it is open."""
+    proposal = notification.game.end_proposals.select_related("proposer__user").get(
+        pk=notification.key.split(":")[2])
+    return {"proposer": proposal.proposer.name, "expires": proposal.expires}

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games.away.content import game_context, mention_context
+from games.away.content import end_proposal_context, game_context, mention_context
 from games.commands import notifications
 from games.core.clock import TIMEOUTS_BEFORE_STAND_IN
 from games.core.turns import games_waiting_for
@@ -149,6 +149,8 @@ def _email_for(notification: Notification) -> tuple[str, dict]:
         return "mention", mention_context(notification)
     context = game_context(notification.game, user)
     context["timeouts_before_stand_in"] = TIMEOUTS_BEFORE_STAND_IN
+    if notification.kind == Notification.Kind.END_PROPOSED:
+        context.update(end_proposal_context(notification))
     if notification.kind == Notification.Kind.NUDGE:
         by = int(notification.key.rsplit(":", 1)[1])
         context["by"] = notification.game.seats.select_related("user").get(player=by).name

@@ -9,6 +9,7 @@ is handed to games.core.background and leaves only after the commit.
     tables   — before the start: create, join, bots, seats, start; invitations; rematches
     moves    — playing: a player's action, a bot's move, standing orders
     absence  — the clock: timeouts, stand-ins, vacation, "I am here"
+    agreement — ending the game by the players' agreement
     base     — what they share: Rejected, the record, saving a state
 """
 
@@ -24,6 +25,7 @@ from .absence import (
     take_seat_back,
     vote_stand_in,
 )
+from .agreement import lapse_end_proposals, propose_end, vote_end
 from .base import Rejected
 from .moves import (
     BOT_STALL,
@@ -57,6 +59,7 @@ from .tables import (
     open_rematch,
     rematch_lineup,
     remove_seat,
+    set_min_on_time,
     set_watchable,
     start,
 )
@@ -69,10 +72,11 @@ __all__ = [
     "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
     "expire_invitations", "expire_open_tables", "forget_old_pauses", "invite", "invite_users",
     "join",
-    "join_in_progress", "leave_game",
+    "join_in_progress", "lapse_end_proposals", "leave_game", "propose_end", "vote_end",
     "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
     "remove_seat", "seen", "seen_at", "set_away",
-    "set_profile_standing_orders", "set_standing_orders", "set_talk_notices", "set_watchable",
+    "set_min_on_time", "set_profile_standing_orders", "set_standing_orders", "set_talk_notices",
+    "set_watchable",
     "standing_order_action", "start", "start_vacation", "take_seat_back",
     "vote_stand_in", "wake_bots", "invite_group", "open_table_with",
     "set_blocked",

@@ -29,7 +29,7 @@ from games.core.turns import (
 
 from .. import engine
 from ..models import Game, Notification, Pause, Seat, StandInVote, Wait
-from .base import Rejected, refresh_deadlines, save_state, table_touched
+from .base import Rejected, record, refresh_deadlines, save_state, table_touched
 from .moves import apply_one, run_automatic, wake_bots
 
 
@@ -64,6 +64,8 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
             seat.save(update_fields=["timeouts_in_row", "stand_in", "pass_trick"])
             state = apply_one(game, seat.player, action, "timeout", None, state)
             state = run_automatic(game, state)
+            if seat.stand_in and not stood_in:
+                stand_in_takes_over(game, seat, "timeouts")
             save_state(game, state, actor=seat.player)
             applied += 1
             if seat.timeouts_in_row == 1:
@@ -73,6 +75,15 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
         if applied:
             wake_bots(game)
     return applied
+
+
+def stand_in_takes_over(game: Game, seat: Seat, reason: str) -> None:
+    """Record that the stand-in bot now plays for an absent player (after timeouts in a
+    row, or by the others' vote): the table's log tells it, and the player's record of
+    reliability counts it. Not once the game is over."""
+    if game.is_playing:
+        record(game, seat.player, "stand_in", {"reason": reason},
+               [{"type": "stand_in_plays", "player": seat.player}], "system")
 
 
 def take_seat_back(game_id: int, user) -> None:
@@ -273,6 +284,7 @@ def vote_stand_in(game_id: int, user, player: int) -> bool:
             return False
         target.stand_in = True
         target.save(update_fields=["stand_in"])
+        stand_in_takes_over(game, target, "vote")
         save_state(game, game.engine_state(), actor=target.player)
         notifications.for_absence(game, target, Notification.Kind.STAND_IN)
         wake_bots(game)

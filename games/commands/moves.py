@@ -408,6 +408,10 @@ def end_after_this_round(game_id: int, user, end: bool = True) -> Game:
         state = game.engine_state()
         if state.ending == end:
             return game
+        last = game.actions.filter(kind="ending").order_by("-seq").first()
+        if not end and last is not None and last.by == "agreement":
+            # The players' majority is not the host's to overturn.
+            raise Rejected(_("Most players agreed to end the game after this round."), 409)
         state = state.end_after_this_round(end)
         host = game.seats.filter(user=user).first()
         player = host.player if host is not None else None

@@ -135,6 +135,33 @@ def set_talk_notices(game_id: int, user, on: bool) -> None:
     Seat.objects.filter(game_id=game_id, user=user).update(talk_muted=not on)
 
 
+def for_end_proposal(game: Game, seat: Seat, proposal) -> list[Notification]:
+    """Tell a player away from the table that someone proposes to end the game: whatever
+    they chose for turn emails, short of never. It waits like a turn email, and is dropped
+    if they come to the table or the proposal closes meanwhile."""
+    if seat.user.notify == seat.user.Notify.NEVER:
+        return []
+    due = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
+    return notify(seat.user, f"{Kind.END_PROPOSED}:{game.pk}:{proposal.pk}",
+                  Kind.END_PROPOSED, due, game)
+
+
+def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime | None]:
+    user, game = notification.user, notification.game
+    if user.notify == user.Notify.NEVER:
+        return "preference", None
+    proposal = game.end_proposals.filter(pk=notification.key.split(":")[2]).first()
+    seat = Seat.objects.filter(game=game, user=user).first()
+    if not game.is_playing or proposal is None or proposal.outcome or seat is None:
+        return "closed", None
+    if proposal.votes.filter(seat=seat).exists():
+        return "answered", None
+    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
+    if seat.last_seen and seat.last_seen > notification.created - watching:
+        return "at the table", None
+    return "send", None
+
+
 def remind_before(game: Game) -> int:
     """Seconds before the deadline that the reminder goes out: a quarter of the limit."""
     return game.turn_limit // 4
@@ -209,6 +236,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         return _absence_still_news(notification)
     if notification.kind == Kind.MENTION:
         return _mention_still_news(notification)
+    if notification.kind == Kind.END_PROPOSED:
+        return _end_proposal_still_news(notification)
     daily_reminder = notification.kind == Kind.REMINDER and user.notify == user.Notify.DAILY
     if not daily_reminder and not _wants(user, user.Notify.EVERY_TURN):
         return "preference", None

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.core.turns import no_next_round
+from players.reliability import why_not_admitted
 
 from .. import engine
 from ..models import Game, Invitation, Seat
@@ -65,6 +66,9 @@ def join_in_progress(game_id: int, user) -> Seat:
         if len(state.lineup) + joining >= engine.MAX_PLAYERS:
             raise Rejected(_("The table is full: %(max)d players.")
                            % {"max": engine.MAX_PLAYERS}, 409)
+        refusal = why_not_admitted(user, game.min_on_time)
+        if refusal:
+            raise Rejected(refusal, 403)
         _seat_change(game, user)
         seat = Seat.for_user(game, user, joining=True)
         answer_invitations(game, user)

@@ -15,6 +15,7 @@ from games.core import background
 from games.core.turns import no_next_round, room_for_newcomers
 from games.core.usual_group import refuses
 from leagues.models import LeagueGame, Rematch
+from players.reliability import why_not_admitted
 
 from .. import engine
 from ..models import (
@@ -23,6 +24,7 @@ from ..models import (
     Game,
     Invitation,
     Notification,
+    OnTime,
     Seat,
     new_token,
 )
@@ -37,11 +39,12 @@ BOT_NAMES = [
 
 
 def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0,
-                 leaver_bot: bool = False) -> Game:
+                 leaver_bot: bool = False, min_on_time: int = 0) -> Game:
     engine.Options.from_json(options)  # validate
     with transaction.atomic():
         game = Game.objects.create(name=name, host=host, seats_wanted=seats, options=options,
-                                   turn_limit=turn_limit, leaver_bot=leaver_bot)
+                                   turn_limit=turn_limit, leaver_bot=leaver_bot,
+                                   min_on_time=min_on_time)
         Seat.for_user(game, host)
     return game
 
@@ -61,6 +64,9 @@ def join(game_id: int, user) -> Seat:
         seat = game.seats.filter(user=user).first()
         if seat:
             return seat
+        refusal = why_not_admitted(user, game.min_on_time)
+        if refusal:
+            raise Rejected(refusal, 403)
         if game.seats.count() >= game.seats_wanted:
             raise Rejected(_("This table is full."), 409)
         seat = Seat.for_user(game, user)
@@ -100,6 +106,22 @@ def cancel_table(game_id: int, user) -> Game:
         if game.host_id != user.pk:
             raise Rejected(_("Only the host can cancel the table."), 403)
         _close(game, gettext_noop("The host cancelled the table before it started."))
+    return game
+
+
+def set_min_on_time(game_id: int, user, minimum: int) -> Game:
+    """The host chooses who may still take a seat: anyone, or players who keep at least
+    this share of their turns on time. Those seated keep their seats."""
+    if minimum not in OnTime.values:
+        raise Rejected(_("Choose one of the offered shares."), 400)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.host_id != user.pk:
+            raise Rejected(_("Only the host changes the table's settings."), 403)
+        if game.is_over:
+            raise Rejected(_("This game is over."), 409)
+        game.min_on_time = minimum
+        game.save(update_fields=["min_on_time", "updated"])
     return game
 
 
@@ -326,7 +348,7 @@ def open_rematch(game_id: int, user) -> Game:
         name = _("%(name)s (rematch)") % {"name": game.name}
         # The same rules, clock included: a rematch of a timed table must not stall.
         new = create_table(user, name[:80], len(order), game.options, game.turn_limit,
-                           game.leaver_bot)
+                           game.leaver_bot, game.min_on_time)
         keys, guests = [], []
         for player in order:
             seat = seats[player]

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from games import engine
-from games.models import Game, Seat, StandInVote
+from games.models import EndProposal, Game, Seat, StandInVote
 
 # Another player may nudge whoever the table has waited on this long, once per turn; on
 # a short clock, after half of it (else the nudge would open when the time runs out).
@@ -86,3 +86,29 @@ def stand_in_tally(target: Seat, seats: Iterable[Seat],
     counted = sum(1 for voter, created in votes if voter in others
                   and (not target.last_acted or created > target.last_acted))
     return counted, len(others) // 2 + 1
+
+
+def may_vote_on_ending(seat: Seat | None) -> bool:
+    """Whether this seat has a say on ending the game by agreement: a person at the table
+    playing their own seat (a bot standing in has none)."""
+    return seat is not None and seat.user_id is not None and at_the_table(seat) \
+        and not seat.stand_in
+
+
+def open_end_proposal(game: Game) -> EndProposal | None:
+    """The table's open proposal to end the game, lapsed or not (the commands close a
+    lapsed one)."""
+    return game.end_proposals.filter(outcome=EndProposal.Outcome.OPEN) \
+        .select_related("proposer__user").first()
+
+
+def end_tally(proposal: EndProposal, seats: Iterable[Seat]) -> dict:
+    """The votes on ending the game: yes and no among the humans seated now, how many
+    have not answered, and how many yes make a majority of them (an abstention counts as
+    not agreeing)."""
+    humans = {s.pk for s in seats if s.user_id is not None and at_the_table(s)}
+    votes = {seat: agree for seat, agree in proposal.votes.values_list("seat_id", "agree")
+             if seat in humans}
+    yes = sum(1 for agree in votes.values() if agree)
+    return {"yes": yes, "no": len(votes) - yes, "open": len(humans) - len(votes),
+            "needed": len(humans) // 2 + 1, "voted": set(votes)}

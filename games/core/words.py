@@ -220,6 +220,19 @@ SENTENCES = {
         "%(player)s lets the game go on after this round") % {"player": who},
     "game_over": lambda event, name_of, who: _(
         "The game is over: %(player)s wins!") % {"player": name_of(event["winner"])},
+    "end_proposed": lambda event, name_of, who: _(
+        "%(player)s proposes to end the game after this round") % {"player": who},
+    "end_vote": lambda event, name_of, who: (
+        _("%(player)s agrees to end the game") if event["agree"]
+        else _("%(player)s wants to play on")) % {"player": who},
+    "end_agreed": lambda event, name_of, who: _(
+        "Most players agree: the game ends after this round"),
+    "end_declined": lambda event, name_of, who: _(
+        "Too few players can still agree: the game goes on"),
+    "end_lapsed": lambda event, name_of, who: _(
+        "The proposal to end the game lapsed: the game goes on"),
+    "stand_in_plays": lambda event, name_of, who: _(
+        "The stand-in bot now plays for %(player)s") % {"player": who},
 }
 
 

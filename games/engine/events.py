@@ -79,6 +79,16 @@ TABLE_KINDS: dict[str, EventKind] = {
         EventKind("game_continues", None, ("player",),
                   "a player lets the game go on after this round"),
         EventKind("game_over", None, ("winner",), "the game is over"),
+        EventKind("end_proposed", None, ("player",),
+                  "a player proposes to end the game after this round"),
+        EventKind("end_vote", None, ("player", "agree"),
+                  "a player answers the proposal to end the game"),
+        EventKind("end_agreed", None, ("yes", "needed"),
+                  "most players agreed: the game ends after this round"),
+        EventKind("end_declined", None, (), "too few players can still agree: no end"),
+        EventKind("end_lapsed", None, (), "the proposal to end the game lapsed"),
+        EventKind("stand_in_plays", None, ("player",),
+                  "the stand-in bot now plays for an absent player"),
     )
 }
 #: Every kind of event in a game's record, by name.

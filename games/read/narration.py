@@ -84,7 +84,8 @@ TOLD_SINCE_YOU_LOOKED = frozenset({
 NOT_TOLD_SINCE_YOU_LOOKED = frozenset({
     "revolution_declined", "give_back_chosen", "tax_exchange", "trade_offer", "trade",
     "trade_card_chosen", "trade_exchange", "play_starts", "joined", "left", "game_ending",
-    "game_continues", "game_over",
+    "game_continues", "game_over", "end_proposed", "end_vote", "end_agreed", "end_declined",
+    "end_lapsed", "stand_in_plays",
 })
 SUMMARY_PARTS = 6
 

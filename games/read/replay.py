@@ -17,6 +17,10 @@ from games.read.hand import hand_groups
 from games.read.results import result_rows as _result_rows
 from games.read.seat import _taxes, _trade, seat_slots
 
+# Records that tell the table something without changing the game: a proposal to end it
+# and its votes (the agreement itself is an "ending"), and the stand-in taking a seat.
+NOTE_KINDS = frozenset({"end_proposal", "end_vote", "end_closed", "stand_in"})
+
 
 def replay(game: Game, actions=None):
     """(action, state after it) for each action of the record, in order: the game's
@@ -43,6 +47,8 @@ def apply_recorded(state: engine.Game | None, options: engine.Options, kind: str
         return state.join(payload["place"])[0]
     if kind == "leave":
         return state.leave(payload["player"])
+    if kind in NOTE_KINDS:
+        return state
     return state.apply(player, engine.action_from_json(payload))
 
 

@@ -20,7 +20,11 @@ from games.core.clock import VACATION_DAYS, current_deadline
 from games.core.turns import (
     TIMEOUTS_BEFORE_VOTE,
     at_the_table,
+    end_tally,
+    may_vote_on_ending,
+    no_next_round,
     nudge_after,
+    open_end_proposal,
     stand_in_tally,
     trick_key,
 )
@@ -109,6 +113,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         **game_so_far(sight),
         **round_exchanges(sight),
         **seat_changes(sight),
+        **ending_by_agreement(sight),
     }
     context["bot_stand_ins"] = bot_stand_ins(seats) if context["is_host"] else []
     if me is not None:
@@ -384,6 +389,30 @@ def seat_changes(sight: Sight) -> dict:
         "me_leaving": me is not None and (me.leaving or me.left),
         "can_leave": me is not None and game.is_playing and not me.leaving and not me.left,
     }
+
+
+def ending_by_agreement(sight: Sight) -> dict:
+    """The open proposal to end the game, with its count and my answer (public to the
+    table), and whether I may propose one."""
+    game, me = sight.game, sight.me
+    state = game.engine_state()
+    if not game.is_playing or state.ending:
+        return {"end_proposal": None, "can_propose_end": False}
+    proposal = open_end_proposal(game)
+    if proposal is not None and proposal.expires <= sight.now:
+        proposal = None  # lapsed: the sweep tells the table
+    mine = may_vote_on_ending(me)
+    shown = None
+    if proposal is not None:
+        tally = end_tally(proposal, sight.seats)
+        answered = me is not None and me.pk in tally["voted"]
+        shown = {"id": proposal.pk, "proposer": proposal.proposer.name,
+                 "yes": tally["yes"], "needed": tally["needed"], "expires": proposal.expires,
+                 "may_answer": mine and not answered,
+                 "mine": me is not None and proposal.proposer_id == me.pk,
+                 "answered": answered}
+    return {"end_proposal": shown,
+            "can_propose_end": mine and proposal is None and not no_next_round(state)}
 
 
 def _level_label(level: str) -> str:

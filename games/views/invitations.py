@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from accounts import throttle
 from games.core.turns import no_next_round, room_for_newcomers
 from games.read.access import seat_for_user
+from players.reliability import RELIABILITY_MIN_TURNS, reliability, why_not_admitted
 
 from .. import commands
 from ..forms import GroupInviteForm, InviteForm
@@ -70,9 +71,14 @@ def _join_page(request, game: Game, token: str, error: str = "", status: int = 2
     """The page behind a table's link; for a game in progress, whether a next round is
     still to come to join at."""
     last_round = game.is_playing and no_next_round(game.engine_state())
+    refusal, record = "", None
+    if game.min_on_time and request.user.is_authenticated:
+        record = reliability(request.user)
+        refusal = why_not_admitted(request.user, game.min_on_time)
     return render(request, "games/join.html", {
         "game": game, "token": token, "seats": list(game.seats.select_related("user")),
-        "last_round": last_round, "error": error,
+        "last_round": last_round, "error": error, "not_admitted": refusal,
+        "record": record, "min_turns": RELIABILITY_MIN_TURNS,
     }, status=status)
 
 

@@ -18,7 +18,7 @@ from leagues.standings import finished_rounds
 
 from .. import commands
 from ..forms import BotForm, NewTableForm
-from ..models import OPEN_TABLE_DAYS, Game, Invitation, Seat
+from ..models import OPEN_TABLE_DAYS, Game, Invitation, OnTime, Seat
 from ..tasks import sweep_in_process
 from .invitations import invite_context
 
@@ -110,7 +110,8 @@ def new_table(request):
             try:
                 game = commands.open_table_with(
                     request.user, data["name"], data["seats"], form.engine_options(),
-                    data["turn_limit"], data["leaver_bot"], guests=data["guests"],
+                    data["turn_limit"], data["leaver_bot"], data["min_on_time"],
+                    guests=data["guests"],
                     bots_of=earlier,
                 )
             except commands.Rejected as rejected:
@@ -155,6 +156,7 @@ def lobby_page(request, game: Game, me: Seat):
         "is_host": game.host_id == request.user.pk,
         "poll_seconds": settings.GAME_POLL_SECONDS,
         "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
+        "on_time_choices": OnTime.choices,
     })
 
 

@@ -101,6 +101,58 @@ def end_after_this_round(request, game_id: int):
 @require_POST
 @login_required
 @refusals_answered()
+def propose_end(request, game_id: int):
+    game, _me = seat_for_user(request, game_id)
+    commands.propose_end(game.pk, request.user)
+    game.refresh_from_db()
+    if game.engine_state().ending:
+        messages.success(request, _("The game ends after this round."))
+    else:
+        messages.success(request, _("Your proposal is on the table: the others are told."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@refusals_answered()
+def answer_end(request, game_id: int):
+    """A player's yes or no to the open proposal their page showed (`proposal`): a page
+    left open since that proposal closed is refused, not counted for another one."""
+    game, _me = seat_for_user(request, game_id)
+    answer = request.POST.get("agree")
+    if answer not in ("yes", "no"):
+        raise not_understood()
+    outcome = commands.vote_end(game.pk, request.user, _posted_int(request, "proposal"),
+                                answer == "yes")
+    if outcome == "agreed":
+        messages.success(request, _("Most players agree: the game ends after this round."))
+    elif outcome == "declined":
+        messages.success(request, _("Too few players can still agree: the game goes on."))
+    else:
+        messages.success(request, _("Your answer is counted."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def who_may_join(request, game_id: int):
+    """The host's choice of who may still take a seat (the lobby's table settings)."""
+    game, _me = seat_for_user(request, game_id)
+    try:
+        minimum = int(request.POST.get("min_on_time", ""))
+        commands.set_min_on_time(game.pk, request.user, minimum)
+    except ValueError:
+        messages.error(request, str(not_understood().message))
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+    else:
+        messages.success(request, _("Saved: who may take a seat."))
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@refusals_answered()
 def nudge(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
     commands.nudge(game.pk, request.user, _posted_int(request, "player"))

@@ -95,6 +95,13 @@ def test_after_three_timeouts_in_a_row_a_bot_stands_in(client, table):
                              table.awaiting[str(waiting.player)][0])
                 bots_play_on(table)
     assert seat.stand_in and seat.timeouts_in_row >= 3
+    # The record tells it, once, and the player's record of reliability counts it.
+    taken = Action.objects.get(game=table, kind="stand_in")
+    assert (taken.player, taken.events) == (seat.player, [
+        {"type": "stand_in_plays", "player": seat.player}])
+    from players.reliability import reliability
+    record = reliability(seat.user, now + timedelta(hours=1))
+    assert record.stand_ins == 1 and record.timeouts == seat.timeouts_in_row
     # Everybody sees the stand-in; the bot now plays the seat.
     client.force_login(table.host)
     assert "a bot stands in" in client.get(f"/t/{table.pk}/").content.decode()
