@@ -78,6 +78,17 @@ def test_two_players_talk_in_character(table, browser, live_server):
     bob.locator("[data-chat-toggle]").click()
     expect(bob.locator("[data-chat-badge]")).to_be_hidden()
     expect(bob.get_by_label("Your message")).to_be_in_viewport()
+    # The sheet's own head (its ✕) is what a tap there reaches, not the site header over
+    # it; the message field sits at the bottom of the sheet, by the thumb.
+    hit = bob.evaluate("""() => {
+        const head = document.querySelector('.chat-panel > summary').getBoundingClientRect();
+        const at = document.elementFromPoint(head.right - 12, head.top + head.height / 2);
+        return at && at.closest('.chat-panel > summary') !== null;
+    }""")
+    assert hit, "the site header covers the chat sheet's close button"
+    field = bob.get_by_label("Your message").bounding_box()
+    assert field["y"] > harness.SIZES["phone"]["height"] / 2, (
+        f"the message field floats at the top ({field['y']:.0f} px)")
     flourish = bob.locator("#chat-flourishes button").first
     expect(flourish).to_be_visible()
     words = flourish.get_attribute("title")
