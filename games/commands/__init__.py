@@ -24,7 +24,7 @@ from .absence import (
     take_seat_back,
     vote_stand_in,
 )
-from .base import Rejected
+from .base import Rejected, give_turn_to_bot
 from .moves import (
     BOT_STALL,
     BotsStuck,
@@ -61,6 +61,7 @@ from .tables import (
 )
 
 __all__ = [
+    "give_turn_to_bot",
     "BOT_NAMES", "BOT_STALL", "BotsStuck", "act", "add_bot", "already_recorded", "bot_work",
     "bots_awaited", "bots_due", "bots_failed", "cancel_table", "check_bot_level",
     "choose_join_place",

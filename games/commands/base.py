@@ -160,6 +160,23 @@ def refresh_deadlines(game: Game) -> None:
     live.table_forgotten(game.pk)
 
 
+def give_turn_to_bot(game: Game, seat: Seat) -> None:
+    """A person's seat goes to a bot for good in the middle of their turn: their bank
+    pays for the time they let run, as when the stand-in finishes a turn, and the turn
+    goes on without a deadline. The caller saves the seat."""
+    wait = game.wait_for(seat.player) if game.is_playing else None
+    if wait is None or seat.user_id is None:
+        return
+    seat.stand_in = True  # the bot finishes the turn: it may only take from the bank
+    settle_banks(game, {seat.player: wait}, {seat.player: seat}, timezone.now(),
+                 game.engine_state())
+    waits = game.waits()
+    waits[seat.player] = replace(wait, deadline=None)
+    game.set_waits(waits)
+    game.save(update_fields=["banks", "awaiting"])
+    live.table_forgotten(game.pk)
+
+
 def table_touched(game: Game) -> None:
     """Something every page of the table shows changed outside the engine's state (a
     newcomer waiting for the next round, a player leaving, a vote): a new public version,

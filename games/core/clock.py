@@ -15,8 +15,9 @@ reserve, a turn may last its limit plus what is left in the player's bank, and w
 ends the bank is settled by one rule (`Rules.settle`): the time the turn took beyond its
 limit comes out of the bank, the time it saved goes in, up to the cap. A forced pass
 (nothing in the hand beats the table) leaves the bank as it was, a turn the bot played
-from its start never touches it, and one the stand-in finished can only take from it. Banks are kept per player and table
-(Game.banks, by user), so no change of seat, stand-in or pause can give one back.
+from its start never touches it, and one the stand-in finished can only take from it.
+Banks are kept per player and table (Game.banks, by user), so no change of seat,
+stand-in or pause can give one back.
 """
 
 from collections.abc import Iterable

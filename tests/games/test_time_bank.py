@@ -392,3 +392,70 @@ def test_a_game_at_the_site_settles_every_bank_by_the_rule_and_nothing_resets_on
     seen = table.seen
     assert seen["forced"] and seen["timeouts"] >= 3 and seen["stand_in"] == 1
     assert seen["vacation"] >= 1 and seen["away"] >= 1 and seen["drains"]
+
+
+# -- what must not give a bank back --
+
+LOW = 3 * HOUR
+
+
+@pytest.fixture
+def banked(alice, bob):
+    with time_machine.travel(START, tick=False):
+        game = start_table(alice, [bob], bots=2, turn_limit=TurnLimit.HALF_DAY,
+                           bank=TimeBank.TWO_DAYS)
+    game.seats.update(auto_pass=False)
+    Game.objects.filter(pk=game.pk).update(banks={str(bob.pk): int(LOW.total_seconds())})
+    return game
+
+
+def _bobs_turn(game, bob, traveller):
+    """Play on (bots, and Alice at once) until the table waits for Bob."""
+    for _step in range(200):
+        game = bots_play_on(game)
+        seats = {s.player: s for s in game.seats.select_related("user")}
+        waiting = [seats[p] for p in game.waits() if not seats[p].played_by_bot]
+        if any(s.user_id == bob.pk for s in waiting):
+            return game, next(s for s in waiting if s.user_id == bob.pk)
+        seat = waiting[0]
+        view = game.engine_state().view(seat.player)
+        commands.act(game.pk, seat.user, engine.choose_action("basic", view, _step),
+                     game.wait_for(seat.player).token)
+    raise AssertionError("Bob's turn never came")
+
+
+def test_the_stand_in_voted_in_or_a_leaver_s_bot_never_refills_a_bank(banked, alice, bob):
+    with time_machine.travel(START, tick=False) as traveller:
+        game, seat = _bobs_turn(banked, bob, traveller)
+        since = game.wait_for(seat.player).since
+        assert game.wait_for(seat.player).deadline == since + PER_TURN + LOW
+        game.seats.filter(pk=seat.pk).update(timeouts_in_row=2)
+        traveller.move_to(since + HOUR)
+        assert commands.vote_stand_in(game.pk, alice, seat.player)
+        game = bots_play_on(game)
+        # An hour of a twelve-hour turn: the bot's move gives nothing back.
+        assert bank_for_show(game, bob.pk) == LOW
+        commands.take_seat_back(game.pk, bob)
+        game, seat = _bobs_turn(game, bob, traveller)
+        since = game.wait_for(seat.player).since
+        assert game.wait_for(seat.player).deadline == since + PER_TURN + LOW
+        traveller.move_to(since + PER_TURN + HOUR)
+        commands.leave_game(game.pk, bob)
+        game = bots_play_on(game)
+        assert bank_for_show(game, bob.pk) == LOW - HOUR
+
+
+def test_replaced_by_a_bot_and_back_at_the_table_the_player_keeps_the_bank(banked, bob):
+    from leagues.services import replace_by_bot
+
+    with time_machine.travel(START, tick=False) as traveller:
+        game, seat = _bobs_turn(banked, bob, traveller)
+        traveller.move_to(game.wait_for(seat.player).since + PER_TURN + HOUR)
+        replace_by_bot(game.pk, seat.pk)
+        game = bots_play_on(game)
+        assert bank_for_show(game, bob.pk) == LOW - HOUR
+        commands.join_in_progress(game.pk, bob)
+        game, seat = _bobs_turn(game, bob, traveller)
+        assert seat.player != None  # noqa: E711 - a new seat, from the next round
+        since = game.wait_for(seat.player).since
+        assert game.wait_for(seat.player).deadline == since + PER_TURN + LOW - HOUR
