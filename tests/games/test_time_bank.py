@@ -10,7 +10,7 @@ import time_machine
 
 from games import commands, engine
 from games.core.clock import Rules, bank_for_show, clock_time, forced_pass, run_clock
-from games.models import Game, Pause, TimeBank, TurnLimit
+from games.models import Game, Notification, Pause, TimeBank, TurnLimit
 from tests.helpers import bots_play_on, make_user, start_table
 
 pytestmark = pytest.mark.django_db
@@ -459,3 +459,44 @@ def test_replaced_by_a_bot_and_back_at_the_table_the_player_keeps_the_bank(banke
         assert seat.player != None  # noqa: E711 - a new seat, from the next round
         since = game.wait_for(seat.player).since
         assert game.wait_for(seat.player).deadline == since + PER_TURN + LOW - HOUR
+
+
+def test_turn_and_reminder_emails_and_the_seats_count_the_bank(client, alice, bob, carol):
+    """The turn email, the reminder (a quarter of the turn's whole time before it runs
+    out) and the seats say the time left with the bank; the table says it has one."""
+    from django.core import mail
+
+    from games.away import emails
+    from games.commands import notifications
+
+    with time_machine.travel(START, tick=False) as traveller:
+        game = start_table(alice, [bob, carol], bots=1, turn_limit=TurnLimit.HALF_DAY,
+                           bank=TimeBank.TWO_DAYS)
+        seat = next(s for s in game.seats.select_related("user") if not s.is_bot
+                    and str(s.player) in game.awaiting)
+        since = game.wait_for(seat.player).since
+        mail.outbox.clear()
+        traveller.move_to(since + timedelta(minutes=3))
+        for pk in notifications.due_ids():
+            emails.deliver(pk)
+        turn = [m.body for m in mail.outbox if m.to == [seat.user.email]
+                and "runs out" in m.body]
+        assert turn and "(in 2 d 11 h)" in turn[0]
+        mail.outbox.clear()
+        # 60 hours in all: the reminder comes 15 hours before the end.
+        traveller.move_to(since + 45 * HOUR - timedelta(minutes=1))
+        assert not [pk for pk in notifications.due_ids()
+                    if Notification.objects.get(pk=pk).kind == "reminder"
+                    and Notification.objects.get(pk=pk).user_id == seat.user_id]
+        traveller.move_to(since + 45 * HOUR)
+        for pk in notifications.due_ids():
+            emails.deliver(pk)
+        reminder = [m.body for m in mail.outbox if m.to == [seat.user.email]
+                    and "runs out" in m.body]
+        assert reminder and "(in 15 h 0 min)" in reminder[0]
+        client.force_login(next(u for u in (alice, bob, carol) if u != seat.user))
+        page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "a time bank of 2 days" in page
+    # The others' seats show their whole bank, the player on turn the turn's time left.
+    assert page.count("2 d 0 h left") >= 1
+    assert "15 h 0 min" in page
