@@ -134,7 +134,7 @@ class GameAdmin(OrganisedAdmin):
                      "seats__user__display_name", "seats__bot_name")
     date_hierarchy = "created"
     fields = ("name", "host", "status", "end_reason", "seats_wanted", "options",
-              "turn_limit", "round_number", "created", "started", "finished",
+              "turn_limit", "bank_reserve", "round_number", "created", "started", "finished",
               "updated", "waiting_for", "state_display", "log_display")
     readonly_fields = tuple(f for f in fields if f != "name")
     inlines = [LeagueGameInline, SeatInline, RoundInline]

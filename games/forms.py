@@ -8,7 +8,7 @@ from dalmuti_site.text import PlainLineField
 from . import engine
 from .core.usual_group import played_with
 from .engine.options import MAX_ROUNDS
-from .models import BotLevel, OnTime, TurnLimit
+from .models import BotLevel, OnTime, TimeBank, TurnLimit
 
 MIN_SEATS, MAX_SEATS = 4, 10
 
@@ -79,6 +79,16 @@ class TableForm(forms.Form):
         # A day by default: one quiet friend must not stall the table for ever.
         initial=TurnLimit.DAY, required=False, empty_value=TurnLimit.NONE,
         help_text=_("When it runs out the table moves on: a pass, or the worst cards in taxes."),
+    )
+    time_bank = forms.TypedChoiceField(
+        label=_("Time bank"), choices=TimeBank.choices, coerce=int,
+        initial=TimeBank.NONE, required=False, empty_value=TimeBank.NONE,
+        help_text=_(
+            "Each player’s reserve beside the time per turn: a turn may last its time plus "
+            "the reserve; time beyond the time per turn comes out of the reserve, time saved "
+            "goes back in (up to one and a half times the reserve). Passing when nothing "
+            "beats the table costs nothing."
+        ),
     )
     leaver_bot = forms.BooleanField(
         label=_("When a player leaves during the game, a bot takes their seat"),
@@ -167,6 +177,10 @@ class TableForm(forms.Form):
     def clean(self):
         data = super().clean()
         check_rules(self, data)
+        if data.get("time_bank") and not data.get("turn_limit"):
+            self.add_error("time_bank", _(
+                "A time bank goes with a time limit per turn: choose one, or no time bank."
+            ))
         seats = data.get("seats")
         if seats is None:
             return data
@@ -238,7 +252,8 @@ class NewTableForm(TableForm):
         end = "rounds" if o.rounds else "score" if o.target_score else "open"
         return {
             "seats": game.seats.count(), "turn_limit": game.turn_limit,
-            "leaver_bot": game.leaver_bot, "min_on_time": game.min_on_time, "end": end,
+            "leaver_bot": game.leaver_bot, "min_on_time": game.min_on_time,
+            "time_bank": game.bank_reserve, "end": end,
             "rounds": o.rounds or 10,
             "target_score": o.target_score, "no_points": not o.scoring,
             "reduced_deck": o.reduced_deck, "first_round_taxes": o.first_round_taxes,

@@ -85,6 +85,14 @@ class OnTime(models.IntegerChoices):
     NINETY = 90, _("Players who keep at least 90% of their turns on time")
 
 
+class TimeBank(models.IntegerChoices):
+    NONE = 0, _("No time bank")
+    DAY = 86400, _("1 day")
+    TWO_DAYS = 172800, _("2 days")
+    THREE_DAYS = 259200, _("3 days")
+    WEEK = 604800, _("7 days")
+
+
 class Game(models.Model):
     """A table: its options, its status and who waits, with the game in play stored as
     the engine's state (`state`, read as an `engine.Game` by `engine_state`). Elsewhere
@@ -130,6 +138,12 @@ class Game(models.Model):
     turn_limit = models.PositiveIntegerField(
         _("time limit per turn"), choices=TurnLimit.choices, default=TurnLimit.NONE
     )
+    # A time bank beside the limit per turn (games.core.clock.Rules): the reserve each
+    # player starts with, and what is left of each player's, by user id (seconds; a
+    # player not in it has the whole reserve).
+    bank_reserve = models.PositiveIntegerField(
+        _("time bank"), choices=TimeBank.choices, default=TimeBank.NONE)
+    banks = models.JSONField(default=dict, blank=True, editable=False)
     # A player who leaves a game in progress hands their seat to a bot for good, instead
     # of the table closing up (the host's choice when opening the table).
     leaver_bot = models.BooleanField(_("a bot takes the seat of a player who leaves"),

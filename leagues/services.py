@@ -62,6 +62,7 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
             bot_level=level, bot_name=name, reason=reason, by=by,
         )
         Invitation.objects.filter(game=game, user=seat.user).delete()
+        commands.give_turn_to_bot(game, seat)
         seat.user = None
         seat.bot_level = level
         seat.bot_name = name

@@ -37,12 +37,13 @@ def make_user(username: str, **extra):
 
 
 def start_table(host, others=(), bots=0, options=None, seats=None, turn_limit=0,
-                seed=20261122, name="Test table") -> Game:
+                seed=20261122, name="Test table", bank=0) -> Game:
     """A started game: the host, the other users, then `bots` basic bots; the shuffles
     come from `seed`, so a test plays the same game every run."""
     options = {"rounds": 2, **(options or {})}
     n = 1 + len(others) + bots
-    game = commands.create_table(host, name, seats or n, options, turn_limit)
+    game = commands.create_table(host, name, seats or n, options, turn_limit,
+                                 bank_reserve=bank)
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in others:
         commands.join(game.pk, user)

@@ -26,7 +26,7 @@ from .absence import (
     vote_stand_in,
 )
 from .agreement import lapse_end_proposals, propose_end, vote_end
-from .base import Rejected
+from .base import Rejected, give_turn_to_bot
 from .moves import (
     BOT_STALL,
     BotsStuck,
@@ -66,6 +66,7 @@ from .tables import (
 from .usual_group import invite_group, open_table_with, set_blocked
 
 __all__ = [
+    "give_turn_to_bot",
     "BOT_NAMES", "BOT_STALL", "BotsStuck", "act", "add_bot", "already_recorded", "bot_work",
     "bots_awaited", "bots_due", "bots_failed", "cancel_table", "check_bot_level",
     "choose_join_place",

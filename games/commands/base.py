@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from games.commands import notifications
 from games.core import live
-from games.core.clock import TOKEN_STEPS, deadline, pauses_of
+from games.core.clock import TOKEN_STEPS, deadline, pauses_of, settle_banks
 from players import services as players
 
 from .. import engine
@@ -104,7 +104,8 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
     decide (a Dalmuti who declined a revolution) keeps the wait's start and clock but gets
     the next token, so a resubmitted page is refused as stale.
     """
-    before = game.engine_state().view(None) if game.state is not None else None
+    state_before = game.engine_state() if game.state is not None else None
+    before = state_before.view(None) if state_before is not None else None
     public_change = before != state.view(None)
     if public_change:
         game.version += 1
@@ -112,20 +113,28 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
     seats = {s.player: s for s in game.seats.select_related("user")} if game.is_playing else {}
     waits: dict[int, Wait] = {}
     new_waits = []
+    running = game.waits()
     for player in state.awaiting_players if game.is_playing else ():
-        kept = game.wait_for(player)
+        kept = running.get(player)
         if kept and player == actor:
             kept = replace(kept, token=kept.token + 1) if not public_change else None
         if kept:
             waits[player] = kept
+    if game.is_playing:
+        # The waits that ended settle their players' banks before any new wait of
+        # theirs is given its deadline.
+        settle_banks(game, {p: w for p, w in running.items() if p not in waits}, seats, now,
+                     state_before)
+    for player in state.awaiting_players if game.is_playing else ():
+        if player in waits:
             continue
         waits[player] = Wait(game.version * TOKEN_STEPS, now,
                              deadline(game, seats[player], now) if player in seats else None)
         new_waits.append(player)
     game.state = state.to_json()
-    game.set_waits(waits)
-    fields = ["state", "awaiting", "seq", "version", "round_number", "status", "started",
-              "finished"]
+    game.set_waits({p: waits[p] for p in state.awaiting_players if p in waits})
+    fields = ["state", "awaiting", "banks", "seq", "version", "round_number", "status",
+              "started", "finished"]
     # `updated` orders "My games": it too may only move with what everybody can see.
     game.save(update_fields=fields + ["updated"] if public_change else fields)
     live.table_changed(game, announce=public_change, actor=actor)
@@ -148,6 +157,23 @@ def refresh_deadlines(game: Game) -> None:
         for player, wait in waits.items()
     })
     game.save(update_fields=["awaiting"])
+    live.table_forgotten(game.pk)
+
+
+def give_turn_to_bot(game: Game, seat: Seat) -> None:
+    """A person's seat goes to a bot for good in the middle of their turn: their bank
+    pays for the time they let run, as when the stand-in finishes a turn, and the turn
+    goes on without a deadline. The caller saves the seat."""
+    wait = game.wait_for(seat.player) if game.is_playing else None
+    if wait is None or seat.user_id is None:
+        return
+    seat.stand_in = True  # the bot finishes the turn: it may only take from the bank
+    settle_banks(game, {seat.player: wait}, {seat.player: seat}, timezone.now(),
+                 game.engine_state())
+    waits = game.waits()
+    waits[seat.player] = replace(wait, deadline=None)
+    game.set_waits(waits)
+    game.save(update_fields=["banks", "awaiting"])
     live.table_forgotten(game.pk)
 
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from games.core.clock import current_deadline
+from games.core.clock import current_deadline, remind_before
 from games.core.turns import games_waiting_for
 from games.models import Game, Invitation, Notification, Seat
 
@@ -66,8 +66,10 @@ def for_new_turns(game: Game, players: list[int]) -> None:
         if seat.played_by_bot:
             continue
         user = seat.user
-        token = game.wait_for(seat.player).token
-        remind_at = now + timedelta(seconds=game.turn_limit - remind_before(game))
+        wait = game.wait_for(seat.player)
+        token = wait.token
+        # The turn's own deadline (a bank's reserve and any pause counted in it).
+        remind_at = (wait.deadline or now) - remind_before(game, seat)
         reminder = f"reminder:{game.pk}:{token}:{seat.player}"
         if _wants(user, user.Notify.EVERY_TURN):
             notify(user, f"turn:{game.pk}:{token}:{seat.player}", Kind.TURN, now + grace,
@@ -160,11 +162,6 @@ def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime 
     if seat.last_seen and seat.last_seen > notification.created - watching:
         return "at the table", None
     return "send", None
-
-
-def remind_before(game: Game) -> int:
-    """Seconds before the deadline that the reminder goes out: a quarter of the limit."""
-    return game.turn_limit // 4
 
 
 def for_everyone(game: Game, kind: str, except_user=None) -> None:
@@ -267,7 +264,7 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         limit = current_deadline(game, seat)
         if limit is None:
             return "no deadline", None
-        remind_at = limit - timedelta(seconds=remind_before(game))
+        remind_at = limit - remind_before(game, seat)
         if remind_at > now:  # a vacation moved the deadline
             return "postpone", remind_at
         if daily_reminder and Notification.objects.filter(

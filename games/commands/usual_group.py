@@ -44,14 +44,16 @@ def set_blocked(user, other, blocked: bool) -> None:
 
 
 def open_table_with(host, name: str, seats: int, options: dict, turn_limit: int = 0,
-                    leaver_bot: bool = False, min_on_time: int = 0, guests=(),
+                    leaver_bot: bool = False, min_on_time: int = 0, bank_reserve: int = 0,
+                    guests=(),
                     bots_of: Game | None = None) -> Game:
     """A new table whose host invites people of their usual group at once and, opened
     from an earlier game (`bots_of`), seats that game's bots again as far as the seats
     left over by the invited allow. All of it, or nothing."""
     guests = list(guests)
     with transaction.atomic():
-        game = create_table(host, name, seats, options, turn_limit, leaver_bot, min_on_time)
+        game = create_table(host, name, seats, options, turn_limit, leaver_bot, min_on_time,
+                            bank_reserve)
         if bots_of is not None:
             bots = list(bots_of.seats.filter(user=None).order_by("player", "pk"))
             for seat in bots[:max(seats - 1 - len(guests), 0)]:

@@ -9,9 +9,19 @@ still during the player's pauses (Pause: a vacation at the table, an account-wid
 absence); the turn times out once it has run for the table's limit. A pause ended early
 is cut to the time it lasted, so starting and ending one gives back only the time taken
 and never restarts the wait; a pause that begins after the time ran out adds nothing.
+
+A table may add a time bank to its limit per turn (`Rules`): each player starts with a
+reserve, a turn may last its limit plus what is left in the player's bank, and when it
+ends the bank is settled by one rule (`Rules.settle`): the time the turn took beyond its
+limit comes out of the bank, the time it saved goes in, up to the cap. A forced pass
+(nothing in the hand beats the table) leaves the bank as it was, a turn the bot played
+from its start never touches it, and one the stand-in finished can only take from it.
+Banks are kept per player and table (Game.banks, by user), so no change of seat,
+stand-in or pause can give one back.
 """
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db.models import Q
@@ -26,6 +36,57 @@ VACATION_DAYS = 7
 TOKEN_STEPS = 16
 
 Spans = list[tuple[datetime, datetime]]
+
+# A bank can grow back to this share of the reserve it started with.
+BANK_CAP_SHARE = 1.5
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A table's clock: the time per turn, and the reserve each player's bank starts
+    with (zero: no bank). Pure: the commands and the tests share it."""
+
+    per_turn: timedelta
+    reserve: timedelta = timedelta(0)
+
+    @classmethod
+    def of(cls, game: Game) -> "Rules":
+        return cls(timedelta(seconds=game.turn_limit), timedelta(seconds=game.bank_reserve))
+
+    @property
+    def timed(self) -> bool:
+        return self.per_turn > timedelta(0)
+
+    @property
+    def banked(self) -> bool:
+        return self.timed and self.reserve > timedelta(0)
+
+    @property
+    def cap(self) -> timedelta:
+        return self.reserve * BANK_CAP_SHARE
+
+    def allowance(self, bank: timedelta | None) -> timedelta:
+        """How long a turn may last on the clock, with `bank` left (None: untouched)."""
+        if not self.banked:
+            return self.per_turn
+        return self.per_turn + (self.reserve if bank is None else bank)
+
+    def settle(self, bank: timedelta | None, used: timedelta, forced: bool = False,
+               by_bot: bool = False) -> timedelta:
+        """The bank after a turn that took `used` on the clock: the time beyond the limit
+        per turn comes out of it, the time saved goes in, never below nothing nor above
+        the cap. A forced pass changes nothing; a turn the stand-in (or the bot of a
+        player who left) finished costs the time the player let run and never adds."""
+        bank = self.reserve if bank is None else bank
+        if forced:
+            return bank
+        left = max(timedelta(0), min(self.cap, bank + self.per_turn - used))
+        return min(left, bank) if by_bot else left
+
+    def remind_before(self, bank: timedelta | None) -> timedelta:
+        """How long before the deadline the reminder goes out: a quarter of the turn's
+        allowance."""
+        return self.allowance(bank) / 4
 
 
 def run_clock(since: datetime, limit: timedelta, pauses: Iterable[tuple[datetime, datetime]]
@@ -44,6 +105,71 @@ def run_clock(since: datetime, limit: timedelta, pauses: Iterable[tuple[datetime
     return now + left
 
 
+def clock_time(since: datetime, until: datetime,
+               pauses: Iterable[tuple[datetime, datetime]]) -> timedelta:
+    """How long a clock started at `since` has run by `until`, standing still during
+    `pauses` (the inverse of run_clock)."""
+    ran, now = timedelta(0), since
+    for start, end in sorted(pauses):
+        if end <= now:
+            continue
+        if start >= until:
+            break
+        if start > now:
+            ran += start - now
+        now = max(now, end)
+        if now >= until:
+            return ran
+    return ran + max(timedelta(0), until - now)
+
+
+def forced_pass(view: dict) -> bool:
+    """Whether the player's only choice in this view is to pass: nothing in the hand
+    beats the table."""
+    return view["phase"] == "play" and {a["type"] for a in view["legal_actions"]} == {"pass"}
+
+
+def bank_left(game: Game, user_id: int | None) -> timedelta | None:
+    """What is left in the player's bank at this table (None: untouched, the whole
+    reserve; also for a bot)."""
+    seconds = game.banks.get(str(user_id)) if user_id else None
+    return None if seconds is None else timedelta(seconds=seconds)
+
+
+def bank_for_show(game: Game, user_id: int | None) -> timedelta | None:
+    """The bank a page shows for a person at a banked table, else None."""
+    rules = Rules.of(game)
+    if not rules.banked or not user_id:
+        return None
+    left = bank_left(game, user_id)
+    return rules.reserve if left is None else left
+
+
+def settle_banks(game: Game, ended: dict[int, Wait], seats: dict[int, Seat], now: datetime,
+                 state_before) -> None:
+    """The running waits in `ended` are over (the player moved, or the clock or a bot
+    moved for them): settle each player's bank by the rules. `state_before` is the
+    engine's state the waits ran in (whether a wait was a forced pass). A wait with no
+    deadline (a bot played it from its start) leaves the bank alone. The caller saves."""
+    rules = Rules.of(game)
+    if not rules.banked:
+        return
+    timed = {player: wait for player, wait in ended.items()
+             if wait.deadline is not None and (seat := seats.get(player)) and seat.user_id}
+    if not timed:
+        return
+    earliest = min(wait.since for wait in timed.values())
+    pauses = pauses_of(game, [seats[p] for p in timed], earliest)
+    banks = dict(game.banks)
+    for player, wait in timed.items():
+        user = seats[player].user_id
+        used = clock_time(wait.since, now, pauses.get(user, []))
+        forced = state_before is not None and forced_pass(state_before.view(player))
+        left = rules.settle(bank_left(game, user), used, forced, seats[player].played_by_bot)
+        banks[str(user)] = int(left.total_seconds())
+    game.banks = banks
+
+
 def pauses_of(game: Game, seats: Iterable[Seat], since: datetime) -> dict[int, Spans]:
     """The pauses of the seats' players at this table that end after `since`, by user."""
     users = [s.user_id for s in seats if s.user_id]
@@ -60,11 +186,17 @@ def pauses_of(game: Game, seats: Iterable[Seat], since: datetime) -> dict[int, S
 def deadline(game: Game, seat: Seat, since: datetime, pauses: Spans | None = None
              ) -> datetime | None:
     """When the player's current turn, begun at `since`, times out (None: never)."""
-    if not game.turn_limit or seat.played_by_bot:
+    rules = Rules.of(game)
+    if not rules.timed or seat.played_by_bot:
         return None
     if pauses is None:
         pauses = pauses_of(game, [seat], since).get(seat.user_id, [])
-    return run_clock(since, timedelta(seconds=game.turn_limit), pauses)
+    return run_clock(since, rules.allowance(bank_left(game, seat.user_id)), pauses)
+
+
+def remind_before(game: Game, seat: Seat) -> timedelta:
+    """How long before the seat's deadline its reminder goes out."""
+    return Rules.of(game).remind_before(bank_left(game, seat.user_id))
 
 
 def wait_began(game: Game, player: int) -> datetime | None:

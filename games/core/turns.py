@@ -34,6 +34,17 @@ def games_waiting_for(user) -> list[Game]:
     ]
 
 
+def tables_awaiting(user) -> int:
+    """How many games in play wait for the player now (not for a bot standing in for
+    them), in one query: for the header, the tab title and the app's badge."""
+    return sum(
+        1 for player, awaiting in Seat.objects.filter(
+            user=user, game__status=Game.Status.PLAYING, stand_in=False,
+        ).values_list("player", "game__awaiting")
+        if str(player) in awaiting
+    )
+
+
 def trick_key(view: dict) -> str:
     """Names the trick in play: the round and how many cards were played before it."""
     played = sum(view["played"][1:])

@@ -1,8 +1,30 @@
 """The "My games" list: for each game in play of a player, the round, their title and
-whose turn it is, as far as they may know (from their own view of the table only)."""
+whose turn it is, as far as they may know (from their own view of the table only), the
+tables awaiting them first, the most urgent on top."""
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
 
 from games.models import Seat
 from games.read.narration import since
+
+# Under this much time left a turn is shown as urgent.
+URGENT = timedelta(hours=1)
+
+
+def urgency_first(my_turn: list[dict], now: datetime | None = None) -> list[dict]:
+    """The tables awaiting me, the one whose time runs out first on top (tables without
+    a clock after them, the latest activity first), each with its deadline and whether
+    it is urgent; `my_turn` comes ordered by the latest activity."""
+    now = now or timezone.now()
+    for entry in my_turn:
+        game, seat = entry["game"], entry["seat"]
+        wait = game.wait_for(seat.player)
+        entry["deadline"] = wait.deadline if wait and not seat.played_by_bot else None
+        entry["urgent"] = bool(entry["deadline"] and entry["deadline"] - now < URGENT)
+    timed = sorted((e for e in my_turn if e["deadline"]), key=lambda e: e["deadline"])
+    return timed + [e for e in my_turn if not e["deadline"]]
 
 
 def describe_turns(entries: list[dict]) -> None:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.core.clock import VACATION_DAYS, current_deadline
+from games.core.clock import VACATION_DAYS, bank_for_show, current_deadline
 from games.core.turns import (
     TIMEOUTS_BEFORE_VOTE,
     at_the_table,
@@ -57,6 +57,8 @@ class PlayerRow:
     slot: str = ""
     # When the turn of a seat the table waits on runs out (timed tables).
     deadline: str | None = None
+    # What is left in the player's time bank (tables with one).
+    bank: timedelta | None = None
     # Whether I may nudge this player now, or have nudged them this turn.
     can_nudge: bool = False
     nudged: bool = False
@@ -159,6 +161,8 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
         if row.is_turn and game.turn_limit:
             wait = game.wait_for(player)
             row.deadline = wait.stored_deadline if wait else None
+        if seat and not seat.played_by_bot:
+            row.bank = bank_for_show(game, seat.user_id)
         rows.append(row)
     seat_slots(rows, sight.my_player)
     me = sight.me
@@ -449,6 +453,7 @@ def my_orders(sight: Sight) -> dict:
         "can_pass_trick": view["phase"] == "play" and bool(view["trick"]["plays"]),
         "deadline": current_deadline(game, me) if wait else None,
         "turn_limit": game.turn_limit,
+        "bank": bank_for_show(game, me.user_id),
         "stand_in": me.stand_in and not (me.leaving or me.left),
         "on_vacation": on_vacation,
         "vacation_until": me.vacation_until if on_vacation else None,

@@ -41,7 +41,15 @@ def time_left(moment) -> str:
         return ""
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
-    seconds = int((moment - timezone.now()).total_seconds())
+    return span(moment - timezone.now())
+
+
+@register.filter
+def span(length: timedelta | None) -> str:
+    """A length of time as short as time_left says it: "2 d 4 h", "3 h 20 min"."""
+    if length is None:
+        return ""
+    seconds = int(length.total_seconds())
     if seconds < 60:
         return _("under a minute")
     minutes = seconds // 60

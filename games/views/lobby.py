@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from chat import services as chat
 from chat.panel import panel_context
 from games.read.access import finished_seat_for_user, seat_for_user
-from games.read.my_games import describe_turns
+from games.read.my_games import describe_turns, urgency_first
 from games.read.replay import game_results
 from leagues.standings import finished_rounds
 
@@ -64,6 +64,7 @@ def my_games(request):
             open_tables.append(entry)
         else:
             (my_turn if str(seat.player) in game.awaiting else waiting).append(entry)
+    my_turn = urgency_first(my_turn)
     describe_turns(my_turn + waiting)
     if finished:
         results = game_results(finished_rounds(game__in=[e["game"] for e in finished]))
@@ -111,6 +112,7 @@ def new_table(request):
                 game = commands.open_table_with(
                     request.user, data["name"], data["seats"], form.engine_options(),
                     data["turn_limit"], data["leaver_bot"], data["min_on_time"],
+                    data["time_bank"],
                     guests=data["guests"],
                     bots_of=earlier,
                 )

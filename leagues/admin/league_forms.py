@@ -77,7 +77,8 @@ class LeagueTableForm(forms.Form):
 # The options of a table that do not depend on its seats or its players: the league's
 # defaults are chosen with the same widgets as a new table.
 OPTION_FIELDS = [
-    name for name in TableForm.base_fields if name not in ("name", "seats", "turn_limit")
+    name for name in TableForm.base_fields
+    if name not in ("name", "seats", "turn_limit", "time_bank")
 ]
 
 

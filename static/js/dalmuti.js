@@ -7,6 +7,16 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// The installed app's badge counts the tables awaiting the player, where the browser has
+// the Badging API (the page says how many; a page of someone logged out says nothing).
+{
+  const awaiting = document.body.dataset.awaiting;
+  if (awaiting !== undefined && "setAppBadge" in navigator) {
+    const count = parseInt(awaiting, 10) || 0;
+    (count ? navigator.setAppBadge(count) : navigator.clearAppBadge()).catch(() => {});
+  }
+}
+
 // The invitation link selects itself for copying.
 document.addEventListener("focusin", (event) => {
   if (event.target.matches("[data-select-on-focus]")) {

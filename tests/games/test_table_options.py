@@ -288,3 +288,17 @@ def test_the_game_page_renders_under_every_option(client, make_user, options):
         if game.is_over:
             break
     assert client.get(f"/t/{game.pk}/").status_code == 200
+
+
+def test_a_time_bank_is_chosen_beside_a_limit_per_turn_and_never_alone(client, alice):
+    client.force_login(alice)
+    refused = client.post(reverse("new_table"), {**STANDARD, "turn_limit": "0",
+                                                 "time_bank": "172800"})
+    assert "A time bank goes with a time limit per turn" in refused.content.decode()
+    assert not Game.objects.exists()
+    assert client.post(reverse("new_table"), {**STANDARD, "turn_limit": "43200",
+                                              "time_bank": "172800"}).status_code == 302
+    game = Game.objects.get()
+    assert (game.turn_limit, game.bank_reserve) == (43200, 172800)
+    lobby = client.get(game.get_absolute_url()).content.decode()
+    assert "time bank: 2 days each" in lobby

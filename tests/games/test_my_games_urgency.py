@@ -1,0 +1,49 @@
+"""My games: the tables awaiting me first, the one whose time runs out first on top,
+with the time left (urgent under an hour), and their count in the header, the tab title
+and the page's word to the app's badge, counted in one query."""
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+
+from games.core.turns import tables_awaiting
+from games.models import TimeBank, TurnLimit
+from tests.helpers import play_until, start_table
+
+pytestmark = pytest.mark.django_db
+
+START = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+
+
+def _awaiting_alice(alice, bob, name, turn_limit, bank=0):
+    game = start_table(alice, [bob], bots=2, turn_limit=turn_limit, bank=bank, name=name)
+    me = game.seats.get(user=alice)
+    return play_until(game, lambda g: str(me.player) in g.awaiting)
+
+
+def test_the_tables_awaiting_me_come_first_by_time_left(client, alice, bob,
+                                                        django_assert_num_queries):
+    with time_machine.travel(START, tick=False) as traveller:
+        _awaiting_alice(alice, bob, "A day", TurnLimit.DAY)
+        traveller.move_to(START + timedelta(minutes=5))
+        _awaiting_alice(alice, bob, "No clock", TurnLimit.NONE)
+        _awaiting_alice(alice, bob, "An hour", TurnLimit.HOUR)
+        _awaiting_alice(alice, bob, "A bank", TurnLimit.HOUR, TimeBank.DAY)
+        traveller.move_to(START + timedelta(minutes=20))
+        with django_assert_num_queries(1):
+            assert tables_awaiting(alice) == 4
+        client.force_login(alice)
+        page = client.get("/").content.decode()
+    mine = page[page.index("Your turn"):page.index("Waiting for others")]
+    names = re.findall(r'class="game-name">([^<]+)<', mine)
+    # The bank's reserve counts: an hour per turn and a day in the bank outlast a day.
+    assert names == ["An hour", "A day", "A bank", "No clock"]
+    assert re.search(r'class="time-left urgent"><time[^>]*>45 min left<', mine)
+    assert re.search(r'class="time-left"><time[^>]*>1 d 0 h left<', mine)
+    assert re.search(r'class="time-left"><time[^>]*>23 h 40 min left<', mine)
+    assert "<title>(4) " in page
+    assert 'data-awaiting="4"' in page
+    assert "4 tables await you" in page
+
