@@ -28,6 +28,7 @@ from games.core.words import cards_phrase, title_name
 from games.models import STAND_IN_LEVEL, BotLevel, Game, Notification, Seat, StandInVote
 from games.read.hand import hand_cards, my_actions
 from games.read.results import result_rows, scoreboard, seating_draw, standings
+from games.read.tips import tip_context
 
 
 @dataclass
@@ -109,6 +110,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         **game_so_far(sight),
         **round_exchanges(sight),
         **seat_changes(sight),
+        **tip_context(game, me, sight.view),
     }
     context["bot_stand_ins"] = bot_stand_ins(seats) if context["is_host"] else []
     if me is not None:

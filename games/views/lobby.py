@@ -83,6 +83,8 @@ def my_games(request):
     return render(request, "games/my_games.html", {
         "my_turn": my_turn, "waiting": waiting, "open_tables": open_tables,
         "finished": finished, "invitations": invitations,
+        # Somebody new is offered a guided first game.
+        "no_games": not seats,
     })
 
 
