@@ -68,7 +68,8 @@ TIPS = [
     Tip("revolution", _("A revolution?"), _(
         "You were dealt both Jesters: you may show them and declare a revolution. Then "
         "nobody pays taxes this round; declared by the Greater Peon, it is a Great "
-        "Revolution and the whole table turns round. Or keep quiet and keep your Jesters."), _revolution),
+        "Revolution and the whole table turns round. Or keep quiet and keep your Jesters."),
+        _revolution),
     Tip("give_back", _("Giving back"), _(
         "The Peons had to hand you their best cards. Now you give cards back: choose the "
         "ones you need least, usually your worst (highest) numbers."), _give_back),
