@@ -109,3 +109,84 @@ def find(candidates: Sequence[Candidate], action: Action | dict) -> Candidate | 
         if c.action == target:
             return c
     return None
+
+
+# --- judging a decision that was made ----------------------------------------------------
+
+# Places lost on average (chosen minus best expected place) from which a decision counts as
+# an inaccuracy, a mistake, a blunder. Calibrated with ``tools.review_calibration``: the
+# expert's own decisions, measured again on other deals, lose less than the first
+# threshold nearly always (sampling noise), while the simple bots' typical slips (breaking
+# a set, leading a Dalmuti card early, passing when playing out was sure) reach the others.
+INACCURACY = 0.1
+MISTAKE = 0.25
+BLUNDER = 0.5
+KINDS = ("inaccuracy", "mistake", "blunder")
+
+
+def classify(loss: float) -> str:
+    """``""`` (a good decision), "inaccuracy", "mistake" or "blunder" for a loss in places."""
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return ""
+
+
+def decision_accuracy(loss: float) -> float:
+    """A decision's accuracy in percent: 100 for the best move, one point less for every
+    hundredth of a place lost on average, 0 from a whole place lost. A player's accuracy
+    in a game is the mean over its reviewed decisions."""
+    return 100.0 * (1.0 - min(max(loss, 0.0), 1.0))
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A decision measured after the fact: the action ``chosen`` and the ``best``
+    candidate (JSON forms), their expected places and points, the places lost
+    (``loss`` >= 0, 0 when the chosen action was measured best) and its class."""
+
+    chosen: dict[str, Any]
+    best: dict[str, Any]
+    chosen_place: float
+    best_place: float
+    chosen_points: float | None
+    best_points: float | None
+    loss: float
+    kind: str
+    candidates: list[Candidate]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "chosen": self.chosen, "best": self.best, "chosen_place": self.chosen_place,
+            "best_place": self.best_place, "chosen_points": self.chosen_points,
+            "best_points": self.best_points, "loss": self.loss, "kind": self.kind,
+            "candidates": [c.to_json() for c in self.candidates],
+        }
+
+
+def real_choice(view: dict) -> bool:
+    """Whether the seat had more than one legal action: only such decisions are judged."""
+    return len(view["legal_actions"]) > 1
+
+
+def judge(view: dict, chosen: Action | dict, seed: int,
+          effort: Effort | None = None) -> Judgement | None:
+    """How good ``chosen`` was in ``view`` (the deciding seat's own view just before it):
+    every candidate measured by ``evaluate`` (``chosen`` among them). None when there was
+    no real choice."""
+    if not real_choice(view):
+        return None
+    chosen_json = chosen if isinstance(chosen, dict) else action_to_json(chosen)
+    candidates = evaluate(view, seed, effort, also=[chosen_json])
+    mine = find(candidates, chosen_json)
+    best = candidates[0]
+    if mine is None or mine.place is None or best.place is None:
+        return None
+    loss = max(0.0, mine.place - best.place)
+    if loss == 0.0:
+        best = mine
+    return Judgement(mine.action, best.action, mine.place, best.place, mine.points,
+                     best.points, loss, classify(loss), candidates)
