@@ -22,6 +22,7 @@ long instead. Plain data, JSON-serialisable through ``Candidate.to_json``.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Sequence
@@ -64,25 +65,32 @@ def evaluate(view: dict, seed: int, effort: Effort | None = None, *,
     would not consider them, such as the move a player made; illegal ones are ignored.
     ``effort``: ``samples`` deals when set, else ``budget`` seconds (None: the expert's
     ``DEFAULT_BUDGET``); None: ``REVIEW_EFFORT``."""
+    return _measure(view, seed, effort, also)[0]
+
+
+def _measure(view: dict, seed: int, effort: Effort | None,
+             also: Sequence[Action | dict]) -> tuple[list[Candidate], dict[str, list[int]]]:
+    """``evaluate``'s candidates, and each one's place on every sampled deal (by the JSON
+    text of its action), for paired comparisons."""
     effort = REVIEW_EFFORT if effort is None else effort
     extra = [action_from_json(a) if isinstance(a, dict) else a for a in also]
     rng = random.Random(seed)
     choice = choice_of(view, rng, wide=True, also=extra)
     if choice.trial is None:
-        return [Candidate(action_to_json(a), None, None, 0) for a in choice.actions]
+        return [Candidate(action_to_json(a), None, None, 0) for a in choice.actions], {}
     k = len(choice.actions)
     everyone = list(range(k))
-    places = [0.0] * k
+    places: list[list[int]] = [[] for _ in everyone]
     points = [0.0] * k
     samples = effort.samples
-    deadline = None
+    deadline = 0.0
     if samples is None:
         budget = DEFAULT_BUDGET if effort.budget is None else effort.budget
         deadline = time.perf_counter() + budget
     done = 0
     while True:
         for i, (value, place) in enumerate(choice.trial(rng, everyone)):
-            places[i] += place + 1
+            places[i].append(place + 1)
             points[i] += value
         done += 1
         if samples is not None:
@@ -92,13 +100,18 @@ def evaluate(view: dict, seed: int, effort: Effort | None = None, *,
             break
     scoring = bool(view["options"].get("scoring", True))
     out = [
-        Candidate(action_to_json(a), places[i] / done,
+        Candidate(action_to_json(a), sum(places[i]) / done,
                   points[i] / done if scoring else None, done)
         for i, a in enumerate(choice.actions)
     ]
+    by_action = {_key(c.action): places[i] for i, c in enumerate(out)}
     # Stable: candidates measured alike keep the expert's order (its favourite first).
     out.sort(key=lambda c: (c.place, -(c.points or 0.0)))
-    return out
+    return out, by_action
+
+
+def _key(action: dict) -> str:
+    return json.dumps(action, sort_keys=True)
 
 
 def find(candidates: Sequence[Candidate], action: Action | dict) -> Candidate | None:
@@ -180,13 +193,28 @@ def judge(view: dict, chosen: Action | dict, seed: int,
     if not real_choice(view):
         return None
     chosen_json = chosen if isinstance(chosen, dict) else action_to_json(chosen)
-    candidates = evaluate(view, seed, effort, also=[chosen_json])
+    candidates, places = _measure(view, seed, effort, [chosen_json])
     mine = find(candidates, chosen_json)
     best = candidates[0]
     if mine is None or mine.place is None or best.place is None:
         return None
-    loss = max(0.0, mine.place - best.place)
+    loss = paired_loss(places[_key(mine.action)], places[_key(best.action)])
     if loss == 0.0:
         best = mine
     return Judgement(mine.action, best.action, mine.place, best.place, mine.points,
                      best.points, loss, classify(loss), candidates)
+
+
+def paired_loss(chosen: Sequence[int], best: Sequence[int]) -> float:
+    """Places lost: the mean difference of the two candidates' places on the same deals,
+    less one standard error of that mean, and never below 0. Picking the best of several
+    candidates measured on a few dozen deals favours one that was lucky on them; without
+    the standard error taken off, a player who always chose the truly best move would
+    still seem to lose a tenth of a place or so per decision."""
+    n = len(chosen)
+    diffs = [a - b for a, b in zip(chosen, best, strict=True)]
+    mean = sum(diffs) / n
+    if n < 2 or mean <= 0:
+        return 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return max(0.0, mean - (var / n) ** 0.5)
