@@ -85,6 +85,11 @@ class TableForm(forms.Form):
         help_text=_("Otherwise the table closes up from the next round (below four players "
                     "the game ends)."),
     )
+    hints_allowed = forms.BooleanField(
+        label=_("Hints allowed"), required=False,
+        help_text=_("At your turn a Hint button suggests a move and says why. Games with "
+                    "hints are not rated."),
+    )
     seating_ties = forms.ChoiceField(
         label=_("Ties in the first seating draw"),
         choices=[

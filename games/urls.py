@@ -19,6 +19,7 @@ urlpatterns = [
     path("rules/", rules.rules, name="rules"),
     path("tables/new/", lobby.new_table, name="new_table"),
     path("learn/", learning.learn, name="learn"),
+    path("t/<int:game_id>/hint/", learning.hint, name="hint"),
     path("t/<int:game_id>/tips/<slug:key>/dismiss/", learning.dismiss_tip, name="dismiss_tip"),
     path("t/<int:game_id>/", page.game_page, name="game"),
     path("t/<int:game_id>/act/", play.act, name="act"),

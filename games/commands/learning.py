@@ -24,8 +24,8 @@ def start_guided_game(user) -> Game:
         return running
     options = engine.Options(rounds=GUIDED_ROUNDS).to_json()
     with transaction.atomic():
-        game = create_table(user, _("Learning table"), GUIDED_BOTS + 1, options)
-        Game.objects.filter(pk=game.pk).update(guided=True, hints_allowed=True)
+        game = create_table(user, _("Learning table"), GUIDED_BOTS + 1, options,
+                            hints_allowed=True, guided=True)
         for _bot in range(GUIDED_BOTS):
             add_bot(game.pk, GUIDED_LEVEL)
         start(game.pk, started_by=user)

@@ -36,11 +36,13 @@ BOT_NAMES = [
 
 
 def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0,
-                 leaver_bot: bool = False) -> Game:
+                 leaver_bot: bool = False, hints_allowed: bool = False,
+                 guided: bool = False) -> Game:
     engine.Options.from_json(options)  # validate
     with transaction.atomic():
         game = Game.objects.create(name=name, host=host, seats_wanted=seats, options=options,
-                                   turn_limit=turn_limit, leaver_bot=leaver_bot)
+                                   turn_limit=turn_limit, leaver_bot=leaver_bot,
+                                   hints_allowed=hints_allowed, guided=guided)
         Seat.for_user(game, host)
     return game
 
@@ -310,7 +312,7 @@ def open_rematch(game_id: int, user) -> Game:
         name = _("%(name)s (rematch)") % {"name": game.name}
         # The same rules, clock included: a rematch of a timed table must not stall.
         new = create_table(user, name[:80], len(order), game.options, game.turn_limit,
-                           game.leaver_bot)
+                           game.leaver_bot, game.hints_allowed)
         keys, guests = [], []
         for player in order:
             seat = seats[player]

@@ -96,7 +96,7 @@ def new_table(request):
             game = commands.create_table(
                 request.user, form.cleaned_data["name"], form.cleaned_data["seats"],
                 form.engine_options(), form.cleaned_data["turn_limit"],
-                form.cleaned_data["leaver_bot"],
+                form.cleaned_data["leaver_bot"], form.cleaned_data["hints_allowed"],
             )
             return redirect(game)
     else:
