@@ -52,5 +52,5 @@ def hint_line(hint: dict, name_at) -> str:
         return _("%(move)s — passing costs about %(places)s places on average.") % {
             "move": move, "places": places}
     return _("%(move)s — the next best choice (%(other)s) costs about %(places)s places "
-             "on average.") % {"move": move, "other": move_words(other, name_at).lower(),
+             "on average.") % {"move": move, "other": move_words(other, name_at),
                                "places": places}

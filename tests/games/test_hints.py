@@ -15,7 +15,7 @@ from tests.helpers import make_user, play_out, play_until, waiting_humans
 pytestmark = pytest.mark.django_db
 
 # The first word of a hint in German: its move (play, pass, give back, declare, keep quiet).
-GERMAN_MOVES = ("Spiele", "Passen", "Gib", "Rufe", "Schweige")
+GERMAN_MOVES = ("Spiele", "Passen", "Gib", "Rufe", "Schweigen")
 FEW = engine.Effort(samples=6)  # enough deals to rank the moves, cheap in a test
 
 
@@ -75,14 +75,15 @@ def test_a_hint_is_given_once_per_decision_in_the_players_language_and_unrated(
     again = client.post(reverse("hint", args=[game.pk]), HTTP_HX_REQUEST="true")
     assert first.status_code == 200 and first.content == again.content
     assert calls == [1]  # the second ask of the same decision is answered from the seat
-    assert b'id="advice"' in first.content and b"Hint:" in first.content
+    # In the player's language (German): the move, then why.
+    assert b'id="advice"' in first.content and "Hinweis:".encode() in first.content
+    line = first.content.decode().split("</strong>")[1].split("</p>")[0].strip()
+    assert line.split()[0] in GERMAN_MOVES, line
+    with translation.override("de"):
+        assert line == hint_line(game.seats.get(user=host).hint, lambda s: "?")
     # Without JavaScript the table shows the same hint.
     assert client.post(reverse("hint", args=[game.pk])).status_code == 302
-    assert first.content.split(b"</strong>")[1].split(b"</p>")[0].strip().decode() in \
-        client.get(game.get_absolute_url()).content.decode()
-    with translation.override("de"):
-        line = hint_line(game.seats.get(user=host).hint, lambda s: "?")
-    assert line.split()[0] in GERMAN_MOVES, line
+    assert line in client.get(game.get_absolute_url()).content.decode()
     # The game ends unrated.
     play_out(game)
     assert not RatingChange.objects.filter(game=game).exists()
