@@ -76,7 +76,7 @@ def test_a_hint_is_given_once_per_decision_in_the_players_language_and_unrated(
     assert first.status_code == 200 and first.content == again.content
     assert calls == [1]  # the second ask of the same decision is answered from the seat
     # In the player's language (German): the move, then why.
-    assert b'id="advice"' in first.content and "Hinweis:".encode() in first.content
+    assert b'id="advice"' in first.content and b"Hinweis:" in first.content
     line = first.content.decode().split("</strong>")[1].split("</p>")[0].strip()
     assert line.split()[0] in GERMAN_MOVES, line
     with translation.override("de"):
@@ -84,10 +84,19 @@ def test_a_hint_is_given_once_per_decision_in_the_players_language_and_unrated(
     # Without JavaScript the table shows the same hint.
     assert client.post(reverse("hint", args=[game.pk])).status_code == 302
     assert line in client.get(game.get_absolute_url()).content.decode()
-    # The game ends unrated.
+    # The game ends unrated, and its record says hints were allowed.
     play_out(game)
     assert not RatingChange.objects.filter(game=game).exists()
     assert not Rating.objects.exists()
+    allowed = "In dieser Partie waren Hinweise erlaubt"
+    assert allowed in client.get(reverse("game_record", args=[game.pk])).content.decode()
+    assert allowed in client.get(reverse("record_text", args=[game.pk])).content.decode()
+    assert client.get(reverse("record_json", args=[game.pk])).json()["game"]["hints_allowed"]
+
+
+def test_the_new_table_form_offers_hints_and_says_such_games_are_not_rated(client, alice):
+    client.force_login(alice)
+    assert "Games with hints are not rated." in client.get(reverse("new_table")).content.decode()
 
 
 def test_hints_are_refused_at_a_table_without_them(client):
