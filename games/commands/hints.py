@@ -10,6 +10,7 @@ the reader's language.
 
 import hashlib
 import json
+import logging
 
 from django.conf import settings
 from django.db import transaction
@@ -19,6 +20,8 @@ from .. import engine
 from ..engine.review import evaluate
 from ..models import Game, Seat
 from .base import Rejected
+
+logger = logging.getLogger(__name__)
 
 
 def expert_effort() -> engine.Effort:
@@ -62,7 +65,11 @@ def give_hint(game_id: int, user) -> Seat:
             raise Rejected(_("There is nothing for you to decide now."), 409)
         if seat.hint_turn == wait.token and seat.hint:
             return seat
-        seat.hint = advise(view, expert_effort())
+        try:
+            seat.hint = advise(view, expert_effort())
+        except Exception:  # a flaw of the search must not break the table: no hint
+            logger.exception("no hint for table %s, player %s", game.pk, seat.player)
+            raise Rejected(_("No hint can be given for this decision."), 503) from None
         seat.hint_turn = wait.token
         seat.save(update_fields=["hint", "hint_turn"])
     return seat
