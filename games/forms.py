@@ -102,6 +102,11 @@ class TableForm(forms.Form):
         help_text=_("Counted over the last 90 days; a newcomer with fewer than 20 turns "
                     "there is always welcome."),
     )
+    hints_allowed = forms.BooleanField(
+        label=_("Hints allowed"), required=False,
+        help_text=_("At your turn a Hint button suggests a move and says why. Games with "
+                    "hints are not rated."),
+    )
     seating_ties = forms.ChoiceField(
         label=_("Ties in the first seating draw"),
         choices=[
@@ -253,7 +258,7 @@ class NewTableForm(TableForm):
         return {
             "seats": game.seats.count(), "turn_limit": game.turn_limit,
             "leaver_bot": game.leaver_bot, "min_on_time": game.min_on_time,
-            "time_bank": game.bank_reserve, "end": end,
+            "time_bank": game.bank_reserve, "hints_allowed": game.hints_allowed, "end": end,
             "rounds": o.rounds or 10,
             "target_score": o.target_score, "no_points": not o.scoring,
             "reduced_deck": o.reduced_deck, "first_round_taxes": o.first_round_taxes,

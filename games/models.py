@@ -156,6 +156,11 @@ class Game(models.Model):
     # may take a seat (0: anyone); see players.reliability.
     min_on_time = models.PositiveSmallIntegerField(
         _("players who keep their turns"), choices=OnTime.choices, default=OnTime.ANYONE)
+    # The host lets the players ask for a hint at their turn; such games are not rated.
+    hints_allowed = models.BooleanField(_("hints allowed"), default=False)
+    # "Learn by playing": the player's first game against bots, with a tip the first time
+    # each situation arises (games.read.tips).
+    guided = models.BooleanField(_("guided game"), default=False)
 
     class Meta:
         verbose_name = _("table")
@@ -253,6 +258,10 @@ class Seat(models.Model):
     first_game = models.BooleanField(default=False)
     # No email or push when someone names the player in this table's talk.
     talk_muted = models.BooleanField(_("no notices of table talk"), default=False)
+    # The last hint given to this seat (tables with hints allowed): the turn token it was
+    # for and what it suggested, so that asking again in the same turn costs nothing.
+    hint_turn = models.PositiveIntegerField(null=True, blank=True)
+    hint = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["player", "joined", "pk"]
@@ -582,3 +591,21 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} → {self.user} ({self.game})"
+
+
+class DismissedTip(models.Model):
+    """A tip of the guided game that the player has read and dismissed: it is not shown
+    to them again, at any table."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="dismissed_tips")
+    key = models.CharField(max_length=24)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="one_dismissal_per_tip"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} dismissed {self.key}"

@@ -3,6 +3,7 @@ from django.urls import path
 from .views import (
     history,
     invitations,
+    learning,
     lobby,
     page,
     play,
@@ -18,6 +19,9 @@ urlpatterns = [
     path("", lobby.home, name="home"),
     path("rules/", rules.rules, name="rules"),
     path("tables/new/", lobby.new_table, name="new_table"),
+    path("learn/", learning.learn, name="learn"),
+    path("t/<int:game_id>/hint/", learning.hint, name="hint"),
+    path("t/<int:game_id>/tips/<slug:key>/dismiss/", learning.dismiss_tip, name="dismiss_tip"),
     path("t/<int:game_id>/", page.game_page, name="game"),
     path("t/<int:game_id>/act/", play.act, name="act"),
     path("t/<int:game_id>/poll/", play.poll, name="poll"),

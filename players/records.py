@@ -52,6 +52,8 @@ def record_json(game: Game) -> dict:
             "started": _time(game.started),
             "finished": _time(game.finished),
             "end_reason": game.end_reason,
+            # Hints were offered to the players: the game moved no rating.
+            "hints_allowed": game.hints_allowed,
         },
         "options": engine.Options.from_json(game.options).to_json(),
         "seating": seating(game),

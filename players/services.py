@@ -50,7 +50,10 @@ class Step:
 
 def entrants(game: Game, state: engine.Game) -> list[tuple[Key, int]]:
     """(rating key, place) of everyone rated for this finished game, best first; the
-    leavers share the place after the last of the others."""
+    leavers share the place after the last of the others. A game where hints were
+    allowed rates nobody (its places were not the players' own)."""
+    if game.hints_allowed:
+        return []
     seats = {s.player: s for s in game.seats.all() if s.player is not None}
     replaced = {r.player: r.user_id for r in Replacement.objects.filter(game=game)}
     ranked: list[Key] = []

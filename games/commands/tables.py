@@ -40,14 +40,16 @@ BOT_NAMES = [
 
 def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0,
                  leaver_bot: bool = False, min_on_time: int = 0,
-                 bank_reserve: int = 0) -> Game:
+                 bank_reserve: int = 0, hints_allowed: bool = False,
+                 guided: bool = False) -> Game:
     engine.Options.from_json(options)  # validate
     with transaction.atomic():
         # A bank is a reserve beside the time per turn: without a clock there is none.
         game = Game.objects.create(name=name, host=host, seats_wanted=seats, options=options,
                                    turn_limit=turn_limit, leaver_bot=leaver_bot,
                                    min_on_time=min_on_time,
-                                   bank_reserve=bank_reserve if turn_limit else 0)
+                                   bank_reserve=bank_reserve if turn_limit else 0,
+                                   hints_allowed=hints_allowed, guided=guided)
         Seat.for_user(game, host)
     return game
 
@@ -351,7 +353,8 @@ def open_rematch(game_id: int, user) -> Game:
         name = _("%(name)s (rematch)") % {"name": game.name}
         # The same rules, clock included: a rematch of a timed table must not stall.
         new = create_table(user, name[:80], len(order), game.options, game.turn_limit,
-                           game.leaver_bot, game.min_on_time, game.bank_reserve)
+                           game.leaver_bot, game.min_on_time, game.bank_reserve,
+                           game.hints_allowed)
         keys, guests = [], []
         for player in order:
             seat = seats[player]

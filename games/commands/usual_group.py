@@ -45,7 +45,7 @@ def set_blocked(user, other, blocked: bool) -> None:
 
 def open_table_with(host, name: str, seats: int, options: dict, turn_limit: int = 0,
                     leaver_bot: bool = False, min_on_time: int = 0, bank_reserve: int = 0,
-                    guests=(),
+                    hints_allowed: bool = False, guests=(),
                     bots_of: Game | None = None) -> Game:
     """A new table whose host invites people of their usual group at once and, opened
     from an earlier game (`bots_of`), seats that game's bots again as far as the seats
@@ -53,7 +53,7 @@ def open_table_with(host, name: str, seats: int, options: dict, turn_limit: int 
     guests = list(guests)
     with transaction.atomic():
         game = create_table(host, name, seats, options, turn_limit, leaver_bot, min_on_time,
-                            bank_reserve)
+                            bank_reserve, hints_allowed)
         if bots_of is not None:
             bots = list(bots_of.seats.filter(user=None).order_by("player", "pk"))
             for seat in bots[:max(seats - 1 - len(guests), 0)]:

@@ -31,7 +31,9 @@ from games.core.turns import (
 from games.core.words import cards_phrase, title_name
 from games.models import STAND_IN_LEVEL, BotLevel, Game, Notification, Seat, StandInVote
 from games.read.hand import hand_cards, my_actions
+from games.read.hints import hint_line
 from games.read.results import result_rows, scoreboard, seating_draw, standings
+from games.read.tips import tip_context
 
 
 @dataclass
@@ -116,6 +118,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         **round_exchanges(sight),
         **seat_changes(sight),
         **ending_by_agreement(sight),
+        **tip_context(game, me, sight.view),
     }
     context["bot_stand_ins"] = bot_stand_ins(seats) if context["is_host"] else []
     if me is not None:
@@ -210,6 +213,11 @@ def turn_context(sight: Sight) -> dict:
     }
     if my_turn:
         context.update(my_actions(view, sight.name_of))
+    # The Hint button, and the hint already given for this very decision.
+    context["hints"] = my_turn and sight.game.hints_allowed and not me.played_by_bot
+    context["hint_line"] = ""
+    if context["hints"] and wait and me.hint_turn == wait.token and me.hint:
+        context["hint_line"] = hint_line(me.hint, sight.name_at)
     return context
 
 

@@ -84,6 +84,8 @@ def my_games(request):
     return render(request, "games/my_games.html", {
         "my_turn": my_turn, "waiting": waiting, "open_tables": open_tables,
         "finished": finished, "invitations": invitations,
+        # Somebody new is offered a guided first game.
+        "no_games": not seats,
     })
 
 
@@ -112,7 +114,7 @@ def new_table(request):
                 game = commands.open_table_with(
                     request.user, data["name"], data["seats"], form.engine_options(),
                     data["turn_limit"], data["leaver_bot"], data["min_on_time"],
-                    data["time_bank"],
+                    data["time_bank"], data["hints_allowed"],
                     guests=data["guests"],
                     bots_of=earlier,
                 )

@@ -176,6 +176,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
         // focus goes to the first thing to do.
         const hand = document.querySelector(".hand");
         if (hand) hand.scrollIntoView({ block: "nearest" });
+        // A guided game's tip sits just above the hand: it comes into view too.
+        const tip = document.querySelector("#tip .tip");
+        if (tip) tip.scrollIntoView({ block: "nearest" });
         const target = error ? dock
           : document.querySelector(".move-form input[name=card]:not(:disabled)")
             || dock.querySelector("button:not(:disabled)") || dock;

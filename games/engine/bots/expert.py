@@ -47,13 +47,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 from ..actions import PASS, Action, GiveBack, Play, Revolution, Trade, TradeCard
 from ..cards import JESTER
 from ..hands import best_cards, with_cards, without, worst_cards
-from ..sim import Move, Sim, move_cards
+from ..sim import Move, Sim, move_cards, move_of
 from .common import legal_actions, unseen_of
 from .deals import Deals
 from .endgame import sure_move
@@ -73,6 +74,7 @@ CANDIDATES = 6  # else the skilled bot's best ones (and passing)
 MIN_SAMPLES = 4  # even when the time is up
 PRUNE_FROM, PRUNE_EVERY, PRUNE_Z = 8, 4, 2.5  # dropping clearly worse candidates
 LOOKAHEAD = 2  # at the seat's own decisions in a playout: the best of this many moves
+WIDE_MOVES = 12  # a review: up to this many legal moves, all are measured
 DEPTH = 2  # how many of the seat's own next decisions branch in a playout
 
 
@@ -83,24 +85,62 @@ def expert_bot(view: dict, rng: random.Random, budget: float | None = None,
     if budget is None:
         budget = DEFAULT_BUDGET
     deadline = None if samples else time.perf_counter() + budget
+    choice = choice_of(view, rng)
+    if choice.trial is None:
+        return choice.actions[0]
+    trial = choice.trial
+
+    def points(r: random.Random, active: list[int]) -> list[float]:
+        return [value for value, _ in trial(r, active)]
+
+    index = _search(list(range(len(choice.actions))), points, rng, samples, deadline)
+    return choice.actions[index]
+
+
+# --- the decision as a search problem ------------------------------------------------------
+
+# What one playout of a candidate gives: the seat's points and its 0-based finishing place.
+Outcome = tuple[float, int]
+Trial = Callable[[random.Random, list[int]], list[Outcome]]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision as the search sees it: its candidate ``actions`` and the ``trial`` that
+    samples one deal and plays each active candidate (by index) out on it. No trial: the
+    first action is taken without searching (an only move, a sure way out)."""
+
+    actions: list[Action]
+    trial: Trial | None
+
+
+def choice_of(view: dict, rng: random.Random, wide: bool = False,
+              also: Sequence[Action] = ()) -> Choice:
+    """The candidates of the seat's decision in ``view`` and how to play them out, for the
+    expert (``wide=False``: its own few candidates, a sure way out taken at once) or for a
+    review (``wide=True``: every legal action when there are few, else the expert's
+    candidates; never a shortcut). The legal actions in ``also`` are always candidates
+    (the move a player chose, to be measured beside the best). ``rng`` only draws the
+    deals the inference starts from, as the expert always has."""
     if view["phase"] == "play":
-        move = _play(view, rng, samples, deadline)
-        return PASS if move is None else Play(move_cards(move))
+        return _play(view, rng, wide, also)
     actions = legal_actions(view)
     if len(actions) == 1:
-        return actions[0]
+        return Choice(actions, None)
     if Revolution(True) in actions:
-        return Revolution(_revolution(view, rng, samples, deadline))
+        return Choice([Revolution(True), Revolution(False)], _revolution(view, rng))
     gives = [a.cards for a in actions if isinstance(a, GiveBack)]
     if len(gives) > 1:
-        return GiveBack(_give_back(view, gives, rng, samples, deadline))
+        chosen = [a.cards for a in also if isinstance(a, GiveBack) and a in actions]
+        candidates, trial = _give_back(view, gives, rng, wide, chosen)
+        return Choice([GiveBack(g) for g in candidates], trial)
     partners = [a.partner for a in actions if isinstance(a, Trade)]
     if len(partners) > 1:
-        return Trade(_trade_partner(view, partners, rng, samples, deadline))
+        return Choice([Trade(p) for p in partners], _trade_partner(view, partners, rng))
     cards = [a.card for a in actions if isinstance(a, TradeCard)]
     if len(cards) > 1:
-        return TradeCard(_trade_card(view, cards, rng, samples, deadline))
-    return tax_or_trade_action(view, actions)
+        return Choice([TradeCard(c) for c in cards], _trade_card(view, cards, rng))
+    return Choice([tax_or_trade_action(view, actions)], None)
 
 
 # --- the search -------------------------------------------------------------------------
@@ -149,24 +189,29 @@ def _survivors(active: list[int], history: list[list[float]]) -> list[int]:
     return keep
 
 
-def _play(view: dict, rng: random.Random, samples: int | None,
-          deadline: float | None) -> Move:
+def _play(view: dict, rng: random.Random, wide: bool, also: Sequence[Action]) -> Choice:
     kn = Knowledge.from_view(view)
     last = last_of(view)
     moves = play_moves(view)
     if len(moves) == 1:
-        return moves[0]
-    move = sure_move(kn, last)
-    if move is not False:
-        return move
-    if len(moves) <= ALL_MOVES:
+        return Choice([_action(moves[0])], None)
+    if not wide:
+        move = sure_move(kn, last)
+        if move is not False:
+            return Choice([_action(move)], None)
+    if len(moves) <= (WIDE_MOVES if wide else ALL_MOVES):
         candidates = moves
     else:
         candidates = [m for _, m in scored_moves(kn, last)][:CANDIDATES]
         if last is not None and None not in candidates:
             candidates.append(None)
+        for action in also:
+            move = None if action == PASS else move_of(action.cards) if isinstance(
+                action, Play) else False
+            if move in moves and move not in candidates:
+                candidates.append(move)
     if len(candidates) == 1:
-        return candidates[0]
+        return Choice([_action(candidates[0])], None)
     seat = view["seat"]
     deals = Deals(view, rng)
     trick = view["trick"]
@@ -177,49 +222,53 @@ def _play(view: dict, rng: random.Random, samples: int | None,
     values = Values(view)
     values.policy = deals.policies()
 
-    def trial(r: random.Random, active: list[int]) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[Outcome]:
         hands = deals.draw(r)
         base = Sim(order, hands, seat, last_play, passes, finish)
         out = []
         for i in active:
             sim = base.copy()
             sim.step(candidates[i])
-            out.append(values.playout(sim, LOOKAHEAD, DEPTH))
+            out.append(values.outcome(sim, LOOKAHEAD, DEPTH))
         return out
 
-    return _search(candidates, trial, rng, samples, deadline)
+    return Choice([_action(m) for m in candidates], trial)
+
+
+def _action(move: Move) -> Action:
+    return PASS if move is None else Play(move_cards(move))
 
 
 # --- before the first trick: tribute return, revolution, merchant trade -------------------
 
 
-def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random,
-               samples: int | None, deadline: float | None) -> tuple[int, ...]:
+def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random, wide: bool,
+               chosen: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]], Trial]:
     kn = Knowledge.from_view(view)
     first = give_back_choice(kn, gives)
     rest = sorted((g for g in gives if g != first), key=lambda g: _cost_after(kn, g))
-    candidates = [first] + rest[: CANDIDATES - 1]
+    candidates = [first] + rest[: (WIDE_MOVES if wide else CANDIDATES) - 1]
+    candidates += [g for g in chosen if g not in candidates]
     seat = view["seat"]
     deals = Deals(view, rng)
     plan = [(e["from"], e["to"], e["count"]) for e in view["taxes"]["exchanges"]]
     order = view["order"]
     values = Values(view)
 
-    def trial(r: random.Random, active: list[int]) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[Outcome]:
         hands = deals.draw(r)
         returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan if d != seat}
         out = []
         for i in active:
             give = candidates[i]
             after = _taxed(hands, plan, {**returns, seat: list(give)})
-            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
+            out.append(values.outcome(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
         return out
 
-    return _search(candidates, trial, rng, samples, deadline)
+    return candidates, trial
 
 
-def _revolution(view: dict, rng: random.Random, samples: int | None,
-                deadline: float | None) -> bool:
+def _revolution(view: dict, rng: random.Random) -> Trial:
     """Declare a revolution? Both futures are played out on the same deals: with it (no
     taxes; a Greater Peon's turns the order round), and without it (the taxes as
     planned)."""
@@ -231,28 +280,27 @@ def _revolution(view: dict, rng: random.Random, samples: int | None,
     deals = Deals(view, rng)
     values = Values(view)
 
-    def trial(r: random.Random, active: list[int]) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[Outcome]:
         # Two candidates are never pruned (``_search`` keeps at least two), so both are
         # always active.
         hands = deals.draw(r)
-        declared = values.playout(Sim(turned, hands, turned[0]), LOOKAHEAD, DEPTH)
+        declared = values.outcome(Sim(turned, hands, turned[0]), LOOKAHEAD, DEPTH)
         returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan}
         after = _taxed(hands, plan, returns)
-        quiet = values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH)
+        quiet = values.outcome(Sim(order, after, order[0]), LOOKAHEAD, DEPTH)
         return [(declared, quiet)[i] for i in active]
 
-    return _search([True, False], trial, rng, samples, deadline)
+    return trial
 
 
-def _trade_partner(view: dict, partners: list[int | None], rng: random.Random,
-                   samples: int | None, deadline: float | None) -> int | None:
+def _trade_partner(view: dict, partners: list[int | None], rng: random.Random) -> Trial:
     seat = view["seat"]
     order = view["order"]
     deals = Deals(view, rng)
     values = Values(view)
     chosen = view["options"]["merchant_trade"] == "chosen"
 
-    def trial(r: random.Random, active: list[int]) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[Outcome]:
         hands = deals.draw(r)
         out = []
         for i in active:
@@ -262,14 +310,13 @@ def _trade_partner(view: dict, partners: list[int | None], rng: random.Random,
                 mine = _trade_card_of(view, hands, seat) if chosen else _random_card(hands[seat], r)
                 theirs = _trade_card_of(view, hands, p) if chosen else _random_card(hands[p], r)
                 after = _swapped(hands, seat, p, mine, theirs)
-            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
+            out.append(values.outcome(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
         return out
 
-    return _search(partners, trial, rng, samples, deadline)
+    return trial
 
 
-def _trade_card(view: dict, cards: list[int], rng: random.Random, samples: int | None,
-                deadline: float | None) -> int:
+def _trade_card(view: dict, cards: list[int], rng: random.Random) -> Trial:
     seat = view["seat"]
     trade = view["trade"]
     partner = trade["to"] if trade["from"] == seat else trade["from"]
@@ -277,17 +324,17 @@ def _trade_card(view: dict, cards: list[int], rng: random.Random, samples: int |
     deals = Deals(view, rng)
     values = Values(view)
 
-    def trial(r: random.Random, active: list[int]) -> list[float]:
+    def trial(r: random.Random, active: list[int]) -> list[Outcome]:
         hands = deals.draw(r)
         theirs = _trade_card_of(view, hands, partner)
         out = []
         for i in active:
             card = cards[i]
             after = _swapped(hands, seat, partner, card, theirs)
-            out.append(values.playout(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
+            out.append(values.outcome(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
         return out
 
-    return _search(cards, trial, rng, samples, deadline)
+    return trial
 
 
 def _knowledge_of(view: dict, hands: list[list[int]], s: int) -> Knowledge:

@@ -34,10 +34,15 @@ class Values:
         what it scores. With ``width`` > 1, each of the seat's own next ``depth``
         decisions instead tries ``width`` moves (``own_moves``) and keeps the best
         outcome: a search of the seat's own plan on this deal."""
+        return self.outcome(sim, width, depth)[0]
+
+    def outcome(self, sim: Sim, width: int = 0, depth: int = 1) -> tuple[float, int]:
+        """``playout``'s points and, with them, the seat's 0-based finishing place in the
+        same (best) line of play: what a review reports beside the points."""
         left = [sum(h[r] for h in sim.hands) for r in range(14)]
         return self._run(sim, left, width, depth if width > 1 else 0)
 
-    def _run(self, sim: Sim, left: list[int], width: int, depth: int) -> float:
+    def _run(self, sim: Sim, left: list[int], width: int, depth: int) -> tuple[float, int]:
         seat = self.seat
         to_the_end = self.philanthropic and seat in sim.order[:2]
         stop = None if to_the_end else seat
@@ -46,22 +51,23 @@ class Values:
             if depth and sim.to_act == seat:
                 moves = own_moves(sim, left, width)
                 if len(moves) > 1:
-                    best = -1e9
+                    best = (-1e9, 0)
                     for move in moves:
                         branch = sim.copy()
                         after = left[:]
                         _step(branch, after, move)
                         value = self._run(branch, after, width, depth - 1)
-                        if value > best:
+                        if value[0] > best[0]:
                             best = value
                     return best
                 move = moves[0]
             else:
                 move = self.policy[sim.to_act](sim, left)
             _step(sim, left, move)
+        place = finish.index(seat)
         if to_the_end:
-            return round_points(sim.order, finish, self.options)[seat]
-        return self.n - 1 - finish.index(seat)
+            return round_points(sim.order, finish, self.options)[seat], place
+        return self.n - 1 - place, place
 
 
 def _step(sim: Sim, left: list[int], move: Move) -> None:
