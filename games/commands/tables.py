@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.commands import notifications
+from games.commands import group_channel, notifications
 from games.core import background
 from games.core.turns import no_next_round, room_for_newcomers
 from leagues.models import LeagueGame, Rematch
@@ -204,6 +204,7 @@ def start(game_id: int, started_by=None) -> Game:
         state = run_automatic(game, state)
         save_state(game, state)
         notifications.for_everyone(game, notifications.Kind.STARTED, started_by)
+        group_channel.for_started(game)
         wake_bots(game)
     return game
 
