@@ -236,3 +236,88 @@ def test_real_delivery_through_a_worker(celery_worker, hook, settings, fake_dns,
     notice = ChannelNotice.objects.get(game=game, kind="started")
     assert tasks.send_channel_notice(notice.pk) == "not pending"
     assert len(hook.texts("/api/webhooks/")) == 1
+
+
+@pytest.mark.django_db
+def test_a_league_channel_set_in_the_admin_reaches_its_tables(admin_client, settings):
+    from games.core import channel_owners
+    from leagues.models import League, LeagueGame
+
+    settings.OUTBOUND_ALLOW_LOOPBACK = False
+    league = League.objects.create(name="Fridays", slug="fridays")
+    page = admin_client.get(f"/admin/leagues/league/{league.pk}/change/")
+    form = page.context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data.update({"organisers": [], "channel": "tgram://123456789:secret-bot/42",
+                 "memberships-TOTAL_FORMS": 0, "memberships-INITIAL_FORMS": 0,
+                 "seasons-TOTAL_FORMS": 0, "seasons-INITIAL_FORMS": 0})
+    data = {k: v for k, v in data.items() if v is not False}
+    answer = admin_client.post(f"/admin/leagues/league/{league.pk}/change/", data)
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    league.refresh_from_db()
+    assert league.channel_url == "tgram://123456789:secret-bot/42"
+    shown = admin_client.get(f"/admin/leagues/league/{league.pk}/change/").content.decode()
+    assert "secret-bot" not in shown and "tgram://••••••••" in shown
+    host = make_user("lg-host")
+    game = commands.create_table(host, "League table", 4, {})
+    LeagueGame.objects.create(game=game, league=league)
+    owner, _people = channel_owners.for_game(game)
+    assert owner == league
+    group_channel.set_channel(game.pk, host, "discord://1/own")
+    game.refresh_from_db()
+    assert channel_owners.for_game(game)[0] == game  # a table's own channel comes first
+
+
+@pytest.mark.django_db
+def test_the_host_sets_the_channel_and_sees_it_only_masked(client, settings):
+    from tests.helpers import session_for  # noqa: F401 - logs in like the others
+
+    settings.OUTBOUND_ALLOW_LOOPBACK = False
+    host, guest = make_user("pg-host"), make_user("pg-guest")
+    game = commands.create_table(host, "Page table", 4, {})
+    commands.join(game.pk, guest)
+    client.force_login(host)
+    url = f"/t/{game.pk}/channel/"
+    refused = client.post(url, {"action": "save", "url": "jsons://10.0.0.8/hook"})
+    assert "cannot send to this address" in refused.content.decode()
+    webhook = "https://discord.com/api/webhooks/417429632418316298/secret_TOKEN"
+    assert client.post(url, {"action": "save", "url": webhook}).status_code == 302
+    game.refresh_from_db()
+    assert game.channel_url.startswith("discord://417429632418316298/secret_TOKEN")
+    page = client.get(url).content.decode()
+    assert "secret_TOKEN" not in page and "discord://••••••••" in page
+    assert "secret_TOKEN" not in client.get(f"/t/{game.pk}/").content.decode()
+    assert client.post(url, {"action": "test"}).status_code == 302
+    assert ChannelNotice.objects.filter(game=game, kind="test", status="pending").exists()
+    client.force_login(guest)
+    assert client.get(url).status_code == 404  # the host's alone
+    client.force_login(host)
+    client.post(url, {"action": "remove"})
+    game.refresh_from_db()
+    assert game.channel_url == ""
+
+
+@pytest.mark.django_db
+def test_a_player_adds_their_own_channel_on_the_profile(client, settings):
+    from games.commands.notifications import channels_for
+
+    settings.OUTBOUND_ALLOW_LOOPBACK = False
+    user = make_user("pf-user")
+    client.force_login(user)
+    answer = client.post("/accounts/profile/channel/",
+                         {"action": "save", "url": "ntfys://my-secret-topic"})
+    assert answer.status_code == 302
+    user.refresh_from_db()
+    assert "chat" in channels_for(user)
+    page = client.get("/accounts/profile/").content.decode()
+    assert "my-secret-topic" not in page and "ntfys://••••••••" in page
+    assert "Send a test message" in page
+    for refused in ("mailto://me:pw@example.org", "jsons://localhost/x", "json://example.org/x"):
+        answer = client.post("/accounts/profile/channel/", {"action": "save", "url": refused})
+        assert answer.status_code == 400
+    user.refresh_from_db()
+    assert user.channel_url.startswith("ntfys://my-secret-topic")
+    user.channel_paused = timezone.now()
+    user.save()
+    assert "chat" not in channels_for(user)  # paused: nothing goes there
+    assert "Paused:" in client.get("/accounts/profile/").content.decode()
