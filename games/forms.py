@@ -295,6 +295,6 @@ class ChannelForm(forms.Form):
 
     url = ChannelURLField(
         label=_("Channel address"), required=False,
-        help_text=_("An Apprise address, for example discord://webhook_id/webhook_token or "
-                    "tgram://bot_token/chat_id. Only you see it, and only like this: "
-                    "discord://••••••••."))
+        help_text=_("The webhook address the service gave you (Discord, Slack), or an "
+                    "Apprise address such as tgram://bot_token/chat_id. Only you see it, "
+                    "and only masked."))
