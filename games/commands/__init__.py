@@ -56,8 +56,10 @@ from .tables import (
     open_rematch,
     rematch_lineup,
     remove_seat,
+    set_channel,
     set_watchable,
     start,
+    try_channel,
 )
 
 __all__ = [
@@ -70,7 +72,7 @@ __all__ = [
     "join_in_progress", "leave_game",
     "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
     "remove_seat", "seen", "seen_at", "set_away",
-    "set_profile_standing_orders", "set_standing_orders", "set_watchable",
-    "standing_order_action", "start", "start_vacation", "take_seat_back",
+    "set_channel", "set_profile_standing_orders", "set_standing_orders", "set_watchable",
+    "standing_order_action", "start", "try_channel", "start_vacation", "take_seat_back",
     "vote_stand_in", "wake_bots",
 ]

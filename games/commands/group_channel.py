@@ -11,15 +11,11 @@ meanwhile; a nudge, a start, a round's result and the end go at once.
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from games.core import background, channel_owners
 from games.models import ChannelNotice, Game, Notification
-
-from .base import Rejected
 
 Kind = ChannelNotice.Kind
 Status = Notification.Status
@@ -34,29 +30,6 @@ def _write(game: Game, kind: str, key: str, payload: dict, due=None) -> ChannelN
     if new and notice.due <= timezone.now():
         background.after_commit("send_channel_notice", notice.pk)
     return notice
-
-
-def set_channel(game_id: int, user, url: str) -> Game:
-    """The host gives the table a channel (an address already checked), or takes it away
-    (empty). Saving it again switches a paused channel back on."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if game.host_id != user.pk:
-            raise Rejected(_("Only the host can choose the table's channel."), 403)
-        game.channel_url = url
-        game.channel_failures = 0
-        game.channel_paused = None
-        game.save(update_fields=["channel_url", "channel_failures", "channel_paused"])
-    return game
-
-
-def test_channel(game_id: int, user) -> None:
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if game.host_id != user.pk:
-            raise Rejected(_("Only the host can choose the table's channel."), 403)
-        if for_test(game) is None:
-            raise Rejected(_("This table has no channel yet."), 409)
 
 
 def for_started(game: Game) -> None:

@@ -116,6 +116,29 @@ def set_watchable(game_id: int, user, watchable: bool, talk: bool = False) -> Ga
     return game
 
 
+def set_channel(game_id: int, user, url: str) -> Game:
+    """The host gives the table a channel (an address already checked), or takes it away
+    (empty). Saving it again switches a paused channel back on."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.host_id != user.pk:
+            raise Rejected(_("Only the host can choose the table's channel."), 403)
+        game.channel_url = url
+        game.channel_failures = 0
+        game.channel_paused = None
+        game.save(update_fields=["channel_url", "channel_failures", "channel_paused"])
+    return game
+
+
+def try_channel(game_id: int, user) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.host_id != user.pk:
+            raise Rejected(_("Only the host can choose the table's channel."), 403)
+        if group_channel.for_test(game) is None:
+            raise Rejected(_("This table has no channel yet."), 409)
+
+
 def _close(game: Game, reason: str) -> None:
     game.status = Game.Status.ABANDONED
     # Kept untranslated: each reader sees it in their own language.

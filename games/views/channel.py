@@ -10,7 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 
 from dalmuti_site import channels
-from games.commands import group_channel
+from games import commands
 from games.core import channel_owners
 from games.read.access import seat_for_user
 
@@ -30,16 +30,16 @@ def table_channel(request, game_id: int):
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "test":
-            group_channel.test_channel(game.pk, request.user)
+            commands.try_channel(game.pk, request.user)
             messages.info(request, _("A test message is on its way: it should arrive within "
                                      "a minute."))
             return redirect("table_channel", game.pk)
         if action == "remove":
-            group_channel.set_channel(game.pk, request.user, "")
+            commands.set_channel(game.pk, request.user, "")
             messages.success(request, _("The table has no channel any more."))
             return redirect("table_channel", game.pk)
         if form.is_valid() and form.cleaned_data["url"]:
-            group_channel.set_channel(game.pk, request.user, form.cleaned_data["url"])
+            commands.set_channel(game.pk, request.user, form.cleaned_data["url"])
             messages.success(request, _("Saved: the channel will hear the table's news."))
             return redirect("table_channel", game.pk)
         if form.is_valid():

@@ -6,7 +6,6 @@ go to var/screenshots/ for a person to look at."""
 import pytest
 
 from games import commands
-from games.commands import group_channel
 from tests.e2e import harness
 from tests.helpers import make_user
 
@@ -23,7 +22,7 @@ def people(live_server, settings):
         user = make_user(name, display_name=name.title(), language=language,
                          channel_url=f"tgram://123456789:{SECRET}/42")
         game = commands.create_table(user, f"{name.title()}'s table", 5, {"rounds": 3})
-        group_channel.set_channel(game.pk, user, f"discord://4174296/{SECRET}")
+        commands.set_channel(game.pk, user, f"discord://4174296/{SECRET}")
         tables[name] = f"/t/{game.pk}/channel/"
     return tables
 

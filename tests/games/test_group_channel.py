@@ -73,7 +73,7 @@ def _table(host, others, bots, url, options=None, away=()) -> Game:
     game = commands.create_table(host, "Friday table", 1 + len(others) + bots,
                                  {"rounds": 2, **(options or {})})
     Game.objects.filter(pk=game.pk).update(seed=20261122)
-    group_channel.set_channel(game.pk, host, url)
+    commands.set_channel(game.pk, host, url)
     for user in others:
         commands.join(game.pk, user)
     for _ in range(bots):
@@ -148,7 +148,7 @@ def _notices_of_world(people, holder) -> list:
     with time_machine.travel(FROZEN, tick=False):
         game = commands.create_table(people["host"], "Test table", 5, {"rounds": 3})
         Game.objects.filter(pk=game.pk).update(seed=20261122)
-        group_channel.set_channel(game.pk, people["host"], "jsons://hooks.example.org/g")
+        commands.set_channel(game.pk, people["host"], "jsons://hooks.example.org/g")
         for user in (people["a"], people["b"]):
             commands.join(game.pk, user)
         for _ in range(2):
@@ -263,7 +263,7 @@ def test_a_league_channel_set_in_the_admin_reaches_its_tables(admin_client, sett
     LeagueGame.objects.create(game=game, league=league)
     owner, _people = channel_owners.for_game(game)
     assert owner == league
-    group_channel.set_channel(game.pk, host, "discord://1/own")
+    commands.set_channel(game.pk, host, "discord://1/own")
     game.refresh_from_db()
     assert channel_owners.for_game(game)[0] == game  # a table's own channel comes first
 
@@ -321,3 +321,28 @@ def test_a_player_adds_their_own_channel_on_the_profile(client, settings):
     user.save()
     assert "chat" not in channels_for(user)  # paused: nothing goes there
     assert "Paused:" in client.get("/accounts/profile/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_rounds_the_end_and_a_nudge_in_the_host_s_language(hook):
+    from tests.helpers import play_out
+
+    host = make_user("rn-host", display_name="Hôte", language="fr")
+    game = _table(host, [], bots=3, url=f"json://127.0.0.1:{hook.port}/g",
+                  options={"rounds": 2, "reduced_deck": True})
+    game = play_out(game)
+    assert game.is_over
+    kinds = list(ChannelNotice.objects.filter(game=game).exclude(kind="turn")
+                 .order_by("pk").values_list("kind", "key"))
+    # The last round's result is the end's: told once, with the final standings.
+    assert kinds == [("started", "started"), ("round", "round:1"), ("over", "over")]
+    round_one = channel_sender.notice_message(ChannelNotice.objects.get(game=game, kind="round"))
+    assert round_one.title == "Friday table"
+    assert round_one.body.startswith("La manche 1 est finie. Ordre d’arrivée : 1. ")
+    over = channel_sender.notice_message(ChannelNotice.objects.get(game=game, kind="over"))
+    assert over.body.startswith("La partie est finie. Classement final : 1. ")
+    bot = game.seats.exclude(user=host).first()
+    nudge = ChannelNotice(game=game, kind="nudge", payload={
+        "by": game.seats.get(user=host).player, "player": bot.player})
+    assert channel_sender.notice_message(nudge).body.startswith(
+        f"Hôte a relancé {bot.name} : la table l’attend.")
