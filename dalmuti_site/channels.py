@@ -30,8 +30,10 @@ from django.utils.translation import gettext_lazy as _
 from dalmuti_site import outbound
 
 log = logging.getLogger(__name__)
-# Apprise's debug and warning lines name the address (the secret): none of them is kept.
+# Apprise's debug and warning lines name the address (the secret): none of them is kept;
+# nor urllib3's debug line for each request, which names the path (a webhook's token).
 logging.getLogger("apprise").setLevel(logging.CRITICAL + 1)
+logging.getLogger("urllib3.connectionpool").setLevel(logging.INFO)
 
 MAX_URL_LENGTH = 1024
 # After this many failed sends in a row the channel is paused and its owner told.

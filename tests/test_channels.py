@@ -160,3 +160,20 @@ def test_the_address_is_stored_encrypted_and_shown_masked(make_user):
     user.refresh_from_db()
     assert user.channel_url == url
     assert user.channel_masked == "tgram://••••••••"
+
+
+@pytest.mark.django_db
+def test_the_address_is_never_logged(loopback_allowed, hook, quiet_listener, caplog,
+                                     make_user):
+    from games.away import channels as channel_sender
+
+    caplog.set_level("DEBUG")
+    channels.send(f"json://127.0.0.1:{hook.port}/the-secret-path?token=hush", MESSAGE)
+    assert hook.received
+    quiet_listener.sock.close()  # nobody answers now: the send fails, and is logged
+    user = make_user("logged", channel_url=f"json://127.0.0.1:{quiet_listener.port}/"
+                                           "the-secret-path?token=hush")
+    with pytest.raises(channels.ChannelFailed):
+        channel_sender.send_test(user)
+    assert "json webhook message for user" in caplog.text.lower()
+    assert "the-secret-path" not in caplog.text and "hush" not in caplog.text

@@ -16,7 +16,7 @@ from accounts.models import OutgoingEmail
 from dalmuti_site import channels, outbound
 from games.commands import group_channel
 from games.core import channel_owners
-from games.models import ChannelNotice, Notification, Round
+from games.models import ChannelNotice, Game, Notification, Round
 from push import sender as push_sender
 
 log = logging.getLogger(__name__)
@@ -131,8 +131,14 @@ def _tell_paused(person, owner) -> None:
     if not person.verified_email:
         return  # the settings page says so too
     language = person.reading_language or settings.LANGUAGE_CODE
-    where = settings.SITE_URL + (owner.get_absolute_url() if hasattr(owner, "get_absolute_url")
-                                 and owner != person else reverse("profile"))
+    if owner == person:
+        where = reverse("profile")
+    elif isinstance(owner, Game):
+        where = reverse("table_channel", args=[owner.pk])
+    else:  # a league's, set in the admin
+        meta = owner._meta
+        where = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[owner.pk])
+    where = settings.SITE_URL + where
     with translation.override(language):
         subject = _("Your notification channel was paused")
         text = _("Messages to your %(service)s channel failed several times in a row, so "
