@@ -1,8 +1,8 @@
 """The channel settings a host and a player use, on a phone and a laptop, in English and
 Dutch: the table's group channel (with a refused address) and the profile's own channel.
-The address is shown masked only; each page passes the accessibility check (in English: the markup is the same in
-Dutch); screenshots
-go to var/screenshots/ for a person to look at."""
+The address is shown masked only; each page passes the accessibility check (in English:
+the markup is the same in Dutch); screenshots go to var/screenshots/ for a person to look
+at."""
 
 import pytest
 
