@@ -38,8 +38,12 @@ def for_started(game: Game) -> None:
 
 def for_public_turn(game: Game, state) -> None:
     """After a public change: the player whose turn it now is in the play, if a human."""
+    if not game.is_playing or state.round.phase != "play":
+        return
+    if channel_owners.for_game(game) is None:
+        return  # the usual case: nothing to work out
     view = state.view(None)
-    if not game.is_playing or view["phase"] != "play" or view["to_act"] is None:
+    if view["to_act"] is None:
         return
     player = state.seats[view["to_act"]]
     wait = game.wait_for(player)
