@@ -18,6 +18,7 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language_info, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.channels import ChannelURLField
 from dalmuti_site.text import PlainLineField
 
 from . import outbox, throttle
@@ -246,3 +247,13 @@ class StandingOrdersForm(forms.ModelForm):
                 "As Great or Lesser Dalmuti, give back your highest-numbered cards at once "
                 "instead of choosing them."),
         }
+
+
+class ChannelForm(forms.Form):
+    """The player's own channel (a third way to be told, beside email and devices)."""
+
+    url = ChannelURLField(
+        label=_("Channel address"), required=False,
+        help_text=_("An Apprise address, for example tgram://bot_token/chat_id, "
+                    "ntfys://topic or a Discord webhook's address. Only you see it, and "
+                    "only masked."))

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.channels import ChannelOwner
 from dalmuti_site.text import plain_line
 
 # How far ahead an account-wide absence may be announced.
@@ -18,7 +19,7 @@ def time_zone_choices() -> list[tuple[str, str]]:
             if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "posix/", "right/"))]
 
 
-class User(AbstractUser):
+class User(AbstractUser, ChannelOwner):
     """A player. Profile settings live on the user itself: there is one profile per login."""
 
     class Notify(models.TextChoices):
@@ -112,6 +113,7 @@ class OutgoingEmail(models.Model):
         CONFIRM = "confirm", _("Confirm an address")
         ADDRESS_TAKEN = "address_taken", _("A sign-up with an address that has an account")
         PASSWORD_RESET = "password_reset", _("Password reset")
+        CHANNEL_PAUSED = "channel_paused", _("A notification channel was paused")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

@@ -11,6 +11,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/channel/", views.profile_channel, name="profile_channel"),
     path("profile/standing-orders/", views.standing_orders, name="profile_standing_orders"),
     path("confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("resend-confirmation/", views.resend_confirmation, name="resend_confirmation"),

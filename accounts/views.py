@@ -18,11 +18,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
+from dalmuti_site import channels
 from games.commands import set_away, set_profile_standing_orders
 from games.read.usual_group import usual_group_context
+from games.core import background
 
 from . import confirmation, throttle
-from .forms import LoginForm, ProfileForm, SignupForm, StandingOrdersForm
+from .forms import ChannelForm, LoginForm, ProfileForm, SignupForm, StandingOrdersForm
 from .models import User
 
 
@@ -188,7 +190,49 @@ def profile(request: HttpRequest) -> HttpResponse:
         "form": form, "away_until": user.away_until if user.is_away() else None,
         "orders_form": StandingOrdersForm(instance=user),
         **usual_group_context(user),
+        **_channel_context(user, ChannelForm()),
     })
+
+
+def _channel_context(user, form) -> dict:
+    return {"channel_form": form, "channel_current": user.channel_masked,
+            "channel_service": channels.service_name(user.channel_url),
+            "channel_paused": user.channel_paused}
+
+
+@sensitive_post_parameters("url")
+@require_POST
+@login_required
+def profile_channel(request: HttpRequest) -> HttpResponse:
+    """The player's own channel: save a new address, send a test message, or remove it.
+    The address is never shown back (only its service), nor logged."""
+    user = User.objects.get(pk=request.user.pk)
+    action = request.POST.get("action")
+    if action == "test" and user.channel_url:
+        background.after_commit("channel_test", user.pk)
+        messages.info(request, _("A test message is on its way: it should arrive within a "
+                                 "minute."))
+        return redirect(reverse("profile") + "#channel")
+    if action == "remove":
+        user.channel_url, user.channel_failures, user.channel_paused = "", 0, None
+        user.save(update_fields=["channel_url", "channel_failures", "channel_paused"])
+        messages.success(request, _("Your channel has been removed."))
+        return redirect(reverse("profile") + "#channel")
+    form = ChannelForm(request.POST)
+    if form.is_valid() and form.cleaned_data["url"]:
+        user.channel_url, user.channel_failures, user.channel_paused = (
+            form.cleaned_data["url"], 0, None)
+        user.save(update_fields=["channel_url", "channel_failures", "channel_paused"])
+        messages.success(request, _("Saved: your notifications go to this channel too."))
+        return redirect(reverse("profile") + "#channel")
+    if form.is_valid():
+        form.add_error("url", _("Paste the address of the channel."))
+    return render(request, "accounts/profile.html", {
+        "form": ProfileForm(instance=user),
+        "away_until": user.away_until if user.is_away() else None,
+        "orders_form": StandingOrdersForm(instance=user),
+        **_channel_context(user, form),
+    }, status=400)
 
 
 @never_cache

@@ -3,6 +3,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.channels import ChannelURLField
 from dalmuti_site.text import PlainLineField
 
 from . import engine
@@ -372,3 +373,13 @@ class MoveForm(forms.Form):
     def action_and_turn(self) -> tuple[engine.Action, int]:
         """The engine action and turn token; only for a valid form."""
         return self.cleaned_data["move"], self.cleaned_data["turn"]
+
+
+class ChannelForm(forms.Form):
+    """The table's group channel: a new address (the stored one is never shown)."""
+
+    url = ChannelURLField(
+        label=_("Channel address"), required=False,
+        help_text=_("The webhook address the service gave you (Discord, Slack), or an "
+                    "Apprise address such as tgram://bot_token/chat_id. Only you see it, "
+                    "and only masked."))

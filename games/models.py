@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.channels import ChannelOwner
 from dalmuti_site.text import plain_line
 
 from . import engine
@@ -93,7 +94,7 @@ class TimeBank(models.IntegerChoices):
     WEEK = 604800, _("7 days")
 
 
-class Game(models.Model):
+class Game(ChannelOwner):
     """A table: its options, its status and who waits, with the game in play stored as
     the engine's state (`state`, read as an `engine.Game` by `engine_state`). Elsewhere
     `Game` is this row and `engine.Game` the rules' object; modules that hold both call
@@ -542,6 +543,8 @@ class Notification(models.Model):
     class Channel(models.TextChoices):
         EMAIL = "email", _("email")
         PUSH = "push", _("push")
+        # The player's own chat channel (Telegram, ntfy, …), beside the other two.
+        CHAT = "chat", _("your channel")
 
     class Kind(models.TextChoices):
         TURN = "turn", _("Your turn")
@@ -609,3 +612,40 @@ class DismissedTip(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} dismissed {self.key}"
+
+
+class ChannelNotice(models.Model):
+    """A short public notice for the table's group channel (the game started, whose turn
+    it is, a round's result, the end, a nudge): one row per table and event (`key`), so
+    it is never sent twice. Only what every spectator sees, when they see it."""
+
+    class Kind(models.TextChoices):
+        STARTED = "started", _("The game started")
+        TURN = "turn", _("Whose turn it is")
+        ROUND = "round", _("A round's result")
+        OVER = "over", _("The game is over")
+        NUDGE = "nudge", _("A nudge")
+        TEST = "test", _("A test message")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="channel_notices")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    key = models.CharField(max_length=80)
+    # What the notice names (players, the round), read when it is written.
+    payload = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Notification.Status.choices,
+                              default=Notification.Status.PENDING, db_index=True)
+    due = models.DateTimeField(db_index=True)
+    created = models.DateTimeField(auto_now_add=True)
+    claimed = models.DateTimeField(null=True, blank=True)
+    sent = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    note = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["due"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "key"], name="one_channel_notice_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.game}"

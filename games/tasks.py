@@ -14,8 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import outbox
-from games.away import emails
-from games.commands import notifications
+from accounts.models import User
+from dalmuti_site.channels import ChannelFailed
+from games.away import channels, emails
+from games.commands import group_channel, notifications
 from games.core import background
 from games.core.clock import deadlines_may_have_passed
 from push.sender import PushFailed
@@ -47,12 +49,34 @@ def play_bots(game_id: int, seq: int | None = None) -> int:
 
 
 @shared_task(
-    acks_late=True, autoretry_for=(smtplib.SMTPException, OSError, PushFailed),
+    acks_late=True, autoretry_for=(smtplib.SMTPException, OSError, PushFailed, ChannelFailed),
     retry_backoff=30, retry_backoff_max=1800, max_retries=8,
 )
 def send_notification(notification_id: int) -> str:
     """Send one notification email if it is (still) wanted; running it twice sends one."""
     return emails.deliver(notification_id)
+
+
+@shared_task(
+    acks_late=True, autoretry_for=(ChannelFailed,), retry_backoff=30,
+    retry_backoff_max=1800, max_retries=8, soft_time_limit=30, time_limit=60,
+)
+def send_channel_notice(notice_id: int) -> str:
+    """Send one notice to a table's group channel if it is (still) wanted; once."""
+    return channels.deliver_notice(notice_id)
+
+
+@shared_task(acks_late=True, soft_time_limit=30, time_limit=60)
+def send_channel_test(user_id: int) -> str:
+    """A player's test message to their own channel (not retried: they are waiting)."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None or not user.channel_url:
+        return "no channel"
+    try:
+        channels.send_test(user)
+    except ChannelFailed:
+        return "failed"
+    return "sent"
 
 
 @shared_task(
@@ -89,6 +113,9 @@ def sweep() -> dict:
     for notification_id in notifications.due_ids(now):
         background.after_commit("send_notification", notification_id)
         done["emails"] += 1
+    group_channel.release_stuck(now)
+    for notice_id in group_channel.due_ids(now):
+        background.after_commit("send_channel_notice", notice_id)
     # Account emails (confirmation links, password resets) lost or due to be tried again.
     outbox.release_stuck(now)
     for email_id in outbox.due_ids(now):
@@ -118,6 +145,8 @@ background.register("play_bots", _sender(play_bots, BOT_PLAY_QUEUE))
 background.register("bot_reply", _sender(play_bots, REPLY_QUEUE))
 background.register("send_notification", _sender(send_notification))
 background.register("invitation_email", _sender(send_invitation))
+background.register("send_channel_notice", _sender(send_channel_notice))
+background.register("channel_test", _sender(send_channel_test))
 
 
 # When this process last swept (wall-clock seconds): one cheap comparison per request.

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .views import (
+    channel,
     history,
     invitations,
     learning,
@@ -50,6 +51,7 @@ urlpatterns = [
     path("t/<int:game_id>/who-may-join/", seat_settings.who_may_join, name="who_may_join"),
     path("t/<int:game_id>/vote/", seat_settings.vote_stand_in, name="vote_stand_in"),
     path("t/<int:game_id>/join-place/", seat_settings.join_place, name="join_place"),
+    path("t/<int:game_id>/channel/", channel.table_channel, name="table_channel"),
     path("t/<int:game_id>/watchable/", watching.watchable, name="watchable"),
     path("watch/<str:token>/", watching.watch, name="watch"),
     path("watch/<str:token>/poll/", watching.watch_poll, name="watch_poll"),

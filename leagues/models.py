@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from dalmuti_site.channels import ChannelOwner
 from games import engine
 from games.models import BotLevel, Game, TurnLimit
 
@@ -42,7 +43,7 @@ class LeagueQuerySet(models.QuerySet):
         return self.filter(organisers=user) if user.is_authenticated else self.none()
 
 
-class League(models.Model):
+class League(ChannelOwner):
     name = models.CharField(_("name"), max_length=80)
     slug = models.SlugField(_("slug"), unique=True)
     description = models.TextField(_("description"), blank=True)

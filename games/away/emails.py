@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from games.away import channels
 from games.away.content import end_proposal_context, game_context, mention_context
 from games.commands import notifications
 from games.core.clock import TIMEOUTS_BEFORE_STAND_IN
@@ -105,6 +106,8 @@ def deliver(notification_id: int) -> str:
             return verdict
         if notification.channel == Notification.Channel.PUSH:
             push_sender.send_notification(notification)
+        elif notification.channel == Notification.Channel.CHAT:
+            channels.send_personal(notification)
         else:
             send_notification(notification)
     except Exception:

@@ -60,8 +60,10 @@ from .tables import (
     rematch_lineup,
     remove_seat,
     set_min_on_time,
+    set_channel,
     set_watchable,
     start,
+    try_channel,
 )
 from .usual_group import invite_group, open_table_with, set_blocked
 
@@ -76,9 +78,8 @@ __all__ = [
     "join_in_progress", "lapse_end_proposals", "leave_game", "propose_end", "vote_end",
     "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
     "remove_seat", "seen", "seen_at", "set_away",
-    "set_min_on_time", "set_profile_standing_orders", "set_standing_orders", "set_talk_notices",
-    "set_watchable",
-    "standing_order_action", "start", "start_vacation", "take_seat_back",
+    "set_blocked", "set_channel", "set_min_on_time", "set_profile_standing_orders",
+    "set_standing_orders", "set_talk_notices", "set_watchable",
+    "standing_order_action", "start", "try_channel", "start_vacation", "take_seat_back",
     "vote_stand_in", "wake_bots", "invite_group", "open_table_with",
-    "set_blocked",
 ]

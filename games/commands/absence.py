@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.commands import notifications
+from games.commands import group_channel, notifications
 from games.core import background
 from games.core.clock import (
     TIMEOUTS_BEFORE_STAND_IN,
@@ -251,6 +251,7 @@ def nudge(game_id: int, user, player: int) -> None:
                                         status=Notification.Status.SKIPPED, note="no channel")
         for notification in made:
             background.after_commit("send_notification", notification.pk)
+        group_channel.for_nudge(game, me.player, player, wait.token)
 
 
 def vote_stand_in(game_id: int, user, player: int) -> bool:

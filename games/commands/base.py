@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from django.utils import timezone
 
-from games.commands import notifications
+from games.commands import group_channel, notifications
 from games.core import live
 from games.core.clock import TOKEN_STEPS, deadline, pauses_of, settle_banks
 from players import services as players
@@ -79,6 +79,7 @@ def finish_round(game: Game, state: engine.Game) -> None:
         revolution=("great" if revolution["great"] else "revolution") if revolution else "",
         finished=timezone.now(),
     )
+    group_channel.for_round(game, state)
 
 
 def finish_game(game: Game, state: engine.Game) -> None:
@@ -93,6 +94,7 @@ def finish_game(game: Game, state: engine.Game) -> None:
     # Whoever was waiting for the next round to sit down will never be seated.
     game.seats.filter(joining=True).delete()
     notifications.for_everyone(game, notifications.Kind.OVER)
+    group_channel.for_over(game)
 
 
 def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None:
@@ -139,6 +141,9 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
     game.save(update_fields=fields + ["updated"] if public_change else fields)
     live.table_changed(game, announce=public_change, actor=actor)
     notifications.for_new_turns(game, new_waits)
+    if public_change:
+        # The group channel hears only of what every spectator just saw.
+        group_channel.for_public_turn(game, state)
 
 
 def refresh_deadlines(game: Game) -> None:

@@ -30,13 +30,16 @@ Channel = Notification.Channel
 
 def channels_for(user) -> list[str]:
     """Where the player's notifications go: email to a confirmed address, push to the
-    devices they switched on, as their profile says."""
+    devices they switched on, as their profile says; and their own chat channel if they
+    added one (and it is not paused)."""
     out = []
     if user.notify_by in (user.Channel.EMAIL, user.Channel.BOTH) and user.verified_email:
         out.append(Channel.EMAIL)
     if (user.notify_by in (user.Channel.PUSH, user.Channel.BOTH)
             and user.push_subscriptions.exists()):
         out.append(Channel.PUSH)
+    if user.channel_active:
+        out.append(Channel.CHAT)
     return out
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.commands import notifications
+from games.commands import group_channel, notifications
 from games.core import background
 from games.core.turns import no_next_round, room_for_newcomers
 from games.core.usual_group import refuses
@@ -144,6 +144,29 @@ def set_watchable(game_id: int, user, watchable: bool, talk: bool = False) -> Ga
     return game
 
 
+def set_channel(game_id: int, user, url: str) -> Game:
+    """The host gives the table a channel (an address already checked), or takes it away
+    (empty). Saving it again switches a paused channel back on."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.host_id != user.pk:
+            raise Rejected(_("Only the host can choose the table's channel."), 403)
+        game.channel_url = url
+        game.channel_failures = 0
+        game.channel_paused = None
+        game.save(update_fields=["channel_url", "channel_failures", "channel_paused"])
+    return game
+
+
+def try_channel(game_id: int, user) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.host_id != user.pk:
+            raise Rejected(_("Only the host can choose the table's channel."), 403)
+        if group_channel.for_test(game) is None:
+            raise Rejected(_("This table has no channel yet."), 409)
+
+
 def _close(game: Game, reason: str) -> None:
     game.status = Game.Status.ABANDONED
     # Kept untranslated: each reader sees it in their own language.
@@ -232,6 +255,7 @@ def start(game_id: int, started_by=None) -> Game:
         state = run_automatic(game, state)
         save_state(game, state)
         notifications.for_everyone(game, notifications.Kind.STARTED, started_by)
+        group_channel.for_started(game)
         wake_bots(game)
     return game
 

@@ -117,6 +117,7 @@ class LeagueAdmin(OrganisedAdmin):
                 "fields": ["turn_limit", *OPTION_FIELDS],
                 "description": _("The standard rules unless you change them here."),
             }),
+            (_("Group channel"), {"fields": ["channel", "remove_channel"]}),
         ]
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):

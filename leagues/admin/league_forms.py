@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from dalmuti_site.channels import ChannelURLField, masked
 from games import engine
 from games.forms import MAX_SEATS, MIN_SEATS, TableForm, check_rules
 from games.models import BotLevel, TurnLimit
@@ -98,6 +99,14 @@ class LeagueForm(forms.ModelForm):
         except (TypeError, ValueError):
             options = engine.Options()
         end = "rounds" if options.rounds else "score" if options.target_score else "open"
+        current = masked(self.instance.channel_url)
+        self.fields["channel"].help_text = (
+            _("Now: %(channel)s%(paused)s. Paste a new address to replace it.") % {
+                "channel": current,
+                "paused": _(" (paused: it failed several times in a row)")
+                if self.instance.channel_paused else ""}
+            if current else _("The tables of the league tell this chat (Discord, Telegram…) "
+                              "whose turn it is, each round's result and the end."))
         self.initial.update({
             "end": end, "rounds": options.rounds or 10,
             "target_score": options.target_score, "no_points": not options.scoring,
@@ -108,9 +117,21 @@ class LeagueForm(forms.ModelForm):
             )},
         })
 
+    # The league's group channel, inherited by each of its tables without one of their
+    # own. The stored address is never put back in the form (it is a secret).
+    channel = ChannelURLField(label=gettext_lazy("Group channel"), required=False)
+    remove_channel = forms.BooleanField(label=gettext_lazy("Remove the channel"),
+                                        required=False)
+
     def clean(self):
         data = super().clean()
         check_rules(self, data)
+        if data.get("remove_channel"):
+            self.instance.channel_url = ""
+        elif data.get("channel"):
+            self.instance.channel_url = data["channel"]
+        if data.get("remove_channel") or data.get("channel"):
+            self.instance.channel_failures, self.instance.channel_paused = 0, None
         if self.errors:
             return data
         # The same mapping as a new table's; it reads nothing but cleaned_data.
