@@ -20,8 +20,8 @@ from django.views.decorators.http import require_POST
 
 from dalmuti_site import channels
 from games.commands import set_away, set_profile_standing_orders
-from games.read.usual_group import usual_group_context
 from games.core import background
+from games.read.usual_group import usual_group_context
 
 from . import confirmation, throttle
 from .forms import ChannelForm, LoginForm, ProfileForm, SignupForm, StandingOrdersForm
