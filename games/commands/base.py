@@ -6,7 +6,7 @@ from dataclasses import replace
 from django.utils import timezone
 
 from games.commands import notifications
-from games.core import live
+from games.core import background, live
 from games.core.clock import TOKEN_STEPS, deadline, pauses_of
 from players import services as players
 
@@ -93,6 +93,8 @@ def finish_game(game: Game, state: engine.Game) -> None:
     # Whoever was waiting for the next round to sit down will never be seated.
     game.seats.filter(joining=True).delete()
     notifications.for_everyone(game, notifications.Kind.OVER)
+    # The expert's review of the players' decisions, in the background (commands.reviews).
+    background.after_commit("review_game", game.pk)
 
 
 def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None:
