@@ -61,3 +61,32 @@ def test_a_review_goes_on_where_it_stopped_and_judges_nothing_twice(finished):
     assert all(again[seq] == at for seq, at in judged.items())
     review.refresh_from_db()
     assert review.judged == review.total
+
+
+def test_the_pages_show_the_review_to_whoever_may_see_the_record(finished, alice, bob, client):
+    seat = finished.seats.get(user=alice)
+    reviews.begin_review(finished.pk)
+    client.force_login(alice)
+    # While it runs: a progress bar that asks for itself again.
+    page = client.get(f"/history/{finished.pk}/review/").content.decode()
+    assert "<progress" in page and 'hx-trigger="every 3s"' in page
+    reviews.judge_some(finished.pk)
+    page = client.get(f"/history/{finished.pk}/").content.decode()
+    assert "The expert's review" in page and "hx-trigger" not in page
+    summary = ReviewSummary.objects.get(review__game=finished)
+    assert f"{round(summary.accuracy)}%" in page
+    # The replay marks each judged decision.
+    decision = ReviewedDecision.objects.filter(review__game=finished).order_by("seq").first()
+    page = client.get(f"/history/{finished.pk}/replay/?step={decision.seq}").content.decode()
+    assert "Your choice:" in page
+    serious = ReviewedDecision.objects.filter(review__game=finished,
+                                              kind__in=["mistake", "blunder"]).first()
+    if serious is not None:
+        page = client.get(f"/history/{finished.pk}/replay/?step=1").content.decode()
+        assert "Next mistake" in page
+    page = client.get(f"/players/{alice.username}/").content.decode()
+    assert "Accuracy in the last reviewed games" in page
+    assert seat.player == summary.player
+    # No seat, no review.
+    client.force_login(bob)
+    assert client.get(f"/history/{finished.pk}/review/").status_code == 404
