@@ -1,0 +1,69 @@
+"""The expert's review on the game record, in the replay and on the player page, on a
+phone and on a laptop, in all four languages: nothing wider than the screen, the
+accessibility check clean, no script error. Screenshots go to var/screenshots/."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games.commands import reviews
+from tests.e2e import harness
+from tests.helpers import make_user, play_out, start_table
+
+pytestmark = pytest.mark.e2e
+
+# Each size in two languages: the four languages in all.
+LANGUAGES = {"phone": ("en", "de"), "laptop": ("nl", "fr")}
+
+
+@pytest.fixture
+def reviewed(live_server, settings):
+    """Tess's finished game, reviewed, and another whose review is under way (made before
+    the browser starts: its thread may not use the database)."""
+    settings.DALMUTI_REVIEW_SAMPLES = 2
+    settings.DALMUTI_EXPERT_SAMPLES = 2
+    tess = make_user("tess", display_name="Tess")
+    done = play_out(start_table(tess, bots=3, seed=11, name="Kitchen table",
+                                options={"rounds": 1}))
+    reviews.judge_some(done.pk)
+    running = play_out(start_table(tess, bots=3, seed=12, name="Garden table",
+                                   options={"rounds": 1}))
+    reviews.begin_review(running.pk)
+    marked = done.review.decisions.exclude(kind="").order_by("seq").first() or \
+        done.review.decisions.order_by("seq").first()
+    return done.pk, running.pk, marked.seq
+
+
+@pytest.mark.parametrize("size", harness.SIZES)
+def test_the_review_pages_read_well_in_every_language(reviewed, browser, live_server, size,
+                                                      screenshots):
+    done, running, step = reviewed
+    for code in LANGUAGES[size]:
+        context = harness.new_context(browser, size,
+                                      extra_http_headers={"Accept-Language": code})
+        page = context.new_page()
+        problems = harness.collect_errors(page)
+        harness.log_in(page, live_server.url, "tess")
+        shots = []
+        for name, path in (("record", f"/history/{done}/"),
+                           ("progress", f"/history/{running}/"),
+                           ("replay", f"/history/{done}/replay/?step={step}"),
+                           ("player", "/players/tess/")):
+            page.goto(live_server.url + path)
+            expect(page.locator("html")).to_have_attribute("lang", code)
+            if name == "record":
+                expect(page.locator(".review-table")).to_be_visible()
+                page.locator(".review-explained summary").click()
+            elif name == "progress":
+                expect(page.locator("progress#review-progress")).to_be_visible()
+            elif name == "replay":
+                expect(page.locator(".review-mark .verdict")).to_be_visible()
+            else:
+                expect(page.locator("svg.accuracy-chart")).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), name
+            shot = screenshots / f"review-{name}-{code}-{size}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            shots.append(shot)
+            violations = harness.serious_violations(page)
+            assert violations == [], f"{name} {code}: {harness.describe(violations)}"
+        assert problems == []
+        context.close()
