@@ -43,7 +43,6 @@ def test_the_review_pages_read_well_in_every_language(reviewed, browser, live_se
         page = context.new_page()
         problems = harness.collect_errors(page)
         harness.log_in(page, live_server.url, "tess")
-        shots = []
         for name, path in (("record", f"/history/{done}/"),
                            ("progress", f"/history/{running}/"),
                            ("replay", f"/history/{done}/replay/?step={step}"),
@@ -60,9 +59,13 @@ def test_the_review_pages_read_well_in_every_language(reviewed, browser, live_se
             else:
                 expect(page.locator("svg.accuracy-chart")).to_be_visible()
             assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), name
-            shot = screenshots / f"review-{name}-{code}-{size}.png"
-            page.screenshot(path=str(shot), full_page=True)
-            shots.append(shot)
+            part = {"record": "#review", "progress": "#review", "replay": ".replay-controls",
+                    "player": "section[aria-labelledby=accuracy-heading]"}[name]
+            if name == "replay":  # the controls, the verdict and the table below it
+                page.screenshot(path=str(screenshots / f"review-{name}-{code}-{size}.png"))
+            else:
+                page.locator(part).screenshot(
+                    path=str(screenshots / f"review-{name}-{code}-{size}.png"))
             violations = harness.serious_violations(page)
             assert violations == [], f"{name} {code}: {harness.describe(violations)}"
         assert problems == []
