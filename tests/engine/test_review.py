@@ -59,3 +59,18 @@ def test_losses_are_measured_on_the_same_deals_less_their_noise():
     assert 0 < paired_loss([2, 3, 2, 1], [1, 1, 2, 1]) < 0.75
     assert [classify(x) for x in (0, 0.09, 0.1, 0.3, 0.5)] == [
         "", "", "inaccuracy", "mistake", "blunder"]
+
+
+def test_the_review_ranks_the_bots_as_the_arena_does():
+    # Few deals and samples, to stay cheap (about 20 s of CPU); tools.review_calibration
+    # gives the full figures (README). Per decision the middle levels (basic, greedy,
+    # skilled) lie close together: their arena gaps come from plans over several
+    # decisions, which a review of one decision at a time (good play assumed after it)
+    # sees only in part. Random is far worse than all three, the expert better, and its
+    # own decisions lose next to nothing.
+    figures = calibrate(deals=2, n=4, samples=12, expert_samples=8)
+    loss = {level: figures[level].mean_loss for level in LEVELS}
+    middle = [loss["basic"], loss["greedy"], loss["skilled"]]
+    assert loss["random"] > 1.5 * max(middle)
+    assert min(middle) > loss["expert"]
+    assert loss["expert"] < 0.05
