@@ -269,15 +269,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": envfloat("BROKER_SOCKET_TIMEOUT", "1.5"),
     "queue_order_strategy": "priority",
 }
-# Three queues, and every worker consumes all (a worker started without -Q takes every
+# Four queues, and every worker consumes all (a worker started without -Q takes every
 # queue declared here), in this order: the bot moves that a person at the table waits for
 # (games.tasks.REPLY_QUEUE), then everything else (the sweep, emails), then the moves of
-# tables where nobody waits for the bots (games.tasks.BOT_PLAY_QUEUE). A bot's reply to a
-# move is never queued behind other tables' bot-only stretches.
+# tables where nobody waits for the bots (games.tasks.BOT_PLAY_QUEUE), and last the
+# reviews of finished games (games.tasks.REVIEW_QUEUE). A bot's reply to a move is never
+# queued behind other tables' bot-only stretches, nor anything behind a review.
 # Each queue is bound with a routing key of its own (not Celery's default "celery" for
 # all), so that the bindings say plainly where work goes.
 CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name)
-                           for name in ("bot_replies", "celery", "bot_play"))
+                           for name in ("bot_replies", "celery", "bot_play", "reviews"))
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_BROKER_CONNECTION_TIMEOUT = envfloat("BROKER_SOCKET_TIMEOUT", "1.5")
 CELERY_TASK_PUBLISH_RETRY = False
@@ -290,6 +291,13 @@ BOT_DECISION_SECONDS = envfloat("BOT_DECISION_SECONDS", "5")
 # per move (0: none), which makes its moves depend only on the game's seed.
 DALMUTI_EXPERT_BUDGET = envfloat("DALMUTI_EXPERT_BUDGET", "0") or None
 DALMUTI_EXPERT_SAMPLES = envint("DALMUTI_EXPERT_SAMPLES", "0") or None
+# The expert's review of every finished game with people at it (games.commands.reviews):
+# on unless DALMUTI_REVIEWS=0; the deals sampled per candidate of each decision (0: the
+# engine's own, engine.review.REVIEW_SAMPLES); how long one review task judges before it
+# hands the rest to the next one (seconds).
+DALMUTI_REVIEWS = envbool("DALMUTI_REVIEWS", "1")
+DALMUTI_REVIEW_SAMPLES = envint("DALMUTI_REVIEW_SAMPLES", "0") or None
+REVIEW_CHUNK_SECONDS = envfloat("REVIEW_CHUNK_SECONDS", "20")
 # The daily summary goes out at this hour of each reader's own time zone: the task runs
 # every hour and finds whose hour it is.
 DAILY_SUMMARY_HOUR = envint("DAILY_SUMMARY_HOUR", "8")

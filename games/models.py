@@ -649,3 +649,93 @@ class ChannelNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} → {self.game}"
+
+
+class Review(models.Model):
+    """The expert's review of a finished game: every decision with a real choice that a
+    person made (``ReviewedDecision``), judged from that player's own view at the time
+    (games.engine.review), and per player a summary (``ReviewSummary``).
+
+    Computed in the background after the game (games.commands.reviews): each decision is
+    judged and saved on its own, so a worker that dies loses at most the decision it was
+    judging and the next one goes on from there. ``seed`` and ``samples`` fix the review:
+    the same record, seed and samples give the same review."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("in progress")
+        DONE = "done", _("done")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    seed = models.BigIntegerField()
+    samples = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
+    total = models.PositiveIntegerField(default=0)
+    judged = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    # Moved on every decision judged: a running review that stopped moving has lost its
+    # worker, and the sweep sends it again.
+    updated = models.DateTimeField(default=timezone.now)
+    # The worker's CPU seconds spent judging, summed over its decisions.
+    cpu_seconds = models.FloatField(default=0)
+
+    def __str__(self) -> str:
+        return f"review of {self.game} ({self.judged}/{self.total})"
+
+    @property
+    def is_done(self) -> bool:
+        return self.status == self.Status.DONE
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.total else int(100 * self.judged / self.total)
+
+
+class ReviewedDecision(models.Model):
+    """One decision of a review: the recorded action ``seq`` by ``player``; until judged,
+    ``judged`` is None. ``verdict`` is ``engine.review.Judgement.to_json()``."""
+
+    review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="decisions")
+    seq = models.PositiveIntegerField()
+    round_number = models.PositiveSmallIntegerField(default=0)
+    player = models.PositiveSmallIntegerField()
+    judged = models.DateTimeField(null=True, blank=True)
+    loss = models.FloatField(null=True, blank=True)
+    kind = models.CharField(max_length=12, blank=True)
+    verdict = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["review", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["review", "seq"], name="one_judgement_per_action"),
+        ]
+        indexes = [models.Index(fields=["review", "judged"], name="review_decisions_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.review.game} #{self.seq} ({self.kind or 'good'})"
+
+
+class ReviewSummary(models.Model):
+    """One player's figures in a game's review: decisions judged, counts per class, mean
+    places lost per decision and the accuracy (``engine.review.decision_accuracy``)."""
+
+    review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="summaries")
+    player = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                             blank=True, related_name="review_summaries")
+    decisions = models.PositiveIntegerField(default=0)
+    inaccuracies = models.PositiveIntegerField(default=0)
+    mistakes = models.PositiveIntegerField(default=0)
+    blunders = models.PositiveIntegerField(default=0)
+    places_lost = models.FloatField(default=0)
+    accuracy = models.FloatField(default=100)
+    game_finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["review", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["review", "player"], name="one_summary_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.review.game} player {self.player}: {self.accuracy:.0f}%"

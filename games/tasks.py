@@ -17,7 +17,7 @@ from accounts import outbox
 from accounts.models import User
 from dalmuti_site.channels import ChannelFailed
 from games.away import channels, emails
-from games.commands import group_channel, notifications
+from games.commands import group_channel, notifications, reviews
 from games.core import background
 from games.core.clock import deadlines_may_have_passed
 from push.sender import PushFailed
@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 # All are declared in settings.CELERY_TASK_QUEUES, so every worker consumes them all.
 REPLY_QUEUE = "bot_replies"
 BOT_PLAY_QUEUE = "bot_play"
+# Reviews of finished games: taken after all other work (settings.CELERY_TASK_QUEUES).
+REVIEW_QUEUE = "reviews"
 
 
 @shared_task(acks_late=True, soft_time_limit=30, time_limit=60)
@@ -46,6 +48,18 @@ def play_bots(game_id: int, seq: int | None = None) -> int:
     except Exception:
         commands.bots_failed(game_id)
         return 0
+
+
+@shared_task(acks_late=True)
+def review_game(game_id: int) -> bool:
+    """Judge a finished game's decisions for a while (``settings.REVIEW_CHUNK_SECONDS``),
+    then hand the rest to the next task, so that a long review never holds a worker from
+    the work queued before it. Resumable and idempotent: every decision is judged and
+    saved on its own (games.commands.reviews). True once the review is done."""
+    done = reviews.judge_some(game_id, settings.REVIEW_CHUNK_SECONDS)
+    if not done:
+        background.after_commit("review_game", game_id)
+    return done
 
 
 @shared_task(
@@ -116,6 +130,10 @@ def sweep() -> dict:
     group_channel.release_stuck(now)
     for notice_id in group_channel.due_ids(now):
         background.after_commit("send_channel_notice", notice_id)
+    if settings.DALMUTI_REVIEWS:
+        for game_id in reviews.stalled_reviews(now):
+            background.after_commit("review_game", game_id)
+            done["reviews"] = done.get("reviews", 0) + 1
     # Account emails (confirmation links, password resets) lost or due to be tried again.
     outbox.release_stuck(now)
     for email_id in outbox.due_ids(now):
@@ -144,6 +162,30 @@ def _sender(task, queue: str | None = None):
 background.register("play_bots", _sender(play_bots, BOT_PLAY_QUEUE))
 background.register("bot_reply", _sender(play_bots, REPLY_QUEUE))
 background.register("send_notification", _sender(send_notification))
+
+
+def _send_review(game_id: int) -> None:
+    """Reviews go to the last queue; without a broker a thread of this process judges the
+    whole game, so that the request that ended it never waits for its review."""
+    if not settings.DALMUTI_REVIEWS:
+        return
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        threading.Thread(target=_review_in_thread, args=(game_id,), name="dalmuti-review",
+                         daemon=True).start()
+    else:
+        review_game.apply_async(args=(game_id,), queue=REVIEW_QUEUE)
+
+
+def _review_in_thread(game_id: int) -> None:
+    try:
+        reviews.judge_some(game_id)
+    except Exception:  # the sweep sends it again; say why in the log
+        log.exception("The review of game %s failed", game_id)
+    finally:
+        db.connection.close()
+
+
+background.register("review_game", _send_review)
 background.register("invitation_email", _sender(send_invitation))
 background.register("send_channel_notice", _sender(send_channel_notice))
 background.register("channel_test", _sender(send_channel_test))

@@ -65,5 +65,6 @@ urlpatterns = [
     path("history/", history.history, name="history"),
     path("history/<int:game_id>/", history.game_record, name="game_record"),
     path("history/<int:game_id>/replay/", history.replay_page, name="replay"),
+    path("history/<int:game_id>/review/", history.game_review, name="game_review"),
     path("history/<int:game_id>/rematch/", history.rematch, name="rematch"),
 ]

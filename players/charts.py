@@ -108,3 +108,26 @@ def rating_chart(changes) -> Chart:
     chart.x_ticks = [{"x": round(xs[i], 1), "label": str(i)}
                      for i in range(0, len(values), every)]
     return chart
+
+
+def accuracy_chart(summaries) -> Chart:
+    """A player's review accuracy (0 to 100%) in each of their last reviewed games."""
+    height = 180
+    chart = Chart(WIDTH, height, bottom=height - BOTTOM)
+    if not summaries:
+        return chart
+
+    def y(value: float) -> float:
+        return chart.bottom - (chart.bottom - chart.top) * value / 100
+
+    chart.y_ticks = [{"y": round(y(t), 1), "label": f"{number_format(t)}%"}
+                     for t in (0, 25, 50, 75, 100)]
+    xs = [_x(i, len(summaries), chart.left + 8, chart.right - 8)
+          for i in range(len(summaries))]
+    line = [(x, y(s.accuracy)) for x, s in zip(xs, summaries, strict=True)]
+    chart.path = _path(line)
+    chart.points = [{"x": round(x, 1), "y": round(yy, 1)} for x, yy in line]
+    every = max(1, len(summaries) // 6)
+    chart.x_ticks = [{"x": round(xs[i], 1), "label": str(i + 1)}
+                     for i in range(0, len(summaries), every)]
+    return chart

@@ -19,6 +19,7 @@ from games.core.usual_group import blocked_by
 from games.core.words import card_name
 from games.models import Seat
 from games.read.access import finished_seat_for_user
+from games.read.reviews import accuracy_history, percent, places
 
 from . import charts, records, reliability, services, stats
 from .models import PlayerProfile, Rating
@@ -58,11 +59,15 @@ def player_page(request, username: str):
     rating = stats.rating_of(player)
     history = stats.rating_history(rating)
     visible = _visible_ids(request.user, [h.user for h in facts.head_to_head])
+    reviewed = accuracy_history(player)
     return render(request, "players/player.html", {
         "player": player, "own": own, "form": form, "stats": facts,
         "blocks_them": not own and player.pk in blocked_by(request.user),
         "rating": rating, "rating_history": history,
         "rating_chart": charts.rating_chart(history),
+        "reviewed": [{"summary": s, "accuracy": percent(s.accuracy),
+                      "places_lost": places(s.places_lost)} for s in reviewed],
+        "accuracy_chart": charts.accuracy_chart(reviewed),
         "recent": [{**game, "chart": charts.place_chart(game["rounds"])}
                    for game in facts.recent],
         "max_rounds": max((len(g["rounds"]) for g in facts.recent), default=0),

@@ -117,6 +117,14 @@ def celery_worker(transactional_db):
 
 
 @pytest.fixture(autouse=True)
+def reviews_only_where_asked(request, settings):
+    """Every finished game with people at it is reviewed in the background, which takes a
+    worker minutes: only the tests marked ``reviews`` have it done."""
+    if not request.node.get_closest_marker("reviews"):
+        settings.DALMUTI_REVIEWS = False
+
+
+@pytest.fixture(autouse=True)
 def in_english():
     """Each test starts in English, whatever language an earlier test left active."""
     from django.utils import translation

@@ -85,23 +85,29 @@ def judge_deal(args: tuple) -> tuple[str, list[float], dict[str, int]]:
 
 def calibrate(levels=LEVELS, deals: int = 20, n: int = 5, seed: int = 1, samples: int = 32,
               expert_samples: int = 16, jobs: int = 1, reduced: bool = False,
-              ) -> dict[str, Figures]:
-    """The figures of each level over the same ``deals`` seeded deals."""
+              progress=None) -> dict[str, Figures]:
+    """The figures of each level over the same ``deals`` seeded deals; ``progress(done,
+    figures)`` is called after each deal's levels are judged (in order)."""
     work = [(level, d, n, seed, samples, expert_samples, reduced)
             for d in range(deals) for level in levels]
     figures = {level: Figures() for level in levels}
     if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(judge_deal, work))
+        pool = ProcessPoolExecutor(jobs)
+        results = pool.map(judge_deal, work)
     else:
-        results = [judge_deal(w) for w in work]
-    for level, losses, kinds in results:
+        pool = None
+        results = map(judge_deal, work)
+    for i, (level, losses, kinds) in enumerate(results):
         f = figures[level]
         f.losses += losses
         if losses:
             f.per_deal.append(statistics.fmean(losses))
         for k, c in kinds.items():
             f.kinds[k] += c
+        if progress is not None and (i + 1) % len(levels) == 0:
+            progress((i + 1) // len(levels), figures)
+    if pool is not None:
+        pool.shutdown()
     return figures
 
 
@@ -117,17 +123,21 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    figures = calibrate(args.levels, args.deals, args.players, args.seed, args.samples,
-                        args.expert_samples, args.jobs)
-    print(f"review calibration: {args.deals} deals, {args.players} players, seed {args.seed}, "
-          f"review {args.samples} samples, expert {args.expert_samples} samples")
-    print(f"{'level':8} {'decisions':>9} {'places lost/decision':>24} {'accuracy':>9} "
-          f"{'inacc.':>7} {'mistakes':>8} {'blunders':>8}")
-    for level, f in figures.items():
-        print(f"{level:8} {len(f.losses):9d} {f.mean_loss:14.3f} ± {f.half_width():.3f}     "
-              f"{f.accuracy:8.1f}% {f.kinds['inaccuracy']:7d} {f.kinds['mistake']:8d} "
-              f"{f.kinds['blunder']:8d}")
-    print(f"({time.perf_counter() - start:.0f} s)")
+
+    def report(done: int, figures: dict[str, Figures]) -> None:
+        print(f"review calibration: {done} of {args.deals} deals, {args.players} players, "
+              f"seed {args.seed}, review {args.samples} samples, expert "
+              f"{args.expert_samples} samples ({time.perf_counter() - start:.0f} s, "
+              f"{time.process_time():.0f} s CPU here)")
+        print(f"{'level':8} {'decisions':>9} {'places lost/decision':>24} {'accuracy':>9} "
+              f"{'inacc.':>7} {'mistakes':>8} {'blunders':>8}")
+        for level, f in figures.items():
+            print(f"{level:8} {len(f.losses):9d} {f.mean_loss:14.3f} ± {f.half_width():.3f}"
+                  f"     {f.accuracy:8.1f}% {f.kinds['inaccuracy']:7d} "
+                  f"{f.kinds['mistake']:8d} {f.kinds['blunder']:8d}", flush=True)
+
+    calibrate(args.levels, args.deals, args.players, args.seed, args.samples,
+              args.expert_samples, args.jobs, progress=report)
 
 
 if __name__ == "__main__":

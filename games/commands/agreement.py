@@ -3,7 +3,7 @@ round in play, the people seated answer, and a majority of them ends it through 
 same path as the host's "end after this round" (an "ending" in the record, so the game
 finishes, and is rated, at the end of the round like any other). A proposal lapses after
 END_PROPOSAL_LASTS; one is open at a time. Every step goes into the Action record (the
-proposal and the votes change no state: games.read.replay.NOTE_KINDS)."""
+proposal and the votes change no state: games.core.record.NOTE_KINDS)."""
 
 from datetime import datetime
 

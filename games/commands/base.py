@@ -6,7 +6,7 @@ from dataclasses import replace
 from django.utils import timezone
 
 from games.commands import group_channel, notifications
-from games.core import live
+from games.core import background, live
 from games.core.clock import TOKEN_STEPS, deadline, pauses_of, settle_banks
 from players import services as players
 
@@ -95,6 +95,8 @@ def finish_game(game: Game, state: engine.Game) -> None:
     game.seats.filter(joining=True).delete()
     notifications.for_everyone(game, notifications.Kind.OVER)
     group_channel.for_over(game)
+    # The expert's review of the players' decisions, in the background (commands.reviews).
+    background.after_commit("review_game", game.pk)
 
 
 def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None:

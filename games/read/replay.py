@@ -11,15 +11,12 @@ from types import SimpleNamespace
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.core.record import apply_recorded
 from games.core.words import cards_phrase, move_sentence, title_name
 from games.models import Game, Seat
 from games.read.hand import hand_groups
 from games.read.results import result_rows as _result_rows
 from games.read.seat import _taxes, _trade, seat_slots
-
-# Records that tell the table something without changing the game: a proposal to end it
-# and its votes (the agreement itself is an "ending"), and the stand-in taking a seat.
-NOTE_KINDS = frozenset({"end_proposal", "end_vote", "end_closed", "stand_in"})
 
 
 def replay(game: Game, actions=None):
@@ -30,26 +27,6 @@ def replay(game: Game, actions=None):
     for action in actions if actions is not None else game.actions.order_by("seq"):
         state = apply_recorded(state, options, action.kind, action.player, action.payload)
         yield action, state
-
-
-def apply_recorded(state: engine.Game | None, options: engine.Options, kind: str,
-                   player: int | None, payload: dict) -> engine.Game:
-    """The state after one recorded action (the engine alone: a downloaded record
-    replays through here too)."""
-    if kind == "start":
-        return engine.Game.new(payload["players"], options, payload["seed"],
-                               lineup=payload.get("lineup"))
-    if kind == "next_round":
-        return state.next_round()
-    if kind == "ending":
-        return state.end_after_this_round(payload["end"])
-    if kind == "join":
-        return state.join(payload["place"])[0]
-    if kind == "leave":
-        return state.leave(payload["player"])
-    if kind in NOTE_KINDS:
-        return state
-    return state.apply(player, engine.action_from_json(payload))
 
 
 def rebuild_state(game: Game) -> engine.Game | None:

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games.core.words import title_name
+from games.read import reviews
 from games.read.access import finished_seat_for_user
 from games.read.replay import (
     all_log_lines,
@@ -170,6 +171,17 @@ def game_record(request, game_id: int):
         "league_link": LeagueGame.objects.filter(game=game).select_related("league").first(),
         "rematch": Rematch.objects.filter(previous=game).select_related("game").first(),
         "can_replay": bool(actions),
+        **reviews.review_context(game, names, me.player),
+    })
+
+
+@never_cache
+@login_required
+def game_review(request, game_id: int):
+    """The review's section of the game record, alone: what its progress bar asks for."""
+    game, me = finished_seat_for_user(request, game_id)
+    return render(request, "games/history/_review.html", {
+        "game": game, **reviews.review_context(game, player_names(game), me.player),
     })
 
 
@@ -198,7 +210,11 @@ def replay_page(request, game_id: int):
     if by not in STEP_SIZES:
         by = "action"
     playing = request.GET.get("play") == "1"
-    action, state = next(islice(replay(game, actions), step - 1, None))
+    # The state before the step's action too: the review judged the decision from there.
+    before = after = None
+    for _action, state in islice(replay(game, actions), step):
+        before, after = after, state
+    action, state = actions[step - 1], after
     names = player_names(game)
     round_starts = [
         {"number": a.round_number, "step": i + 1}
@@ -217,6 +233,8 @@ def replay_page(request, game_id: int):
         ],
         "actor": names.get(action.player, "") if action.player is not None else "",
         "round_starts": round_starts,
+        **reviews.replay_mark(reviews.decision_marks(game), actions, step, before, names,
+                              me.player),
         **replay_context(state, names, me.player,
                          frozenset(s.player for s in game.seats.all() if s.is_bot)),
     }
