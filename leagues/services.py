@@ -55,8 +55,7 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
             raise Rejected(_("There is no such seat at this table."), 404)
         if seat.is_bot:
             raise Rejected(_("That seat is already played by a bot."), 409)
-        used = set(game.seats.values_list("bot_name", flat=True))
-        name = next((n for n in commands.BOT_NAMES if n not in used), _("Bot"))
+        name = commands.free_bot_name(game)
         replacement = Replacement.objects.create(
             game=game, player=seat.player, user=seat.user, round_number=game.round_number,
             bot_level=level, bot_name=name, reason=reason, by=by,

@@ -38,6 +38,17 @@ BOT_NAMES = [
 ]
 
 
+def free_bot_name(game: Game) -> str:
+    """A bot's name that nobody at the table has yet, bot or person (two "Ada"s at one
+    table, one of them a bot, would leave every log line in doubt)."""
+    used = set()
+    for seat in game.seats.select_related("user"):
+        used.add((seat.bot_name or "").casefold())
+        if seat.user is not None:
+            used.add(str(seat.user).casefold())
+    return next((n for n in BOT_NAMES if n.casefold() not in used), str(_("Bot")))
+
+
 def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0,
                  leaver_bot: bool = False, min_on_time: int = 0,
                  bank_reserve: int = 0, hints_allowed: bool = False,
@@ -97,9 +108,7 @@ def add_bot(game_id: int, level: str) -> Seat:
         taken = list(game.seats.all())
         if len(taken) >= game.seats_wanted:
             raise Rejected(_("This table is full."), 409)
-        used = {s.bot_name for s in taken}
-        name = next(n for n in BOT_NAMES if n not in used)  # 20 names for at most 9 bots
-        seat = Seat.objects.create(game=game, bot_level=level, bot_name=name)
+        seat = Seat.objects.create(game=game, bot_level=level, bot_name=free_bot_name(game))
         game.save(update_fields=["updated"])
     return seat
 

@@ -130,6 +130,16 @@ def test_the_host_fills_seats_with_bots_of_a_chosen_level(client, alice):
     assert bot.bot_level == "skilled" and bot.bot_name
 
 
+def test_a_bot_never_takes_the_name_of_someone_at_the_table(make_user):
+    ada = make_user("ada", display_name="Ada")
+    cato = make_user("cato", display_name="CATO")
+    game = commands.create_table(ada, "Names", 6, {"rounds": 1})
+    commands.join(game.pk, cato)
+    bots = [commands.add_bot(game.pk, "basic").bot_name for _ in range(4)]
+    # The first names of the list would be "Ada" and "Cato": both are taken by people.
+    assert bots == ["Bram", "Dido", "Ezra", "Fien"]
+
+
 def test_only_the_host_adds_bots_or_removes_players(client, alice, bob, carol):
     game = commands.create_table(alice, "T", 5, {"rounds": 1})
     commands.join(game.pk, bob)
