@@ -11,12 +11,13 @@ Part 1, side by side in one run: the throughput of a view that reads no session 
 database (/health/), of the unchanged poll, and of the game page, each asked by the
 same number of connections for the same time.
 
-Part 2: `--pages` open game pages (four players a table). Each does what the browser
-does with the page it was served: it polls at the interval the page names, and with
-`--stream` it holds the page's server-sent event stream and fetches the poll at once on
-each event. At each table the player whose turn it is acts after a human pause. It
-prints requests/s, p50/p95/p99 of polls, moves and page loads, how long a move takes to
-show on the other open pages of its table (and to reach their streams), and errors.
+Part 2: `--pages` open game pages (`--seats` players a table, four unless told). Each
+does what the browser does with the page it was served: it polls at the interval the
+page names, and with `--stream` it holds the page's server-sent event stream and fetches
+the poll at once on each event. At each table the player whose turn it is acts after a
+human pause. It prints requests/s, p50/p95/p99 of polls, moves and page loads, how long
+a move takes to show on the other open pages of its table (and to reach their streams),
+the web processes' CPU per move, and errors.
 
 The simulated browsers are one asyncio process (aiohttp, whose HTTP parser is compiled):
 each page keeps its own keep-alive connections, one per request in flight (as a browser
@@ -508,6 +509,8 @@ def parser() -> argparse.ArgumentParser:
                         help="seconds over which the pages open (default: pages / 25)")
     parser.add_argument("--hammer-seconds", type=int, default=10)
     parser.add_argument("--hammer-connections", type=int, default=8)
+    parser.add_argument("--seats", type=int, default=4,
+                        help="players a table, each with their page open (4-10)")
     parser.add_argument("--stream", action="store_true",
                         help="serve with uvicorn workers (ASGI) and open a server-sent "
                              "event stream for every page (needs Redis)")
@@ -542,7 +545,8 @@ class Bench:
             self.stdout.write(f"gunicorn: {server.workers} {server.kind} workers on port "
                               f"{server.port}, DEBUG=0")
             self._clean()  # what an interrupted run left
-            tables = self._tables(max(1, options["pages"] // 4))
+            tables = self._tables(max(1, options["pages"] // options["seats"]),
+                                  options["seats"])
             connection.close()
             options["server_pids"] = server.worker_pids()
             asyncio.run(self._side_by_side(server.port, tables, options))
@@ -557,14 +561,15 @@ class Bench:
 
     # -- set-up --
 
-    def _tables(self, n_tables: int) -> list[dict]:
+    def _tables(self, n_tables: int, seats: int = 4) -> list[dict]:
         User = get_user_model()  # noqa: N806
         store = import_module(settings.SESSION_ENGINE).SessionStore
         tables = []
         for t in range(n_tables):
             # No password: hashing one costs far more than the rest of the set-up.
-            users = [User.objects.create_user(f"{PREFIX}{t}-{i}", "", None) for i in range(4)]
-            game = commands.create_table(users[0], f"{PREFIX}{t}", 4, {"rounds": 30})
+            users = [User.objects.create_user(f"{PREFIX}{t}-{i}", "", None)
+                     for i in range(seats)]
+            game = commands.create_table(users[0], f"{PREFIX}{t}", seats, {"rounds": 30})
             for user in users[1:]:
                 commands.join(game.pk, user)
             commands.start(game.pk)
