@@ -54,12 +54,22 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
     the newest it shows as `c`): a half-typed message, the scroll position and an open
     panel survive every other update.
     """
-    messages = Message.objects.filter(game=game).select_related("seat__user").order_by("-pk")
-    messages = list(messages[:limit] if limit else messages)[::-1]
-    last_id = messages[-1].pk if messages else 0
-    if send_log is None:
+    newest = Message.objects.filter(game=game).order_by("-pk")
+    last_id = None
+    if send_log is None and oob:
+        # An update whose page shows every message needs the newest one's id alone.
         seen = _int(request.GET.get("c"))
-        send_log = not oob or (seen is not None and seen < last_id)
+        last_id = newest.values_list("pk", flat=True).first() or 0
+        send_log = seen is not None and seen < last_id
+    messages = []
+    if send_log is not False:
+        messages = newest.select_related("seat__user")
+        messages = list(messages[:limit] if limit else messages)[::-1]
+        last_id = messages[-1].pk if messages else 0
+        if send_log is None:
+            send_log = True
+    elif last_id is None:
+        last_id = newest.values_list("pk", flat=True).first() or 0
     shown = lines(messages, me, titles) if send_log else []
     # What the player had read before this page: the page counts what came since as
     # unread until they open the panel.
