@@ -128,6 +128,6 @@ def decline_and_block(request, invitation_id: int):
         messages.error(request, rejected.message)
         return redirect("home")
     messages.success(request, _("Invitation declined. %(name)s can no longer invite you: "
-                                "you can let them again from your profile.")
+                                "you can undo this on your profile.")
                      % {"name": inviter.name})
     return redirect("home")
