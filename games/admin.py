@@ -381,13 +381,17 @@ class InvitationBlockAdmin(admin.ModelAdmin):
     (who blocks whom is the players' own business, not a league's). Read-only: a block is
     made and lifted by the player; an administrator may only remove one."""
 
-    list_display = ("user", "blocked", "created")
+    list_display = ("user", "blocked", "since")
     list_select_related = ("user", "blocked")
     search_fields = ("user__username", "user__display_name", "blocked__username",
                      "blocked__display_name")
     date_hierarchy = "created"
-    fields = ("user", "blocked", "created")
+    fields = ("user", "blocked", "since")
     readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("blocked since"), ordering="created")
+    def since(self, block):
+        return date_format(timezone.localtime(block.created), "DATETIME_FORMAT")
 
     def has_view_permission(self, request, obj=None):
         return request.user.is_superuser
