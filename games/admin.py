@@ -22,7 +22,7 @@ from leagues.models import AdminRecord, LeagueGame
 from leagues.services import end_game, replace_by_bot
 
 from .commands import Rejected
-from .models import Action, BotLevel, Game, Round, Seat
+from .models import Action, BotLevel, Game, InvitationBlock, Round, Seat
 
 # What the admin shows of a game in play instead of anything private.
 HIDDEN_IN_PLAY = gettext_lazy("Hidden while the game is in play.")
@@ -373,3 +373,34 @@ class ActionAdmin(OrganisedAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(InvitationBlock)
+class InvitationBlockAdmin(admin.ModelAdmin):
+    """Who refuses invitations from whom, since when: for the site's administrators only
+    (who blocks whom is the players' own business, not a league's). Read-only: a block is
+    made and lifted by the player; an administrator may only remove one."""
+
+    list_display = ("user", "blocked", "since")
+    list_select_related = ("user", "blocked")
+    search_fields = ("user__username", "user__display_name", "blocked__username",
+                     "blocked__display_name")
+    date_hierarchy = "created"
+    fields = ("user", "blocked", "since")
+    readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("blocked since"), ordering="created")
+    def since(self, block):
+        return date_format(timezone.localtime(block.created), "DATETIME_FORMAT")
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser

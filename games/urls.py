@@ -61,6 +61,8 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
     path("invitations/<int:invitation_id>/decline/", invitations.decline_invitation,
          name="decline_invitation"),
+    path("invitations/<int:invitation_id>/block/", invitations.decline_and_block,
+         name="decline_and_block"),
     # After the game: history, record, replay, rematch.
     path("history/", history.history, name="history"),
     path("history/<int:game_id>/", history.game_record, name="game_record"),

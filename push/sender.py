@@ -16,7 +16,7 @@ from pywebpush import WebPushException, webpush
 
 from dalmuti_site import outbound
 from games.away.content import end_proposal_context, game_context, mention_context
-from games.core.turns import games_waiting_for
+from games.core.turns import games_waiting_for, tables_awaiting
 from games.models import OPEN_TABLE_DAYS, Invitation, Notification
 
 from . import keys, services
@@ -83,6 +83,13 @@ def message(notification: Notification) -> dict:
             "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
 
 
+def payload(notification: Notification) -> dict:
+    """What goes to the device: the message, and how many tables await the player now, so
+    that the service worker can set the installed app's badge while no page is open. Only
+    the player's own count: nothing about anyone else."""
+    return {**message(notification), "awaiting": tables_awaiting(notification.user)}
+
+
 def _squash(text: str) -> str:
     return " ".join(text.split())
 
@@ -91,7 +98,7 @@ def send_notification(notification: Notification) -> int:
     """Push the notification to each of the player's devices; a device whose push service
     says it is gone (404, 410) is forgotten. Returns how many devices took it; raises
     PushFailed if none did for another reason (the task retries)."""
-    payload = json.dumps(message(notification))
+    data = json.dumps(payload(notification))
     devices = list(notification.user.push_subscriptions.all())
     delivered, failures = 0, []
     # Every push goes through the guard: the public internet only, checked addresses,
@@ -100,7 +107,7 @@ def send_notification(notification: Notification) -> int:
         for device in devices:
             try:
                 services.check_keys(device.p256dh, device.auth)
-                webpush(device.info(), data=payload,
+                webpush(device.info(), data=data,
                         vapid_private_key=keys.vapid()["private"],
                         vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=TTL_SECONDS,
                         timeout=outbound.READ_SECONDS, requests_session=session)

@@ -51,6 +51,9 @@ def test_pages_name_hashed_files_that_whitenoise_keeps_for_good(collected, clien
     # The service worker stays at the site's root, fresh on every check.
     worker = client.get("/sw.js")
     assert worker.status_code == 200 and "no-cache" in worker["Cache-Control"]
+    # A push sets the installed app's badge from the count it carries.
+    assert "setAppBadge(count)" in b"".join(worker.streaming_content if worker.streaming
+                                           else [worker.content]).decode()
     assert client.get("/favicon.ico")["Location"] == static("favicon.svg")
 
 

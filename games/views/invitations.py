@@ -112,3 +112,22 @@ def decline_invitation(request, invitation_id: int):
     invitation.delete()
     messages.info(request, _("Invitation declined."))
     return redirect("home")
+
+
+@require_POST
+@login_required
+def decline_and_block(request, invitation_id: int):
+    """Decline an invitation and refuse any more from whoever sent it (their other
+    invitations waiting go too); the profile lists whom one blocks, to let them again."""
+    invitation = get_object_or_404(
+        Invitation.objects.for_user(request.user).select_related("invited_by"), pk=invitation_id)
+    inviter = invitation.invited_by
+    try:
+        commands.set_blocked(request.user, inviter, True)
+    except commands.Rejected as rejected:
+        messages.error(request, rejected.message)
+        return redirect("home")
+    messages.success(request, _("Invitation declined. %(name)s can no longer invite you: "
+                                "you can undo this on your profile.")
+                     % {"name": inviter.name})
+    return redirect("home")

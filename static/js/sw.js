@@ -43,16 +43,32 @@ self.addEventListener("fetch", (event) => {
   }));
 });
 
+// The installed app's badge follows the count of tables awaiting the player that each push
+// carries, as the pages set it when they load: so it is right while no page is open too.
+// Browsers without the Badging API (or that refuse it here) just show the notification.
+async function setBadge(count) {
+  const badging = self.navigator;
+  if (typeof count !== "number" || !badging || !("setAppBadge" in badging)) return;
+  try {
+    await (count > 0 ? badging.setAppBadge(count) : badging.clearAppBadge());
+  } catch (error) {
+    // Not installed, or badges switched off: nothing to do.
+  }
+}
+
 self.addEventListener("push", (event) => {
   const data = event.data ? event.data.json() : {};
-  event.waitUntil(self.registration.showNotification(data.title || "Dalmuti", {
-    body: data.body || "",
-    tag: data.tag,
-    renotify: Boolean(data.tag),
-    icon: "/static/icons/icon-192.png",
-    badge: "/static/icons/badge-96.png",
-    data: { url: data.url || "/" },
-  }));
+  event.waitUntil(Promise.all([
+    self.registration.showNotification(data.title || "Dalmuti", {
+      body: data.body || "",
+      tag: data.tag,
+      renotify: Boolean(data.tag),
+      icon: "/static/icons/icon-192.png",
+      badge: "/static/icons/badge-96.png",
+      data: { url: data.url || "/" },
+    }),
+    setBadge(data.awaiting),
+  ]));
 });
 
 self.addEventListener("notificationclick", (event) => {

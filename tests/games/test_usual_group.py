@@ -172,3 +172,53 @@ def test_every_link_to_pass_on_comes_with_a_share_button_that_waits_for_javascri
     page = client.get(f"/t/{playing.pk}/").content.decode()
     assert f'/watch/{playing.watch_token}/" class="invite-link"' in page
     assert page.count("data-share-button") == 2  # the watchers' link, and the invitation
+
+
+def test_the_home_page_declines_an_invitation_and_blocks_its_inviter(
+        client, alice, bob, carol, mallory):
+    friday = commands.create_table(alice, "Friday", 5, {})
+    saturday = commands.create_table(alice, "Saturday", 5, {})
+    sunday = commands.create_table(carol, "Sunday", 5, {})
+    invitation = commands.invite(friday, alice, user=bob)[0]
+    commands.invite(saturday, alice, user=bob)
+    commands.invite(sunday, carol, user=bob)
+    block_url = f"/invitations/{invitation.pk}/block/"
+    # Nobody else may answer Bob's invitation; a link (GET) changes nothing.
+    client.force_login(mallory)
+    assert client.post(block_url).status_code == 404
+    client.force_login(bob)
+    assert client.get(block_url).status_code == 405
+    home = client.get("/").content.decode()
+    assert f'action="{block_url}"' in home and "Block Alice</button>" in home
+    page = client.post(block_url, follow=True)
+    assert page.redirect_chain == [("/", 302)]
+    assert ("Invitation declined. Alice can no longer invite you: you can undo this on "
+            "your profile.") in page.content.decode()
+    assert InvitationBlock.objects.filter(user=bob, blocked=alice).exists()
+    # Alice's other invitation goes too; Carol's stays.
+    assert [i.game.name for i in Invitation.objects.filter(user=bob)] == ["Sunday"]
+    assert "Block Alice" not in page.content.decode()
+
+
+def test_only_the_site_administrators_see_who_blocks_whom(client, alice, bob, make_user):
+    from django.contrib.auth.models import Group
+    commands.set_blocked(bob, alice, True)
+    listing = "/admin/games/invitationblock/"
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    page = client.get(listing, {"q": "ali"})
+    assert [(b.user.username, b.blocked.username) for b in page.context["cl"].result_list] \
+        == [("bob", "alice")]
+    assert client.get(listing, {"q": "carol"}).context["cl"].result_count == 0
+    block = InvitationBlock.objects.get()
+    assert client.get(f"{listing}add/").status_code == 403
+    assert client.post(f"{listing}{block.pk}/change/", {"user": bob.pk, "blocked": bob.pk}
+                       ).status_code == 403
+    assert InvitationBlock.objects.get().blocked == alice
+    # A league organiser (staff, with the organisers' permissions) neither finds nor opens it.
+    olga = make_user("olga", is_staff=True)
+    olga.groups.add(Group.objects.get(name="league organiser"))
+    client.force_login(olga)
+    assert client.get(listing).status_code == 403
+    assert client.get(f"{listing}{block.pk}/change/").status_code == 403
+    index = client.get("/admin/").context["app_list"]
+    assert "InvitationBlock" not in [m["object_name"] for a in index for m in a["models"]]

@@ -140,3 +140,18 @@ def test_subscribing_and_removing_a_device_through_the_site(client, push_service
     client.force_login(user)
     client.post(f"/push/devices/{subscription.pk}/remove/")
     assert not PushSubscription.objects.filter(pk=subscription.pk).exists()
+
+
+def test_the_push_carries_the_count_of_tables_awaiting_the_player_and_nothing_else():
+    """The service worker sets the app's badge from it while no page is open: the
+    player's own tables only, not the ones waiting for someone else."""
+    from push.sender import payload
+    from tests.helpers import bots_play_on
+    pia, quinn = make_user("pia"), make_user("quinn")
+    for _ in range(2):  # two tables where only the bots sit with Pia: both wait for her
+        bots_play_on(start_table(pia, bots=3))
+    bots_play_on(start_table(quinn, bots=3))  # waits for Quinn, not Pia
+    sent = payload(Notification(user=pia, kind=Notification.Kind.DAILY, key="daily",
+                                channel="push", due=timezone.now()))
+    assert sent["awaiting"] == 2
+    assert set(sent) == {"title", "body", "url", "tag", "awaiting"}
