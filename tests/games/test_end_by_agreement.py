@@ -219,7 +219,8 @@ def test_simultaneous_answers_are_counted_once_each(alice, bob, carol, dave, mal
         finally:
             connection.close()
 
-    # Carol twice: one of hers is refused; with Alice's and Dave's the majority is there.
+    # Carol twice: one of hers is refused (or both, when Alice's and Dave's came first and
+    # made the majority without her); with two of the three the majority is there.
     threads = [threading.Thread(target=answer, args=(u,)) for u in (carol, carol, alice, dave)]
     for thread in threads:
         thread.start()
@@ -230,6 +231,6 @@ def test_simultaneous_answers_are_counted_once_each(alice, bob, carol, dave, mal
     counted = [o for o in outcomes if o != 409]
     assert counted.count("agreed") == 1 and len(outcomes) == 4, outcomes
     assert EndVote.objects.filter(proposal=proposal).count() == 1 + len(counted)
-    assert EndVote.objects.filter(proposal=proposal, seat__user=carol).count() == 1
+    assert EndVote.objects.filter(proposal=proposal, seat__user=carol).count() <= 1
     assert Action.objects.filter(game=game, kind="ending").count() == 1
     assert Action.objects.filter(game=game, kind="end_vote").count() == len(counted)

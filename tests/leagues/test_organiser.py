@@ -44,6 +44,22 @@ def test_the_migration_creates_the_group_with_its_permissions():
     assert not {p for p in perms if p[0] == "auth"}
 
 
+def _group_permissions():
+    return set(Group.objects.get(name="league organiser").permissions.values_list(
+        "content_type__app_label", "codename"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_flushed_database_gets_the_group_back_as_the_migration_made_it():
+    """A flush (as between tests that commit) empties what the data migration wrote; the
+    group comes back after it, with the very permissions the migration gives it."""
+    from django.core.management import call_command
+
+    made_by_migration = _group_permissions()
+    call_command("flush", interactive=False, verbosity=0)
+    assert _group_permissions() == made_by_migration
+
+
 def test_an_organiser_manages_leagues(client_for, organiser, people):
     assert client_for.get(reverse("admin:index")).status_code == 200
     assert client_for.get(reverse("admin:leagues_league_add")).status_code == 200
