@@ -66,8 +66,11 @@ def test_the_replay_steps_without_a_full_page_load(finished_game, browser, live_
     page.locator("[data-replay-next]").click()
     expect(page).to_have_url(re.compile(r"by=trick"))
     assert page.evaluate(f"window.{MARKER}") is True, '# Autoplay moves'
-    # Autoplay moves on by itself, then stops when paused.
+    # Autoplay moves on by itself, then stops when paused. (The step asked for above must
+    # have arrived first: htmx drops a click on the controls while their request is out.)
+    page.wait_for_load_state("networkidle")
     page.get_by_role("link", name="Play", exact=True).click()
+    expect(page.get_by_role("link", name="Pause")).to_be_visible()
     before = step.inner_text()
     # Each step is rebuilt from the record on the server: on a busy machine one can take
     # seconds, so the bound is generous (it ends as soon as the step moves).
