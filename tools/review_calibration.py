@@ -142,16 +142,16 @@ class Paired:
         return sum(len(x) for x in self.raw[self.levels[0]])
 
     def mean(self, level: str, judged: bool = False) -> float:
-        losses = [x for deal in (self.judged if judged else self.raw)[level] for x in deal]
+        losses = [x for one in (self.judged if judged else self.raw)[level] for x in one]
         return statistics.fmean(losses) if losses else 0.0
 
     def per_deal(self, level: str, other: str | None = None) -> list[float]:
         """Per deal with decisions: the level's mean raw loss, less ``other``'s."""
         out = []
-        for i, deal in enumerate(self.raw[level]):
-            if deal:
-                diff = deal if other is None else [
-                    a - b for a, b in zip(deal, self.raw[other][i], strict=True)]
+        for i, losses in enumerate(self.raw[level]):
+            if losses:
+                diff = losses if other is None else [
+                    a - b for a, b in zip(losses, self.raw[other][i], strict=True)]
                 out.append(statistics.fmean(diff))
         return out
 
@@ -248,12 +248,12 @@ def main(argv=None) -> None:
               f"{time.process_time():.0f} s CPU here)")
         print(f"{'level':8} {'places lost/decision (raw)':>28} {'judged':>7} {'accuracy':>9}")
         for level in paired.levels:
-            acc = statistics.fmean(decision_accuracy(x) for deal in paired.judged[level]
-                                   for x in deal) if paired.decisions() else 100.0
+            acc = statistics.fmean(decision_accuracy(x) for one in paired.judged[level]
+                                   for x in one) if paired.decisions() else 100.0
             print(f"{level:8} {paired.mean(level):18.3f} ± "
                   f"{paired.half_width(paired.per_deal(level)):.3f} "
                   f"{paired.mean(level, judged=True):7.3f} {acc:8.1f}%")
-        for a, b in zip(paired.levels, paired.levels[1:]):
+        for a, b in zip(paired.levels, paired.levels[1:], strict=False):
             print(f"{a + ' - ' + b:18} {paired.difference(a, b):+8.3f} ± "
                   f"{paired.half_width(paired.per_deal(a, b)):.3f}")
         print(flush=True)
