@@ -3,6 +3,7 @@
 import socket
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import import_module
 
 from django.conf import settings
@@ -184,3 +185,43 @@ class EventStream(threading.Thread):
         except OSError:
             pass
         self.conn.close()
+
+
+class WebhookServer:
+    """A local server standing for the chat services Apprise posts to: records each
+    message's path and body; /moved answers with a redirect to a private address (which
+    the outbound guard must not follow)."""
+
+    def __init__(self):
+        self.received: list[tuple[str, str]] = []
+        hook = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - the http.server API
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                hook.received.append((self.path, body.decode()))
+                if self.path.startswith("/moved"):
+                    self.send_response(302)
+                    self.send_header("Location", "http://10.20.30.40/steal")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                self.send_response(200)  # Slack's plugin wants "ok", the others any 2xx
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
+
+    def texts(self, prefix: str = "") -> list[str]:
+        return [body for path, body in self.received if path.startswith(prefix)]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()

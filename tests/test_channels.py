@@ -5,13 +5,12 @@ autouse `only_loopback`), and the loopback refusals are proved with a listening 
 that must see no connection. Also: only HTTP services are accepted, and the address is
 kept encrypted and never shown back in full."""
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.db import connection
 
 from dalmuti_site import channels, outbound
+from tests.helpers import WebhookServer
 
 MESSAGE = channels.Message("Test table", "It's Ada's turn.")
 
@@ -26,45 +25,11 @@ def loopback_allowed(settings):
     settings.OUTBOUND_ALLOW_LOOPBACK = True
 
 
-class Hook:
-    """A webhook on this machine: records what it is sent; /moved answers with a
-    redirect to a private address."""
-
-    def __init__(self):
-        self.received: list[tuple[str, bytes]] = []
-        hook = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - the http.server API
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                hook.received.append((self.path, body))
-                if self.path.startswith("/moved"):
-                    self.send_response(302)
-                    self.send_header("Location", "http://10.20.30.40/steal")
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return
-                self.send_response(200)  # Slack's plugin wants "ok", the others any 2xx
-                self.send_header("Content-Length", "2")
-                self.end_headers()
-                self.wfile.write(b"ok")
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture
 def hook():
-    server = Hook()
+    server = WebhookServer()
     yield server
     server.close()
 
@@ -144,9 +109,9 @@ def test_the_formats_of_slack_discord_and_json(loopback_allowed, hook, fake_dns,
     channels.send("slack://T1JJ3T3L2/A1BRTD4JD/TIiajkdnlazkcOXrIdevi7/", MESSAGE)
     channels.send(f"json://127.0.0.1:{hook.port}/hook", MESSAGE)
     (discord_path, discord), (slack_path, slack), (json_path, generic) = hook.received
-    assert discord_path == "/api/webhooks/1234/tok" and b"It's Ada's turn." in discord
-    assert slack_path.startswith("/s/T1JJ3T3L2/") and b"It's Ada's turn." in slack
-    assert json_path == "/hook" and b'"title": "Test table"' in generic
+    assert discord_path == "/api/webhooks/1234/tok" and "It's Ada's turn." in discord
+    assert slack_path.startswith("/s/T1JJ3T3L2/") and "It's Ada's turn." in slack
+    assert json_path == "/hook" and '"title": "Test table"' in generic
 
 
 @pytest.mark.django_db

@@ -6,9 +6,7 @@ jesters). The last test sends through a real worker to local servers speaking Di
 and a JSON webhook's formats."""
 
 import re
-import threading
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import time_machine
@@ -26,45 +24,13 @@ from tests.games.test_jester_secrecy import (
     _deal,
     _seat_people,
 )
-from tests.helpers import bots_play_on, legal, make_user, wait_for
-
-
-class Hook:
-    """A local server standing for the chat services: records each message's body."""
-
-    def __init__(self):
-        self.received: list[tuple[str, str]] = []
-        hook = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - the http.server API
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                hook.received.append((self.path, body.decode()))
-                self.send_response(200)
-                self.send_header("Content-Length", "2")
-                self.end_headers()
-                self.wfile.write(b"ok")
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
-
-    def texts(self, prefix: str = "") -> list[str]:
-        return [body for path, body in self.received if path.startswith(prefix)]
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+from tests.helpers import WebhookServer, bots_play_on, legal, make_user, wait_for
 
 
 @pytest.fixture
 def hook(settings):
     settings.OUTBOUND_ALLOW_LOOPBACK = True
-    server = Hook()
+    server = WebhookServer()
     yield server
     server.close()
 
