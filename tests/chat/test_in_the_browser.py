@@ -5,10 +5,9 @@ and reads everything from the pages (see tests/e2e/conftest.py).
 """
 
 import pytest
-from django.conf import settings as django_settings
-from django.test import Client
 
 from tests.e2e import harness
+from tests.helpers import session_for
 
 from .conftest import start_table
 
@@ -21,29 +20,10 @@ def table(live_server, settings, alice, bob):
     settings.GAME_POLL_SECONDS = 1
     settings.CHAT_RATE_LIMIT = 4
     game = start_table(alice, [bob], bots=2)
-    cookies = {}
-    for user in (alice, bob):
-        client = Client()
-        client.force_login(user)
-        cookies[user.username] = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    cookies = {user.username: session_for(user) for user in (alice, bob)}
     return game.pk, cookies
 
 
-def _page(browser, live_server, cookie, phone, problems, name):
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=TIMEOUT)
-    context = harness.new_context(browser, "phone" if phone else "laptop", base_url=live_server.url,
-                          locale="en-GB")
-    context.set_default_timeout(TIMEOUT)
-    context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie,
-                          "url": live_server.url}])
-    page = context.new_page()
-    # A script error or a Content-Security-Policy violation shows up as one of these (an
-    # answer like the expected 429, or the favicon's 404, as "Failed to load resource").
-    harness.collect_errors(page, problems, label=name,
-                   ignore=lambda msg: msg.text.startswith("Failed to load resource"))
-    return page
 
 
 def test_two_players_talk_in_character(table, browser, live_server):
@@ -51,8 +31,11 @@ def test_two_players_talk_in_character(table, browser, live_server):
 
     game_id, cookies = table
     problems: list[str] = []
-    alice = _page(browser, live_server, cookies["alice"], False, problems, "alice")
-    bob = _page(browser, live_server, cookies["bob"], True, problems, "bob")
+    expect.set_options(timeout=TIMEOUT)
+    alice = harness.signed_in_page(browser, live_server.url, cookies["alice"], "laptop",
+                                   problems, "alice", TIMEOUT)
+    bob = harness.signed_in_page(browser, live_server.url, cookies["bob"], "phone", problems,
+                                 "bob", TIMEOUT)
     alice.goto(f"/t/{game_id}/")
     bob.goto(f"/t/{game_id}/")
 

@@ -6,10 +6,9 @@ page has no script error and no serious accessibility violation with the list op
 import os
 
 import pytest
-from django.conf import settings as django_settings
-from django.test import Client
 
 from tests.e2e import harness
+from tests.helpers import session_for
 
 from .conftest import start_table
 
@@ -23,23 +22,10 @@ def table(live_server, alice, bob, carol):
     bob.language = "nl"
     bob.save()
     game = start_table(alice, [bob, carol], bots=1)
-    cookies = {}
-    for user in (alice, bob):
-        client = Client()
-        client.force_login(user)
-        cookies[user.username] = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    cookies = {user.username: session_for(user) for user in (alice, bob)}
     return game.pk, cookies
 
 
-def _page(browser, live_server, cookie, size, problems, name):
-    context = harness.new_context(browser, size, base_url=live_server.url, locale="en-GB")
-    context.set_default_timeout(TIMEOUT)
-    context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie,
-                          "url": live_server.url}])
-    page = context.new_page()
-    harness.collect_errors(page, problems, label=name,
-                           ignore=lambda msg: msg.text.startswith("Failed to load resource"))
-    return page
 
 
 def _shot(page, name):
@@ -56,7 +42,8 @@ def test_at_and_a_few_letters_offer_the_seated_names(table, browser, live_server
     problems: list[str] = []
 
     # Alice at a desk, in English: the keyboard.
-    alice = _page(browser, live_server, cookies["alice"], "laptop", problems, "alice")
+    alice = harness.signed_in_page(browser, live_server.url, cookies["alice"], "laptop",
+                                   problems, "alice", TIMEOUT)
     alice.goto(f"/t/{game_id}/")
     field = alice.get_by_role("combobox", name="Your message")
     field.press_sequentially("Over to you, @c")
@@ -77,7 +64,8 @@ def test_at_and_a_few_letters_offer_the_seated_names(table, browser, live_server
     expect(alice.locator("#chat-log")).to_contain_text("Over to you, @Carol and @Carol")
 
     # Bob on a phone, in Dutch: a tap.
-    bob = _page(browser, live_server, cookies["bob"], "phone", problems, "bob")
+    bob = harness.signed_in_page(browser, live_server.url, cookies["bob"], "phone", problems,
+                                 "bob", TIMEOUT)
     bob.goto(f"/t/{game_id}/")
     bob.locator("[data-chat-toggle]").click()
     field = bob.get_by_role("combobox", name="Je bericht")

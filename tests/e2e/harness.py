@@ -7,6 +7,8 @@ helpers touch only the browser."""
 
 from functools import cache
 
+from django.conf import settings
+
 from tests.helpers import PASSWORD
 
 # A phone held upright (a touch screen) and a laptop.
@@ -19,6 +21,21 @@ def new_context(browser, size: str, **options):
     phone = size == "phone"
     return browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone,
                                **options)
+
+
+def signed_in_page(browser, base_url: str, session_key: str, size: str, problems: list[str],
+                   label: str, timeout: float = 15_000):
+    """A page of a fresh browser at `size`, signed in by the session cookie `session_key`
+    (tests.helpers.session_for), its console and script errors collected into `problems`
+    (a failed load is not one: the tests provoke 4xx answers on purpose)."""
+    context = new_context(browser, size, base_url=base_url, locale="en-GB")
+    context.set_default_timeout(timeout)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session_key,
+                          "url": base_url}])
+    page = context.new_page()
+    collect_errors(page, problems, label=label,
+                   ignore=lambda msg: msg.text.startswith("Failed to load resource"))
+    return page
 
 
 def log_in(page, base_url: str, username: str, password: str = PASSWORD) -> None:
