@@ -52,7 +52,9 @@ class LeaguesConfig(AppConfig):
 
         def league_channel(game):
             """A league's channel reaches each of its tables that has none of its own."""
-            league = League.objects.filter(league_games__game=game).first()
+            # Asked after every public move: a league without a channel costs one query.
+            league = (League.objects.filter(league_games__game=game)
+                      .exclude(channel_url="").first())
             return (league, list(league.organisers.all())) if league else None
 
         channel_owners.register(league_channel)
