@@ -7,7 +7,15 @@ hands) and measures every candidate action the way the expert bot searches a mov
 and weighed by the other seats' past decisions, each candidate played out on the same
 deals by the same models). Unlike the bot it does not stop measuring the candidates that
 fall behind, takes no shortcut and measures every legal action when there are few
-(``expert.WIDE_MOVES``), else the expert's own candidates plus those in ``also``.
+(``expert.WIDE_MOVES``), else the expert's own candidates plus those in ``also``. And
+unlike the bot's search, the deciding seat does not search its own plan on each sampled
+deal after the candidate (``choice_of(plan=False)``): it plays on as a good player would
+without knowing the deal, as every other seat does. A playout that may pick the seat's
+later moves with hindsight forgives the early commitments and the cards kept too long
+that make up most of what separates a club player from a beginner; with one fixed way of
+playing on, the places lost decision by decision add up to what a way of playing costs
+in a round, which the calibration (``tools.review_calibration``) checks against the
+arena.
 
 Each ``Candidate`` holds the mean 1-based finishing place in this round over the sampled
 deals and, where the table scores points, the mean points of the round. Candidates are
@@ -87,7 +95,7 @@ def _measure(view: dict, seed: int, effort: Effort | None,
     effort = REVIEW_EFFORT if effort is None else effort
     extra = [action_from_json(a) if isinstance(a, dict) else a for a in also]
     rng = random.Random(seed)
-    choice = choice_of(view, rng, wide=True, also=extra)
+    choice = choice_of(view, rng, wide=True, also=extra, plan=False)
     if choice.trial is None:
         return [Candidate(action_to_json(a), None, None, 0) for a in choice.actions], {}
     k = len(choice.actions)
@@ -197,18 +205,31 @@ def real_choice(view: dict) -> bool:
     return len(view["legal_actions"]) > 1
 
 
-def judge(view: dict, chosen: Action | dict, seed: int,
-          effort: Effort | None = None) -> Judgement | None:
+def mattered(candidates: Sequence[Candidate]) -> bool:
+    """Whether the choice mattered: its measured candidates' expected places at least
+    ``MISTAKE`` apart, so that a mistake was possible. Where every option comes to about
+    the same place (following or passing with the round decided, say) nothing can be
+    lost, and counting such decisions would make a player who faces many of them (one
+    who passes a lot, and so is asked again and again) look more accurate per decision
+    than one whose decisions all count. ``judge`` does not judge the others."""
+    measured = [c.place for c in candidates if c.place is not None]
+    return len(measured) > 1 and max(measured) - min(measured) >= MISTAKE
+
+
+def judge(view: dict, chosen: Action | dict, seed: int, effort: Effort | None = None, *,
+          also: Sequence[Action | dict] = ()) -> Judgement | None:
     """How good ``chosen`` was in ``view`` (the deciding seat's own view just before it):
-    every candidate measured by ``evaluate`` (``chosen`` among them). None when there was
-    no real choice."""
+    every candidate measured by ``evaluate`` (``chosen`` and those in ``also`` among
+    them). None when there was no real choice, or when it did not matter (``mattered``)."""
     if not real_choice(view):
         return None
     chosen_json = chosen if isinstance(chosen, dict) else action_to_json(chosen)
-    candidates, places = _measure(view, seed, effort, [chosen_json])
+    candidates, places = _measure(view, seed, effort, [chosen_json, *also])
     mine = find(candidates, chosen_json)
     best = candidates[0]
     if mine is None or mine.place is None or best.place is None:
+        return None
+    if not mattered(candidates):
         return None
     loss = paired_loss(places[_key(mine.action)], places[_key(best.action)])
     if loss == 0.0:

@@ -22,11 +22,13 @@ KIND_NAMES = {
 SERIOUS = ("mistake", "blunder")
 
 ACCURACY_EXPLAINED = gettext_lazy(
-    "For every decision where a player had a choice, the expert bot played the round out "
-    "many times from what that player knew then (never from the hidden cards), once for "
-    "each possible move. Places lost is how much worse, on average, the player's finishing "
-    "place came out than after the best move. A decision scores 100% when nothing was "
-    "lost, one point less per hundredth of a place lost, and 0% from a whole place; the "
+    "For every decision where a player's choice mattered (where its possible moves came "
+    "out at least %(mistake)s places apart, so that a mistake was possible), the expert "
+    "bot played the round out many times from what that player knew then (never from the "
+    "hidden cards), once for each possible move, everybody then playing on as a good "
+    "player would. Places lost is how much worse, on average, the player's finishing "
+    "place came out than after the best move. A decision scores 100%% when nothing was "
+    "lost, one point less per hundredth of a place lost, and 0%% from a whole place; the "
     "accuracy is the average score.")
 
 
@@ -68,7 +70,7 @@ def review_context(game: Game, names: dict[int, str], me: int | None) -> dict:
     return {
         "review": review,
         "review_rows": summary_rows(review, names, me),
-        "accuracy_explained": ACCURACY_EXPLAINED,
+        "accuracy_explained": ACCURACY_EXPLAINED % {"mistake": places(MISTAKE)},
         "thresholds": thresholds(),
     }
 

@@ -115,31 +115,43 @@ class Choice:
 
 
 def choice_of(view: dict, rng: random.Random, wide: bool = False,
-              also: Sequence[Action] = ()) -> Choice:
+              also: Sequence[Action] = (), plan: bool = True) -> Choice:
     """The candidates of the seat's decision in ``view`` and how to play them out, for the
     expert (``wide=False``: its own few candidates, a sure way out taken at once) or for a
     review (``wide=True``: every legal action when there are few, else the expert's
     candidates; never a shortcut). The legal actions in ``also`` are always candidates
     (the move a player chose, to be measured beside the best). ``rng`` only draws the
-    deals the inference starts from, as the expert always has."""
+    deals the inference starts from, as the expert always has.
+
+    ``plan``: whether the seat's own next decisions in a playout search its plan on the
+    sampled deal (``LOOKAHEAD``), as the expert's own search does. A review measures
+    without it (``plan=False``): every seat, the deciding one included, plays on as its
+    model would. Searching the plan on a known deal lets a later decision repair an
+    earlier one with hindsight, so a move that commits too early or keeps cards too long
+    costs nothing in such a playout; with one fixed way of playing on, the places a
+    player loses decision by decision add up to what their way of playing costs them in a
+    round (the performance difference of two policies is the sum of one's advantages
+    under the other), which is what a review should report."""
+    width = LOOKAHEAD if plan else 0
     if view["phase"] == "play":
-        return _play(view, rng, wide, also)
+        return _play(view, rng, wide, also, width)
     actions = legal_actions(view)
     if len(actions) == 1:
         return Choice(actions, None)
     if Revolution(True) in actions:
-        return Choice([Revolution(True), Revolution(False)], _revolution(view, rng))
+        return Choice([Revolution(True), Revolution(False)], _revolution(view, rng, width))
     gives = [a.cards for a in actions if isinstance(a, GiveBack)]
     if len(gives) > 1:
         chosen = [a.cards for a in also if isinstance(a, GiveBack) and a in actions]
-        candidates, trial = _give_back(view, gives, rng, wide, chosen)
+        candidates, trial = _give_back(view, gives, rng, wide, chosen, width)
         return Choice([GiveBack(g) for g in candidates], trial)
     partners = [a.partner for a in actions if isinstance(a, Trade)]
     if len(partners) > 1:
-        return Choice([Trade(p) for p in partners], _trade_partner(view, partners, rng))
+        return Choice([Trade(p) for p in partners],
+                      _trade_partner(view, partners, rng, width))
     cards = [a.card for a in actions if isinstance(a, TradeCard)]
     if len(cards) > 1:
-        return Choice([TradeCard(c) for c in cards], _trade_card(view, cards, rng))
+        return Choice([TradeCard(c) for c in cards], _trade_card(view, cards, rng, width))
     return Choice([tax_or_trade_action(view, actions)], None)
 
 
@@ -189,7 +201,8 @@ def _survivors(active: list[int], history: list[list[float]]) -> list[int]:
     return keep
 
 
-def _play(view: dict, rng: random.Random, wide: bool, also: Sequence[Action]) -> Choice:
+def _play(view: dict, rng: random.Random, wide: bool, also: Sequence[Action],
+          width: int) -> Choice:
     kn = Knowledge.from_view(view)
     last = last_of(view)
     moves = play_moves(view)
@@ -229,7 +242,7 @@ def _play(view: dict, rng: random.Random, wide: bool, also: Sequence[Action]) ->
         for i in active:
             sim = base.copy()
             sim.step(candidates[i])
-            out.append(values.outcome(sim, LOOKAHEAD, DEPTH))
+            out.append(values.outcome(sim, width, DEPTH))
         return out
 
     return Choice([_action(m) for m in candidates], trial)
@@ -243,7 +256,7 @@ def _action(move: Move) -> Action:
 
 
 def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random, wide: bool,
-               chosen: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]], Trial]:
+               chosen: list[tuple[int, ...]], width: int) -> tuple[list[tuple[int, ...]], Trial]:
     kn = Knowledge.from_view(view)
     first = give_back_choice(kn, gives)
     rest = sorted((g for g in gives if g != first), key=lambda g: _cost_after(kn, g))
@@ -262,13 +275,13 @@ def _give_back(view: dict, gives: list[tuple[int, ...]], rng: random.Random, wid
         for i in active:
             give = candidates[i]
             after = _taxed(hands, plan, {**returns, seat: list(give)})
-            out.append(values.outcome(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
+            out.append(values.outcome(Sim(order, after, order[0]), width, DEPTH))
         return out
 
     return candidates, trial
 
 
-def _revolution(view: dict, rng: random.Random) -> Trial:
+def _revolution(view: dict, rng: random.Random, width: int) -> Trial:
     """Declare a revolution? Both futures are played out on the same deals: with it (no
     taxes; a Greater Peon's turns the order round), and without it (the taxes as
     planned)."""
@@ -284,16 +297,17 @@ def _revolution(view: dict, rng: random.Random) -> Trial:
         # Two candidates are never pruned (``_search`` keeps at least two), so both are
         # always active.
         hands = deals.draw(r)
-        declared = values.outcome(Sim(turned, hands, turned[0]), LOOKAHEAD, DEPTH)
+        declared = values.outcome(Sim(turned, hands, turned[0]), width, DEPTH)
         returns = {d: _dalmuti_return(view, hands, d, k) for _, d, k in plan}
         after = _taxed(hands, plan, returns)
-        quiet = values.outcome(Sim(order, after, order[0]), LOOKAHEAD, DEPTH)
+        quiet = values.outcome(Sim(order, after, order[0]), width, DEPTH)
         return [(declared, quiet)[i] for i in active]
 
     return trial
 
 
-def _trade_partner(view: dict, partners: list[int | None], rng: random.Random) -> Trial:
+def _trade_partner(view: dict, partners: list[int | None], rng: random.Random,
+                   width: int) -> Trial:
     seat = view["seat"]
     order = view["order"]
     deals = Deals(view, rng)
@@ -310,13 +324,13 @@ def _trade_partner(view: dict, partners: list[int | None], rng: random.Random) -
                 mine = _trade_card_of(view, hands, seat) if chosen else _random_card(hands[seat], r)
                 theirs = _trade_card_of(view, hands, p) if chosen else _random_card(hands[p], r)
                 after = _swapped(hands, seat, p, mine, theirs)
-            out.append(values.outcome(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
+            out.append(values.outcome(Sim(order, after, order[0]), width, DEPTH))
         return out
 
     return trial
 
 
-def _trade_card(view: dict, cards: list[int], rng: random.Random) -> Trial:
+def _trade_card(view: dict, cards: list[int], rng: random.Random, width: int) -> Trial:
     seat = view["seat"]
     trade = view["trade"]
     partner = trade["to"] if trade["from"] == seat else trade["from"]
@@ -331,7 +345,7 @@ def _trade_card(view: dict, cards: list[int], rng: random.Random) -> Trial:
         for i in active:
             card = cards[i]
             after = _swapped(hands, seat, partner, card, theirs)
-            out.append(values.outcome(Sim(order, after, order[0]), LOOKAHEAD, DEPTH))
+            out.append(values.outcome(Sim(order, after, order[0]), width, DEPTH))
         return out
 
     return trial
