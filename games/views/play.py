@@ -145,7 +145,7 @@ def _poll(request, game_id: int):
     # 286 tells htmx to stop polling: a finished game changes no more.
     return render_table(
         request, game, me, "games/game.html#update", status=286 if game.is_over else 200,
-        me_seen=request.GET.get("me", ""),
+        me_seen=request.GET.get("me", ""), chat_last=chat_last or 0,
     )
 
 
