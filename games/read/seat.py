@@ -130,8 +130,8 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         context["orders"] = my_orders(sight)
     view = sight.view
     # What the folded panels show besides the log (results, taxes, trade, scores, the
-    # draw) changes only with these: an update whose page shows the same leaves the
-    # panels alone and adds the new log lines.
+    # draw) changes only with these: an update whose page shows the same leaves those
+    # panels alone and sends the log's lines.
     context["panels_key"] = _key(context["round_number"], view["phase"], context["game_over"],
                                  context["scoring"], len(view["game"]["results"]),
                                  context["taxes"], context["trade"])

@@ -76,11 +76,11 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
     new_lines, away = unseen_lines(game, me, names, log, shown, looked)
     mark_arrivals(context["trick_plays"], new_lines)
     oob = template.endswith("#update")
-    # An update to a page that shows this round's log and the same folded panels adds
-    # the new lines to its log and leaves the panels (and the chat's tools) alone.
+    # An update to a page that shows this round's log and the same folded panels sends
+    # the log's lines alone and leaves the other panels (and the chat's tools) alone.
     send_panels = not (
         oob and shown is not None and shown[0] == game.round_number
-        and 0 <= shown[1] <= len(log) and _param(request, "p") == context["panels_key"]
+        and _param(request, "p") == context["panels_key"]
     )
     context.update({
         "game": game, "me": me, "error": error, "log": log,
@@ -96,7 +96,6 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         "orders_saved": orders_saved,
         "oob": oob,
         "send_panels": send_panels,
-        "new_log": [] if send_panels else log[shown[1]:],
         # Pages served by an ASGI server with Redis are told of changes at once.
         "stream": me is not None and live.enabled() and isinstance(request, ASGIRequest),
         "poll_url": reverse("poll", args=[game.pk]) if me is not None
