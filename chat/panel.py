@@ -46,20 +46,23 @@ def lines(messages: list[Message], me: Seat | None, titles: dict[int, str]) -> l
 def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], oob: bool = False,
                   send_log: bool | None = None, send_tools: bool = True,
                   send_error: bool = False, error: str = "", text: str = "",
-                  limit: int | None = PANEL_SIZE) -> dict:
+                  limit: int | None = PANEL_SIZE, seats: list[Seat] | None = None,
+                  newest_id: int | None = None) -> dict:
     """The `chat` context of chat/_chat.html: the whole panel, or (`oob`) only the parts
     named by the send_* flags, swapped into the page out of band.
 
     Polls and actions carry the log only when the page lacks messages (the page reports
     the newest it shows as `c`): a half-typed message, the scroll position and an open
-    panel survive every other update.
+    panel survive every other update. A caller that has read the table's seats (with
+    their users) or the newest message's id passes them, and they are not read again.
     """
     newest = Message.objects.filter(game=game).order_by("-pk")
     last_id = None
     if send_log is None and oob:
         # An update whose page shows every message needs the newest one's id alone.
         seen = _int(request.GET.get("c"))
-        last_id = newest.values_list("pk", flat=True).first() or 0
+        last_id = (newest_id if newest_id is not None
+                   else newest.values_list("pk", flat=True).first()) or 0
         send_log = seen is not None and seen < last_id
     messages = []
     if send_log is not False:
@@ -92,7 +95,7 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
         else reverse("watch_chat", args=[game.watch_token]),
         "can_post": me is not None or (game.watchers_talk and request.user.is_authenticated),
         # The names "@" completes to: everybody seated but the speaker.
-        "names": [name for name in seated_names(game) if me is None or name != me.name]
+        "names": [name for name in seated_names(game, seats) if me is None or name != me.name]
         if not oob or send_tools else [],
         "my_title": title_name(my_title) if my_title else "",
         "error": error,

@@ -112,10 +112,12 @@ def tell_the_named(game: Game, message: Message, speaker: Seat | None = None) ->
         notifications.for_mention(game, seat, message.pk)
 
 
-def seated_names(game: Game) -> list[str]:
-    """The names the chat input offers after "@": the players seated at the table."""
-    return sorted({s.name for s in game.seats.select_related("user").exclude(user=None)},
-                  key=str.lower)
+def seated_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
+    """The names the chat input offers after "@": the players seated at the table (from
+    `seats`, the table's seats with their users, when the caller has read them)."""
+    if seats is None:
+        seats = game.seats.select_related("user").exclude(user=None)
+    return sorted({s.name for s in seats if s.user_id is not None}, key=str.lower)
 
 
 def mark_read(seat: Seat, last_id: int) -> None:

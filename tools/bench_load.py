@@ -94,7 +94,7 @@ class Hooks(HTMLParser):
             self.chat_seen = attrs.get("value")
         elif ident == "looked" and not self.looked_done:
             self.in_looked = True
-        elif self.in_looked and tag == "input" and attrs.get("name") in ("r", "n"):
+        elif self.in_looked and tag == "input" and attrs.get("name"):
             self.looked[attrs["name"]] = attrs.get("value") or ""
 
     def handle_endtag(self, tag):
@@ -212,8 +212,12 @@ class Page:
         if found.chat_seen is not None:
             self.chat_seen = found.chat_seen
         if "r" in found.looked and "n" in found.looked:
-            self.looked = found.looked["r"], found.looked["n"]
+            self.looked = dict(found.looked)
         return version
+
+    def looked_query(self) -> str:
+        """The page's #looked inputs, as the poller and the move form include them."""
+        return "".join(f"&{name}={value}" for name, value in (self.looked or {}).items())
 
     def saw(self, version: int) -> None:
         now = time.monotonic()
@@ -262,8 +266,7 @@ class Page:
                 path = self.poll_url
                 if self.chat_seen is not None:
                     path += f"&c={self.chat_seen}"
-                if self.looked is not None:
-                    path += f"&r={self.looked[0]}&n={self.looked[1]}"
+                path += self.looked_query()
                 answer = await self.request("poll", "GET", path)
                 if answer is not None:
                     status, data = answer
@@ -395,6 +398,8 @@ class Run:
             player, body, version = decided
             page = pages[player]
             clicked = time.monotonic()
+            # The move form includes what the page shows (hx-include="#looked").
+            body += page.looked_query()
             answer = await page.request("move", "POST", f"/t/{table['game']}/act/", body.encode())
             if answer is None:
                 continue
@@ -623,7 +628,7 @@ class Bench:
         page = run.pages[0]
         await page.reload()  # the page's own poll address; and it warms the caches
         poll = page.poll_url + (f"&c={page.chat_seen}" if page.chat_seen else "") + (
-            f"&r={page.looked[0]}&n={page.looked[1]}" if page.looked else "")
+            page.looked_query())
         await page.request("poll", "GET", poll)
         await page.session.close()
         kinds = {"/health/ (no session, no database)": ("/health/", False),

@@ -220,9 +220,15 @@ SUMMARY_ROUNDS = 2
 ARRIVALS = 9
 
 
+# What log_lines reads of an action: a page that reads only these for the round it shows
+# (every poll after every move) is spared building whole Action rows.
+LINE_FIELDS = ("seq", "round_number", "player", "events", "by", "created")
+
+
 def lines_of_round(game: Game, me: Seat | None, names: dict[int, str]) -> list[dict]:
     """The log lines of the round in play, as this seat (or a watcher) may read them."""
-    actions = Action.objects.filter(game=game, round_number=game.round_number).order_by("seq")
+    actions = Action.objects.filter(game=game, round_number=game.round_number) \
+        .order_by("seq").values_list(*LINE_FIELDS, named=True)
     return log_lines(list(actions), me, names)
 
 

@@ -72,9 +72,11 @@ class PlayerRow:
     vote: dict | None = None
 
 
-def view_for(game: Game, seat: Seat | None) -> dict:
-    """The engine's view for this seat's player (a spectator's view when None)."""
-    state = engine.Game.from_json(game.state)
+def view_for(game: Game, seat: Seat | None, state: engine.Game | None = None) -> dict:
+    """The engine's view for this seat's player (a spectator's view when None), of the
+    stored snapshot or of `state` read from it already."""
+    if state is None:
+        state = engine.Game.from_json(game.state)
     return state.view(seat.player if seat is not None else None)
 
 
@@ -87,6 +89,8 @@ class Sight:
     me: Seat | None
     seats: list[Seat]
     view: dict
+    # The stored snapshot as the engine's Game, read once for every builder.
+    state: engine.Game
     now: datetime = field(default_factory=timezone.now)
 
     def __post_init__(self) -> None:
@@ -104,7 +108,8 @@ class Sight:
 
 def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     """Everything the game page shows to `me`, built from `me`'s view only."""
-    sight = Sight(game, me, seats, view_for(game, me))
+    state = game.engine_state()
+    sight = Sight(game, me, seats, view_for(game, me, state), state)
     rows = player_rows(sight)
     context = {
         "view": sight.view,
@@ -124,6 +129,12 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     if me is not None:
         context["orders"] = my_orders(sight)
     view = sight.view
+    # What the folded panels show besides the log (results, taxes, trade, scores, the
+    # draw) changes only with these: an update whose page shows the same leaves those
+    # panels alone and sends the log's lines.
+    context["panels_key"] = _key(context["round_number"], view["phase"], context["game_over"],
+                                 context["scoring"], len(view["game"]["results"]),
+                                 context["taxes"], context["trade"])
     context["me_key"] = _key(view["hand"], view["legal_actions"], context["turn_token"],
                              view["taxes"], view["trade"], context.get("orders"))
     return context
@@ -337,10 +348,14 @@ def nudged(game: Game, me: Seat) -> set[int]:
 
 def _nudges(sight: Sight, rows: list[PlayerRow]) -> None:
     """Which of the players the table visibly waits on I may nudge, or did nudge."""
-    waiting = [r for r in rows if r.is_turn and not r.is_me and not r.is_bot]
+    game = sight.game
+    # A nudge waits until the turn has lasted nudge_after: before that, nobody may nudge
+    # or can have nudged, and the record need not be asked.
+    ripe = sight.now - nudge_after(game)
+    waiting = [r for r in rows if r.is_turn and not r.is_me and not r.is_bot
+               and (wait := game.wait_for(r.player)) is not None and wait.since <= ripe]
     if not waiting:
         return
-    game = sight.game
     done = nudged(game, sight.me)
     for row in waiting:
         seat = sight.by_player.get(row.player)
@@ -385,7 +400,7 @@ def seat_changes(sight: Sight) -> dict:
     """Who joins or leaves when this round ends (public), and, for the Great Dalmuti
     only, the choice of a newcomer's place when two middle places are free."""
     game, me, view = sight.game, sight.me, sight.view
-    state = game.engine_state()
+    state = sight.state
     great_dalmuti = view["seats"][view["order"][0]] if view["order"] else None
     places = two_middle_places(state) if game.is_playing else []
     choose = me is not None and not me.joining and me.player == great_dalmuti and places
@@ -406,8 +421,7 @@ def seat_changes(sight: Sight) -> dict:
 def ending_by_agreement(sight: Sight) -> dict:
     """The open proposal to end the game, with its count and my answer (public to the
     table), and whether I may propose one."""
-    game, me = sight.game, sight.me
-    state = game.engine_state()
+    game, me, state = sight.game, sight.me, sight.state
     if not game.is_playing or state.ending:
         return {"end_proposal": None, "can_propose_end": False}
     proposal = open_end_proposal(game)

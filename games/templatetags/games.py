@@ -125,7 +125,16 @@ def syllables(text: str) -> str:
     """The text with soft hyphens between its syllables (the reader's language's rules), so
     that a narrow card breaks "Arch-bishop", never "Archbish|op". Browsers without
     hyphenation dictionaries (Chromium on Linux among them) use these too."""
-    hyphenator = _hyphenator(get_language() or "en")
-    if not text or hyphenator is None:
+    if not text:
         return text
-    return " ".join(hyphenator.inserted(word, hyphen="\u00ad") for word in str(text).split(" "))
+    return _hyphenated(get_language() or "en", str(text))
+
+
+@functools.lru_cache(maxsize=2048)
+def _hyphenated(language: str, text: str) -> str:
+    """The hyphenation of a text, kept: pages say the same few titles, card names and
+    states over and over, and each costs the hyphenator a dictionary walk."""
+    hyphenator = _hyphenator(language)
+    if hyphenator is None:
+        return text
+    return " ".join(hyphenator.inserted(word, hyphen="\u00ad") for word in text.split(" "))

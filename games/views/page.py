@@ -65,15 +65,23 @@ def keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
 
 
 def render_table(request, game, me, template, error="", status=200, me_seen="", looked=None,
-                 form="", orders_saved=False):
+                 form="", orders_saved=False, chat_last=None):
     """The table for one seat (or, without one, for a watcher): the whole page, or with
     `#update` the fragments a poll or an action swaps."""
     seats = list(game.seats.select_related("user"))
     context = table_context(game, me, seats)
     names = {s.player: s.name for s in seats}
     log = lines_of_round(game, me, names)
-    new_lines, away = unseen_lines(game, me, names, log, _shown(request), looked)
+    shown = _shown(request)
+    new_lines, away = unseen_lines(game, me, names, log, shown, looked)
     mark_arrivals(context["trick_plays"], new_lines)
+    oob = template.endswith("#update")
+    # An update to a page that shows this round's log and the same folded panels sends
+    # the log's lines alone and leaves the other panels (and the chat's tools) alone.
+    send_panels = not (
+        oob and shown is not None and shown[0] == game.round_number
+        and _param(request, "p") == context["panels_key"]
+    )
     context.update({
         "game": game, "me": me, "error": error, "log": log,
         # The form the error belongs to, shown again with it (else the error stands alone).
@@ -86,7 +94,8 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         # half-made choice (ticked cards, an opened rank) survives other players' moves.
         "send_me": context["me_key"] != me_seen or orders_saved,
         "orders_saved": orders_saved,
-        "oob": template.endswith("#update"),
+        "oob": oob,
+        "send_panels": send_panels,
         # Pages served by an ASGI server with Redis are told of changes at once.
         "stream": me is not None and live.enabled() and isinstance(request, ASGIRequest),
         "poll_url": reverse("poll", args=[game.pk]) if me is not None
@@ -99,7 +108,8 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
     if me is not None or game.watchers_talk:
         # The table talk panel, with the titles of this same view.
         titles = {p.player: p.title_key for p in context["players"]}
-        context.update(panel_context(request, game, me, titles, context["oob"]))
+        context.update(panel_context(request, game, me, titles, oob, send_tools=send_panels,
+                                     seats=seats, newest_id=chat_last))
     return render(request, template, context, status=status)
 
 
@@ -110,12 +120,16 @@ def int_param(request, name: str) -> int | None:
         return None
 
 
+def _param(request, name: str) -> str:
+    """A value the page sent with a poll (query) or an action (form)."""
+    return (request.POST if request.method == "POST" else request.GET).get(name, "")
+
+
 def _shown(request) -> tuple[int, int] | None:
     """What the page that asked showed: its round and how many of that round's log lines
     (`r`, `n`, sent by a poll or an action); None from a page loaded whole."""
-    data = request.POST if request.method == "POST" else request.GET
     try:
-        return int(data.get("r", "")), int(data.get("n", ""))
+        return int(_param(request, "r")), int(_param(request, "n"))
     except ValueError:
         return None
 

@@ -106,16 +106,19 @@ def _unchanged_by_redis(request, game_id: int) -> HttpResponse | None:
 
 @login_required
 def _poll(request, game_id: int):
-    row = (
+    # The seat with its table and user in one query: what an unchanged table needs to
+    # say so, and what a changed one is drawn from.
+    me = (
         Seat.objects.filter(game_id=game_id, user=request.user)
+        .select_related("game", "user")
         .annotate(chat_last=chat.last_message_id())
-        .values_list("pk", "last_seen", "game__version", "game__status", "game__updated",
-                     "game__awaiting", "chat_last")
         .first()
     )
-    if row is None:
+    if me is None:
         raise Http404
-    seat_pk, last_seen, version, status, updated, awaiting, chat_last = row
+    game = me.game
+    seat_pk, last_seen, chat_last = me.pk, me.last_seen, me.chat_last
+    version, status, updated, awaiting = game.version, game.status, game.updated, game.awaiting
     if request.GET.get("lobby"):
         # The lobby reloads itself when anything about the table changed (a seat taken,
         # the start).
@@ -134,10 +137,11 @@ def _poll(request, game_id: int):
         # decision (a revolution left undecided) that must not show in the answer.
         commands.enforce_deadlines(game_id)
         unchanged = Game.objects.filter(pk=game_id, version=seen).exists()
+        if not unchanged:
+            game, me = seat_for_user(request, game_id)
     if unchanged:
         commands.seen_at(seat_pk, last_seen)
         return HttpResponse(status=204)
-    game, me = seat_for_user(request, game_id)
     if game.is_open or game.state is None:
         # Started meanwhile, or closed before it started: the page itself says which.
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
@@ -145,7 +149,7 @@ def _poll(request, game_id: int):
     # 286 tells htmx to stop polling: a finished game changes no more.
     return render_table(
         request, game, me, "games/game.html#update", status=286 if game.is_over else 200,
-        me_seen=request.GET.get("me", ""),
+        me_seen=request.GET.get("me", ""), chat_last=chat_last or 0,
     )
 
 
