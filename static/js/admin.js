@@ -15,17 +15,29 @@
             const box = select.nextElementSibling;
             const combobox = box && box.querySelector('[role=combobox]');
             const label = nameOf(select);
-            if (combobox && label) {
+            if (!combobox || !label) return;
+            // Only where something is missing: the observer below sees these changes too.
+            if (combobox.getAttribute('aria-label') !== label) {
                 combobox.setAttribute('aria-label', label);
-                combobox.removeAttribute('aria-labelledby');
-                combobox.querySelectorAll('[role=textbox]').forEach(
-                    (value) => value.setAttribute('aria-label', label));
             }
+            if (combobox.hasAttribute('aria-labelledby')) {
+                combobox.removeAttribute('aria-labelledby');
+            }
+            combobox.querySelectorAll('[role=textbox]').forEach((value) => {
+                if (value.getAttribute('aria-label') !== label) {
+                    value.setAttribute('aria-label', label);
+                }
+            });
         });
     }
 
-    // After the admin's autocomplete.js has built the widgets (it runs on DOMContentLoaded
-    // too, and again for each form added to an inline).
-    window.addEventListener('load', () => name(document));
-    document.addEventListener('formset:added', (event) => setTimeout(() => name(event.target)));
+    // Whenever select2 builds or redraws a widget: the admin's autocomplete.js builds them
+    // once the page is ready, again for each form added to an inline, and redraws the
+    // chosen value on every change. An observer's callback runs before anything else reads
+    // the page, so no widget is ever seen without its name, however late it was built.
+    new MutationObserver(() => name(document)).observe(document.documentElement, {
+        childList: true, subtree: true, attributes: true,
+        attributeFilter: ['aria-labelledby', 'class'],
+    });
+    name(document);
 }());
