@@ -6,7 +6,9 @@ judges the decisions still open, one per transaction: each is claimed with a row
 that other workers skip (``skip_locked``), judged from the player's own view rebuilt from
 the record (games.engine.review.judge) and saved at once. A worker that dies midway loses
 only the decision it held; whichever worker comes next judges the rest and none twice.
-Once every decision is judged, ``finish_review`` writes each player's summary.
+Once every decision is judged, ``finish_review`` writes each player's summary, of the
+decisions that mattered (``judge`` gives no verdict where no move could cost a mistake:
+such a decision is judged, with no loss, and not counted).
 
 The same record, seed and number of samples give the same review: the seed of each
 decision is derived from the review's seed and the decision's place in the record.
