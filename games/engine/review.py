@@ -76,20 +76,6 @@ def evaluate(view: dict, seed: int, effort: Effort | None = None, *,
     return _measure(view, seed, effort, also)[0]
 
 
-def measure(view: dict, seed: int, effort: Effort | None = None, *,
-            also: Sequence[Action | dict] = ()) -> tuple[list[Candidate], dict[str, list[int]]]:
-    """``evaluate``'s candidates, and each one's place on every sampled deal (by
-    ``action_key`` of its action's JSON form), for paired comparisons of several choices
-    on the same deals."""
-    return _measure(view, seed, effort, also)
-
-
-def action_key(action: Action | dict) -> str:
-    """The key of an action in ``measure``'s places."""
-    data = action if isinstance(action, dict) else action_to_json(action)
-    return _key(action_to_json(action_from_json(data)))
-
-
 def _measure(view: dict, seed: int, effort: Effort | None,
              also: Sequence[Action | dict]) -> tuple[list[Candidate], dict[str, list[int]]]:
     effort = REVIEW_EFFORT if effort is None else effort
