@@ -359,11 +359,10 @@ def _nudges(sight: Sight, rows: list[PlayerRow]) -> None:
     done = nudged(game, sight.me)
     for row in waiting:
         seat = sight.by_player.get(row.player)
-        wait = game.wait_for(row.player)
-        if seat is None or seat.played_by_bot or wait is None:
+        if seat is None or seat.played_by_bot:
             continue
         row.nudged = row.player in done
-        row.can_nudge = not row.nudged and sight.now - wait.since >= nudge_after(game)
+        row.can_nudge = not row.nudged  # every row here has waited long enough
 
 
 def _votes(sight: Sight, rows: list[PlayerRow]) -> None:
