@@ -7,6 +7,8 @@ every change is a command's."""
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
+
 from games import engine
 from games.models import EndProposal, Game, Seat, StandInVote
 
@@ -111,6 +113,25 @@ def open_end_proposal(game: Game) -> EndProposal | None:
     lapsed one)."""
     return game.end_proposals.filter(outcome=EndProposal.Outcome.OPEN) \
         .select_related("proposer__user").first()
+
+
+# How long the shared cache remembers whether a version of a table had an open proposal.
+PROPOSAL_SECONDS = 600
+
+
+def shown_end_proposal(game: Game) -> EndProposal | None:
+    """The open proposal a page of `game` shows, asking the database only when there is
+    one. Every page of every open table asks, and there is rarely one: whether there is
+    is kept in the shared cache for the table's public version, which steps in the same
+    transaction as any proposal opens or closes (commands.agreement tells the table)."""
+    key = f"end-proposal:{game.pk}:{game.version}"
+    known = cache.get(key)
+    if known == 0:
+        return None
+    proposal = open_end_proposal(game)
+    if known is None:
+        cache.set(key, proposal.pk if proposal is not None else 0, PROPOSAL_SECONDS)
+    return proposal
 
 
 def end_tally(proposal: EndProposal, seats: Iterable[Seat]) -> dict:

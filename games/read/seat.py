@@ -24,7 +24,7 @@ from games.core.turns import (
     may_vote_on_ending,
     no_next_round,
     nudge_after,
-    open_end_proposal,
+    shown_end_proposal,
     stand_in_tally,
     trick_key,
 )
@@ -423,7 +423,7 @@ def ending_by_agreement(sight: Sight) -> dict:
     game, me, state = sight.game, sight.me, sight.state
     if not game.is_playing or state.ending:
         return {"end_proposal": None, "can_propose_end": False}
-    proposal = open_end_proposal(game)
+    proposal = shown_end_proposal(game)
     if proposal is not None and proposal.expires <= sight.now:
         proposal = None  # lapsed: the sweep tells the table
     mine = may_vote_on_ending(me)

@@ -234,3 +234,22 @@ def test_simultaneous_answers_are_counted_once_each(alice, bob, carol, dave, mal
     assert EndVote.objects.filter(proposal=proposal, seat__user=carol).count() <= 1
     assert Action.objects.filter(game=game, kind="ending").count() == 1
     assert Action.objects.filter(game=game, kind="end_vote").count() == len(counted)
+
+
+def test_every_page_shows_a_proposal_from_its_opening_to_its_close(game, alice, bob, carol,
+                                                                   dave, mallory, client):
+    """Whether a table has an open proposal is remembered per public version (pages ask
+    it at every redraw): a page drawn before a proposal does not hide the next one, and a
+    closed one does not linger."""
+    client.force_login(alice)
+    # The proposal's form, with its count and the answers (the log tells of it too).
+    proposes = 'class="nudge vote end-proposal"'
+    assert proposes not in client.get(f"/t/{game.pk}/").content.decode()
+    proposal = commands.propose_end(game.pk, bob)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert proposes in page and "Agree to end" in page
+    for no in (carol, dave, mallory):
+        commands.vote_end(game.pk, no, proposal.pk, False)
+    proposal.refresh_from_db()
+    assert proposal.outcome == "declined"
+    assert proposes not in client.get(f"/t/{game.pk}/").content.decode()
