@@ -6,7 +6,6 @@ games that are over.
 """
 
 from collections import defaultdict
-from types import SimpleNamespace
 
 from django.utils.translation import gettext as _
 
@@ -16,7 +15,7 @@ from games.core.words import cards_phrase, move_sentence, title_name
 from games.models import Game, Seat
 from games.read.hand import hand_groups
 from games.read.results import result_rows as _result_rows
-from games.read.seat import _taxes, _trade, seat_slots
+from games.read.seat import _taxes, _trade
 
 
 def replay(game: Game, actions=None):
@@ -164,11 +163,6 @@ def replay_context(state: engine.Game, names: dict[int, str], my_player: int | N
             "passed": seat in passed,
             "is_turn": seat in awaiting,
         })
-    # The seats take their places round the felt as on the game page.
-    places = [SimpleNamespace(player=row["player"], slot="") for row in rows]
-    seat_slots(places, my_player)
-    for row, place in zip(rows, places, strict=True):
-        row["slot"] = place.slot
     plays = [
         {"name": name_of(state.seats[p["seat"]]), "cards": p["cards"],
          "label": cards_phrase(p["cards"])}
@@ -181,6 +175,10 @@ def replay_context(state: engine.Game, names: dict[int, str], my_player: int | N
         "rounds": state.options.rounds,
         "scoring": g.get("scoring", True),
         "players": rows,
+        # The seats take their places round the felt as on the game page: mine (else the
+        # first in turn order) at the bottom.
+        "felt_me": next((row["position"] for row in rows if row["is_me"]), 1),
+        "felt_seated": any(row["is_me"] for row in rows),
         "trick_plays": plays,
         "to_beat_play": plays[-1] if plays else None,
         "earlier_plays": plays[:-1],

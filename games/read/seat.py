@@ -55,8 +55,6 @@ class PlayerRow:
     on_vacation: bool = False
     # Until when the player is away from all their tables (set in the profile), if away.
     away_until: datetime | None = None
-    # Where the seat sits around the drawn table (see seat_slots).
-    slot: str = ""
     # When the turn of a seat the table waits on runs out (timed tables).
     deadline: str | None = None
     # What is left in the player's time bank (tables with one).
@@ -111,12 +109,18 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     state = game.engine_state()
     sight = Sight(game, me, seats, view_for(game, me, state), state)
     rows = player_rows(sight)
+    mine = next((row.position for row in rows if row.is_me), None)
     context = {
         "view": sight.view,
         "phase": sight.view["phase"],
         "players": rows,
-        "me_row": next((r for r in rows if r.slot == "me"), None),
-        "ring": [r for r in rows if r.slot != "me"],
+        # The seats round the felt are drawn alike for every reader, from the spectator's
+        # view (never from mine: a private decision of mine must not show on them); the
+        # felt seats me at the bottom (see static/css/felt.css).
+        "seat_rows": rows if me is None else player_rows(
+            Sight(game, None, seats, state.view(None), state, sight.now)),
+        "felt_me": mine or 1,
+        "felt_seated": mine is not None,
         **trick_context(sight),
         **turn_context(sight),
         **game_so_far(sight),
@@ -141,8 +145,8 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
 
 
 def player_rows(sight: Sight) -> list[PlayerRow]:
-    """The seats of the round in turn order, each placed around the drawn table; for a
-    player at the table, with whom they may nudge and the votes on stand-ins."""
+    """The seats of the round in turn order; for a player at the table, with whom they
+    may nudge and the votes on stand-ins."""
     game, view = sight.game, sight.view
     trick = view["trick"]
     awaiting_seats = set(view["awaiting"])
@@ -178,7 +182,6 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
         if seat and not seat.played_by_bot:
             row.bank = bank_for_show(game, seat.user_id)
         rows.append(row)
-    seat_slots(rows, sight.my_player)
     me = sight.me
     if me is not None and not me.played_by_bot and game.is_playing and at_the_table(me):
         _nudges(sight, rows)
@@ -319,9 +322,11 @@ SLOTS = {
 }
 
 
-def seat_slots(rows: list[PlayerRow], my_player: int | None) -> None:
-    """Give every row its place around the table: mine at the bottom (a spectator's
-    bottom seat is the first in order), the others after me in turn order."""
+def seat_slots(rows: list, my_player: int | None) -> None:
+    """Give every row (with `player` and `slot`) its place around the table: mine at the
+    bottom (a spectator's bottom seat is the first in order), the others after me in turn
+    order. The seats are drawn alike for every reader: tools/felt_css writes these places
+    into static/css/felt.css."""
     if not rows:
         return
     mine = next((i for i, r in enumerate(rows) if r.player == my_player), 0)

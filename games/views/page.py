@@ -1,15 +1,22 @@
 """The table's page, the answers that show it again after a change, and the one way a
 refused request is answered."""
 
+import hashlib
+import json
+from dataclasses import asdict
 from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.vary import vary_on_headers
 
@@ -26,6 +33,7 @@ from games.read.narration import (
     unseen_lines,
 )
 from games.read.seat import table_context
+from games.templatetags.games import time_left
 
 from .. import commands
 from ..forms import NOT_UNDERSTOOD
@@ -103,6 +111,7 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         "log_url": reverse("game_log", args=[game.pk]) if me is not None
         else reverse("watch_log", args=[game.watch_token]),
     })
+    context["seat_ring"] = seat_ring(context["seat_rows"], context["phase"], context["scoring"])
     if me is not None and not context["oob"] and game.is_playing:
         context.update(invite_context(request, game))
     if me is not None or game.watchers_talk:
@@ -111,6 +120,30 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         context.update(panel_context(request, game, me, titles, oob, send_tools=send_panels,
                                      seats=seats, newest_id=chat_last))
     return render(request, template, context, status=status)
+
+
+# How long a drawing of the seats is kept: a table's seats change with every move, and a
+# drawing of a version nobody shows any more is not asked for again.
+SEAT_RING_SECONDS = 300
+
+
+def seat_ring(rows: list, phase: str, scoring: bool) -> str:
+    """The seats round the felt as every page of the table draws them, drawn once per
+    table, public version and language and kept in the shared cache for the others.
+
+    The entry is named after everything it shows (the rows of the spectator's view, the
+    clocks' "time left" as they read now, the language), so it can never be out of date,
+    and it holds nothing a spectator may not see."""
+    shown = [asdict(row) | {"left": time_left(row.deadline)} for row in rows]
+    key = "seats:" + hashlib.sha256(json.dumps(
+        [get_language(), phase, scoring, shown], sort_keys=True, default=str,
+    ).encode()).hexdigest()
+    drawn = cache.get(key)
+    if drawn is None:
+        drawn = render_to_string("games/table/_seats.html",
+                                 {"players": rows, "phase": phase, "scoring": scoring})
+        cache.set(key, drawn, SEAT_RING_SECONDS)
+    return mark_safe(drawn)  # our own template's output, escaped as it was drawn
 
 
 def int_param(request, name: str) -> int | None:

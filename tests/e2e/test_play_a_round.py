@@ -87,7 +87,13 @@ def test_four_friends_play_a_round_in_their_browsers(browser, live_server, setti
     for name, page in pages.items():
         _wait_for_version(page, version)
         expect(page.get_by_text("The first seating draw")).to_be_visible()
-        expect(page.locator("#table .seat.is-me")).to_contain_text(name)
+        # Her own seat is the one marked "(you)" (every seat carries the mark; the felt's
+        # stylesheet shows it on the reader's alone) and sits at the bottom of the felt.
+        mine = page.locator("#table .seat", has=page.locator(".you:visible"))
+        expect(mine).to_have_count(1)
+        expect(mine).to_contain_text(name)
+        felt, seat = page.locator("#table .felt").bounding_box(), mine.bounding_box()
+        assert seat["y"] + seat["height"] > felt["y"] + felt["height"] * 0.7
         # Any navigation or reload from here on would wipe this.
         page.evaluate(f"window.{MARKER} = true")
 

@@ -1,0 +1,109 @@
+"""What a move costs in-process, printed (never asserted by timed tests):
+
+    python -m tools.bench_poll [--seats 5] [--moves 60]
+
+A table of people (Django's test client on the configured database and cache, the
+production settings when run with DEBUG=0): each move is made by the player whose turn
+it is, and then every other player's page asks for the change with what it shows (the
+version, the key of its hand and dock, the log's length and its panels' key), as an
+open page does when its stream tells it the table changed. It prints the CPU time of the
+move's answer and of a changed poll (medians), their queries and sizes, and the sum per
+move. Everything it creates is rolled back; it refuses a database whose name does not
+contain "bench" (tools/project.py).
+"""
+
+import argparse
+import re
+import statistics
+import time
+import uuid
+
+from tools.project import prepare_bench_database, setup_django
+
+setup_django()
+
+from django.db import connection, transaction  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from tests.helpers import form_for, legal, make_user, start_table, waiting_humans  # noqa: E402
+
+POLLER = re.compile(r'hx-get="[^"?]*\?v=(\d+)&amp;me=(\w*)"')
+LOOKED = re.compile(r'name="([rnp])" value="([^"]*)"')
+
+
+class Rollback(Exception):
+    pass
+
+
+def _shown(html: str) -> dict:
+    """What a page (or an update) says it shows, as its next poll sends it."""
+    shown = dict(LOOKED.findall(html))
+    if found := POLLER.search(html):
+        shown["v"], shown["me"] = found.groups()
+    return shown
+
+
+def measure(seats: int, moves: int) -> dict:
+    tag = uuid.uuid4().hex[:6]
+    users = [make_user(f"bench-poll-{tag}-{i}") for i in range(seats)]
+    game = start_table(users[0], users[1:], options={"rounds": 20})
+    game.seats.update(auto_pass=False)
+    pages, shown = {}, {}
+    for user in users:
+        pages[user.pk] = Client(secure=True)
+        pages[user.pk].force_login(user)
+        shown[user.pk] = _shown(pages[user.pk].get(f"/t/{game.pk}/", secure=True)
+                                .content.decode())
+    answers, polls, queries, sizes = [], [], [], []
+    for _ in range(moves):
+        game.refresh_from_db()
+        seat = waiting_humans(game)[0]
+        actions = legal(game, seat)
+        # A play when there is one (a pass leaves most of the table as it was).
+        action = next((a for a in actions if a["type"] != "pass"), actions[0])
+        data = form_for(action, game.wait_for(seat.player).token)
+        data |= {k: v for k, v in shown[seat.user_id].items() if k in "rnp"}
+        started = time.process_time()
+        answer = pages[seat.user_id].post(f"/t/{game.pk}/act/", data, secure=True,
+                                          headers={"HX-Request": "true"})
+        answers.append(time.process_time() - started)
+        shown[seat.user_id] |= _shown(answer.content.decode())
+        for user in users:
+            if user.pk == seat.user_id:
+                continue
+            with CaptureQueriesContext(connection) as captured:
+                started = time.process_time()
+                poll = pages[user.pk].get(f"/t/{game.pk}/poll/", shown[user.pk], secure=True,
+                                          headers={"HX-Request": "true"})
+                polls.append(time.process_time() - started)
+            queries.append(len(captured.captured_queries))
+            sizes.append(len(poll.content))
+            shown[user.pk] |= _shown(poll.content.decode())
+    return {"answer": statistics.median(answers), "poll": statistics.median(polls),
+            "per_move": statistics.mean(answers) + (seats - 1) * statistics.mean(polls),
+            "queries": statistics.median(queries), "bytes": statistics.median(sizes)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=60)
+    args = parser.parse_args(argv)
+    prepare_bench_database("bench_poll")
+    try:
+        with transaction.atomic():
+            figures = measure(args.seats, args.moves)
+            raise Rollback
+    except Rollback:
+        pass
+    print(f"{args.seats} seats, {args.moves} moves, CPU in this process:")
+    print(f"  the move's answer     {figures['answer'] * 1000:6.1f} ms (median)")
+    print(f"  a changed poll        {figures['poll'] * 1000:6.1f} ms (median), "
+          f"{figures['queries']:.0f} queries, {figures['bytes'] / 1000:.1f} KB")
+    print(f"  per move              {figures['per_move'] * 1000:6.1f} ms "
+          f"(the answer and {args.seats - 1} polls)")
+
+
+if __name__ == "__main__":
+    main()
