@@ -142,7 +142,7 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
     # `updated` orders "My games": it too may only move with what everybody can see.
     game.save(update_fields=fields + ["updated"] if public_change else fields)
     live.table_changed(game, announce=public_change, actor=actor)
-    notifications.for_new_turns(game, new_waits)
+    notifications.for_new_turns(game, new_waits, seats)
     if public_change:
         # The group channel hears only of what every spectator just saw.
         group_channel.for_public_turn(game, state)

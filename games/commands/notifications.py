@@ -43,14 +43,17 @@ def channels_for(user) -> list[str]:
     return out
 
 
-def _wants(user, preference: str) -> bool:
-    return user.notify == preference and bool(channels_for(user))
+def _wants(user, preference: str, channels: list[str] | None = None) -> bool:
+    return user.notify == preference and bool(
+        channels_for(user) if channels is None else channels)
 
 
-def notify(user, key: str, kind: str, due, game: Game | None = None) -> list[Notification]:
-    """One notification per channel the player wants, each sent on its own, once."""
+def notify(user, key: str, kind: str, due, game: Game | None = None,
+           channels: list[str] | None = None) -> list[Notification]:
+    """One notification per channel the player wants (`channels`, if the caller asked
+    already), each sent on its own, once."""
     made = []
-    for channel in channels_for(user):
+    for channel in channels_for(user) if channels is None else channels:
         notification, _new = Notification.objects.get_or_create(
             user=user, key=key, channel=channel,
             defaults={"game": game, "kind": kind, "due": due},
@@ -59,31 +62,35 @@ def notify(user, key: str, kind: str, due, game: Game | None = None) -> list[Not
     return made
 
 
-def for_new_turns(game: Game, players: list[int]) -> None:
-    """Record the notifications due because the game now waits for these players."""
+def for_new_turns(game: Game, players: list[int], seats: dict[int, Seat] | None = None) -> None:
+    """Record the notifications due because the game now waits for these players
+    (`seats`: the table's seats by player, with their users, if the caller has them)."""
     if not players:
         return
     now = timezone.now()
     grace = timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
-    for seat in game.seats.filter(player__in=players).select_related("user"):
+    waited = ([seats[p] for p in players if p in seats] if seats is not None
+              else game.seats.filter(player__in=players).select_related("user"))
+    for seat in waited:
         if seat.played_by_bot:
             continue
         user = seat.user
+        channels = channels_for(user)
         wait = game.wait_for(seat.player)
         token = wait.token
         # The turn's own deadline (a bank's reserve and any pause counted in it).
         remind_at = (wait.deadline or now) - remind_before(game, seat)
         reminder = f"reminder:{game.pk}:{token}:{seat.player}"
-        if _wants(user, user.Notify.EVERY_TURN):
+        if _wants(user, user.Notify.EVERY_TURN, channels):
             notify(user, f"turn:{game.pk}:{token}:{seat.player}", Kind.TURN, now + grace,
-                   game)
+                   game, channels)
             if game.turn_limit:
-                notify(user, reminder, Kind.REMINDER, remind_at, game)
-        elif (game.turn_limit and _wants(user, user.Notify.DAILY)
+                notify(user, reminder, Kind.REMINDER, remind_at, game, channels)
+        elif (game.turn_limit and _wants(user, user.Notify.DAILY, channels)
               and next_summary(user, now) > remind_at):
             # No summary comes before the time to remind: without a reminder they would
             # hear of this turn only when (or just before) it runs out.
-            notify(user, reminder, Kind.REMINDER, remind_at, game)
+            notify(user, reminder, Kind.REMINDER, remind_at, game, channels)
 
 
 def next_summary(user, after: datetime) -> datetime:

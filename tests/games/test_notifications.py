@@ -6,6 +6,8 @@ from urllib.parse import urlparse
 import pytest
 import time_machine
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import commands, engine
@@ -227,3 +229,24 @@ def test_each_email_carries_its_own_unsubscribe_token(alice):
     first = unsubscribe_url(alice)
     with time_machine.travel(timezone.now() + timedelta(seconds=2)):
         assert unsubscribe_url(alice) != first
+
+
+def test_a_move_reads_the_seats_and_each_next_players_devices_once(table):
+    """A move tells the next player of their turn from the seats the move already read,
+    asking once which channels they want (every move at every table pays for this)."""
+    for _ in range(20):  # until a move gives a person a new turn (not every move does)
+        seat = waiting_humans(table)[0]
+        action = next((a for a in legal(table, seat) if a["type"] != "pass"),
+                      legal(table, seat)[0])
+        before = _turn_notifications(table).count()
+        with CaptureQueriesContext(connection) as captured:
+            commands.act(table.pk, seat.user, engine.action_from_json(action),
+                         table.wait_for(seat.player).token)
+        if _turn_notifications(table).count() == before + 1:
+            break
+    else:
+        raise AssertionError("no move told anybody of their turn")
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert sum('FROM "push_pushsubscription"' in q for q in sql) == 1
+    seat_reads = [q for q in sql if q.startswith("SELECT") and 'FROM "games_seat"' in q]
+    assert sum('JOIN "accounts_user"' in q for q in seat_reads) == 1
