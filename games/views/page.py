@@ -4,7 +4,9 @@ refused request is answered."""
 import hashlib
 import json
 from dataclasses import asdict
+from functools import cache as cache_in_process
 from functools import wraps
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
@@ -13,7 +15,7 @@ from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -136,7 +138,7 @@ def seat_ring(rows: list, phase: str, scoring: bool) -> str:
     and it holds nothing a spectator may not see."""
     shown = [asdict(row) | {"left": time_left(row.deadline)} for row in rows]
     key = "seats:" + hashlib.sha256(json.dumps(
-        [get_language(), phase, scoring, shown], sort_keys=True, default=str,
+        [_drawn_by(), get_language(), phase, scoring, shown], sort_keys=True, default=str,
     ).encode()).hexdigest()
     drawn = cache.get(key)
     if drawn is None:
@@ -144,6 +146,15 @@ def seat_ring(rows: list, phase: str, scoring: bool) -> str:
                                  {"players": rows, "phase": phase, "scoring": scoring})
         cache.set(key, drawn, SEAT_RING_SECONDS)
     return mark_safe(drawn)  # our own template's output, escaped as it was drawn
+
+
+@cache_in_process
+def _drawn_by() -> str:
+    """The seats' templates as this process has them: a drawing made by an earlier
+    release (another process, still in the cache) is never shown by a newer one."""
+    sources = (get_template(name).origin.name
+               for name in ("games/table/_seats.html", "games/table/_seat.html"))
+    return hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()
 
 
 def int_param(request, name: str) -> int | None:

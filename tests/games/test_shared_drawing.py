@@ -11,6 +11,7 @@ from django.utils import translation
 
 from games import engine
 from games.commands.base import save_state
+from games.views import page as table_page
 from tests.helpers import make_user, start_table
 from tools import felt_css
 
@@ -102,3 +103,16 @@ def test_a_watcher_gets_the_same_drawing_with_nobody_marked(client, people):
 
 def test_the_stylesheet_that_seats_each_reader_is_up_to_date():
     assert felt_css.PATH.read_text() == felt_css.css(), "run python -m tools.felt_css"
+
+
+def test_a_drawing_of_an_earlier_release_is_drawn_again(client, people, monkeypatch):
+    """The cache outlives a release: a process with other templates draws its own."""
+    game = _table(people, _hands(swap=False))
+    monkeypatch.setattr(table_page, "_drawn_by", lambda: "release 1")
+    first = _rings(client, game, people[:1])[0]
+    drawn = table_page.render_to_string
+    monkeypatch.setattr(table_page, "render_to_string",
+                        lambda *args, **kwargs: drawn(*args, **kwargs) + "<!-- release 2 -->")
+    monkeypatch.setattr(table_page, "_drawn_by", lambda: "release 2")
+    again = _rings(client, game, people[:1])[0]
+    assert again == first + "<!-- release 2 -->"
