@@ -6,14 +6,14 @@ A table of people (Django's test client on the configured database and cache, th
 production settings when run with DEBUG=0): each move is made by the player whose turn
 it is, and then every other player's page asks for the change with what it shows (the
 version, the key of its hand and dock, the log's length and its panels' key), as an
-open page does when its stream tells it the table changed. It prints the CPU time of the
+open page does when its stream tells it the table changed (with what the page's script
+sends: the poller's address, the newest chat message and #looked). It prints the CPU time of the
 move's answer and of a changed poll (medians), their queries and sizes, and the sum per
 move. Everything it creates is rolled back; it refuses a database whose name does not
 contain "bench" (tools/project.py).
 """
 
 import argparse
-import re
 import statistics
 import time
 import uuid
@@ -27,21 +27,33 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from tests.helpers import form_for, legal, make_user, start_table, waiting_humans  # noqa: E402
-
-POLLER = re.compile(r'hx-get="[^"?]*\?v=(\d+)&amp;me=(\w*)"')
-LOOKED = re.compile(r'name="([rnp])" value="([^"]*)"')
+from tools.bench_load import hooks, poll_parts  # noqa: E402
 
 
 class Rollback(Exception):
     pass
 
 
-def _shown(html: str) -> dict:
-    """What a page (or an update) says it shows, as its next poll sends it."""
-    shown = dict(LOOKED.findall(html))
-    if found := POLLER.search(html):
-        shown["v"], shown["me"] = found.groups()
-    return shown
+class Shown:
+    """What an open page shows, read from its answers by the hooks its script uses (as
+    tools.bench_load's simulated browsers read them): the poll's address with the version
+    and hand key, the newest chat message, and the log and panels (#looked)."""
+
+    def __init__(self):
+        self.poll_url, self.chat_seen, self.looked = "", None, {}
+
+    def read(self, answer) -> None:
+        found = hooks(answer.content)
+        if found.poller is not None:
+            self.poll_url = poll_parts(found.poller)[0] or self.poll_url
+        if found.chat_seen is not None:
+            self.chat_seen = found.chat_seen
+        if "r" in found.looked and "n" in found.looked:
+            self.looked = dict(found.looked)
+
+    def poll(self) -> str:
+        chat = f"&c={self.chat_seen}" if self.chat_seen is not None else ""
+        return self.poll_url + chat + "".join(f"&{k}={v}" for k, v in self.looked.items())
 
 
 def measure(seats: int, moves: int) -> dict:
@@ -51,10 +63,9 @@ def measure(seats: int, moves: int) -> dict:
     game.seats.update(auto_pass=False)
     pages, shown = {}, {}
     for user in users:
-        pages[user.pk] = Client(secure=True)
+        pages[user.pk], shown[user.pk] = Client(secure=True), Shown()
         pages[user.pk].force_login(user)
-        shown[user.pk] = _shown(pages[user.pk].get(f"/t/{game.pk}/", secure=True)
-                                .content.decode())
+        shown[user.pk].read(pages[user.pk].get(f"/t/{game.pk}/", secure=True))
     answers, polls, queries, sizes = [], [], [], []
     for _ in range(moves):
         game.refresh_from_db()
@@ -63,23 +74,23 @@ def measure(seats: int, moves: int) -> dict:
         # A play when there is one (a pass leaves most of the table as it was).
         action = next((a for a in actions if a["type"] != "pass"), actions[0])
         data = form_for(action, game.wait_for(seat.player).token)
-        data |= {k: v for k, v in shown[seat.user_id].items() if k in "rnp"}
+        data |= shown[seat.user_id].looked  # the move form includes #looked
         started = time.process_time()
         answer = pages[seat.user_id].post(f"/t/{game.pk}/act/", data, secure=True,
                                           headers={"HX-Request": "true"})
         answers.append(time.process_time() - started)
-        shown[seat.user_id] |= _shown(answer.content.decode())
+        shown[seat.user_id].read(answer)
         for user in users:
             if user.pk == seat.user_id:
                 continue
             with CaptureQueriesContext(connection) as captured:
                 started = time.process_time()
-                poll = pages[user.pk].get(f"/t/{game.pk}/poll/", shown[user.pk], secure=True,
+                poll = pages[user.pk].get(shown[user.pk].poll(), secure=True,
                                           headers={"HX-Request": "true"})
                 polls.append(time.process_time() - started)
             queries.append(len(captured.captured_queries))
             sizes.append(len(poll.content))
-            shown[user.pk] |= _shown(poll.content.decode())
+            shown[user.pk].read(poll)
     return {"answer": statistics.median(answers), "poll": statistics.median(polls),
             "per_move": statistics.mean(answers) + (seats - 1) * statistics.mean(polls),
             "queries": statistics.median(queries), "bytes": statistics.median(sizes)}
