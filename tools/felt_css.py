@@ -56,7 +56,8 @@ def css() -> str:
     out = [
         "/* Written by `python -m tools.felt_css` (see there): edit that, not this. */\n",
         "/* The reader's seat at the bottom, the others clockwise after it. */\n",
-        _rule(_mine(), "grid-area: me; justify-self: center; width: min(100%, 15rem);"),
+        _rule(_mine(), "grid-area: me; justify-self: center; width: min(100%, 15rem); "
+                       "max-width: 15rem;"),
     ]
     out += [_rule(_seats_in((slot,)), f"grid-area: {slot};") for slot in slots]
     out.append("/* The top seats of small tables: a narrower box, centred. */\n")
@@ -69,7 +70,6 @@ def css() -> str:
     out.append("@media (min-width: 60rem) {\n")
     out.append(_rule(_seats_in(("l1", "l2")), "justify-self: start;", "  "))
     out.append(_rule(_seats_in(("r1", "r2")), "justify-self: end;", "  "))
-    out.append(_rule(_mine(), "max-width: 15rem;", "  "))
     out.append("}\n")
     return "".join(out)
 

@@ -134,8 +134,8 @@ def seat_ring(rows: list, phase: str, scoring: bool) -> str:
     table, public version and language and kept in the shared cache for the others.
 
     The entry is named after everything it shows (the rows of the spectator's view, the
-    clocks' "time left" as they read now, the language), so it can never be out of date,
-    and it holds nothing a spectator may not see."""
+    clocks' "time left" as they read now, the language) and the templates that draw it,
+    so it can never be out of date, and it holds nothing a spectator may not see."""
     shown = [asdict(row) | {"left": time_left(row.deadline)} for row in rows]
     key = "seats:" + hashlib.sha256(json.dumps(
         [_drawn_by(), get_language(), phase, scoring, shown], sort_keys=True, default=str,
