@@ -4,6 +4,7 @@ from datetime import datetime, timedelta
 
 import pyphen
 from django import template
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.timesince import timesince
@@ -138,3 +139,15 @@ def _hyphenated(language: str, text: str) -> str:
     if hyphenator is None:
         return text
     return " ".join(hyphenator.inserted(word, hyphen="\u00ad") for word in text.split(" "))
+
+
+@register.simple_tag
+def card(rank: int, name) -> str:
+    """One card (games/_card.html): a hand or a draw shows many, and there are only
+    thirteen cards per language to draw, so each is drawn once and kept."""
+    return _card(get_language() or "en", int(rank), str(name))
+
+
+@functools.lru_cache(maxsize=1024)
+def _card(language: str, rank: int, name: str) -> str:
+    return render_to_string("games/_card.html", {"rank": rank, "name": name})

@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
@@ -82,6 +83,8 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
     context = table_context(game, me, seats)
     names = {s.player: s.name for s in seats}
     log = lines_of_round(game, me, names)
+    for number, line in enumerate(log, start=1):
+        line["number"] = number
     shown = _shown(request)
     new_lines, away = unseen_lines(game, me, names, log, shown, looked)
     mark_arrivals(context["trick_plays"], new_lines)
@@ -91,6 +94,13 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
     send_panels = not (
         oob and shown is not None and shown[0] == game.round_number
         and _param(request, "p") == context["panels_key"]
+    )
+    today = timezone.localdate().isoformat()
+    # Such an update sends only the lines the page has not shown, added above the ones
+    # it has: unless its lines' times were written on another day (a line of today
+    # shows its time alone, an older one its date too), when the list is drawn again.
+    appended = (
+        not send_panels and shown[1] <= len(log) and _param(request, "d") == today
     )
     context.update({
         "game": game, "me": me, "error": error, "log": log,
@@ -106,6 +116,8 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         "orders_saved": orders_saved,
         "oob": oob,
         "send_panels": send_panels,
+        "log_news": log[shown[1]:] if appended else None,
+        "log_day": today,
         # Pages served by an ASGI server with Redis are told of changes at once.
         "stream": me is not None and live.enabled() and isinstance(request, ASGIRequest),
         "poll_url": reverse("poll", args=[game.pk]) if me is not None

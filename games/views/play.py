@@ -72,9 +72,9 @@ def poll(request, game_id: int):
     # open pages' polls keep it on time.
     sweep_in_process()
     if not request.GET.get("lobby"):
-        unchanged = _unchanged_by_redis(request, game_id)
-        if unchanged is not None:
-            return unchanged
+        known = _known_by_redis(request, game_id)
+        if known is not None:
+            return known
     activate_user_language(request)
     return _poll(request, game_id)
 
@@ -82,23 +82,26 @@ def poll(request, game_id: int):
 poll.answers_without_user = True
 
 
-def _unchanged_by_redis(request, game_id: int) -> HttpResponse | None:
-    """204 if Redis knows this player's seat and the table, and nothing changed that the
-    page shows; None to ask the database. The user comes from the session alone: a 204
-    tells nothing, and anything else goes through the full checks."""
+def _known_by_redis(request, game_id: int) -> HttpResponse | None:
+    """The answer when Redis knows this player's seat and the table in play: 204 if
+    nothing changed that the page shows, else the change (what a page asks for when its
+    stream tells it of one), without first asking the database whether there is one.
+    None to ask the database. The user comes from the session alone: a 204 tells nothing,
+    and a change goes through the full checks."""
     found = live.lookup(game_id, request.session.get(SESSION_KEY))
     if found is None:
         return None
     seat_pk, entry = found
     chat_seen = int_param(request, "c")
     now = timezone.now()
-    if (
-        entry["status"] != Game.Status.PLAYING
-        or int_param(request, "v") != entry["v"]
-        or (chat_seen is not None and chat_seen < entry["chat"])
-        or (entry["deadline"] and datetime.fromisoformat(entry["deadline"]) <= now)
+    if entry["status"] != Game.Status.PLAYING or (
+        entry["deadline"] and datetime.fromisoformat(entry["deadline"]) <= now
     ):
         return None
+    if int_param(request, "v") != entry["v"] or (chat_seen is not None
+                                                 and chat_seen < entry["chat"]):
+        activate_user_language(request)
+        return _changed(request, game_id, entry["chat"])
     if live.first_sighting(seat_pk, SEEN_SECONDS):
         Seat.objects.filter(pk=seat_pk).update(last_seen=now)
     return HttpResponse(status=204)
@@ -140,6 +143,12 @@ def _poll(request, game_id: int):
     if unchanged:
         commands.seen_at(seat_pk, last_seen)
         return HttpResponse(status=204)
+    return _changed(request, game_id, chat_last)
+
+
+@login_required
+def _changed(request, game_id: int, chat_last: int | None):
+    """The table changed since the page was drawn: what it shows, drawn again."""
     game, me = seat_for_user(request, game_id)
     if game.is_open or game.state is None:
         # Started meanwhile, or closed before it started: the page itself says which.

@@ -441,3 +441,31 @@ document.addEventListener("keydown", (event) => {
     if (event.target.matches && event.target.matches("[data-mentions]")) close(event.target);
   });
 }
+
+// An update adds the log's new lines above those the page shows. Each poll and move says
+// how many lines of which round the page shows, counted on the list itself, and an answer
+// overtaken by another adds only the lines the list does not have, right above them (one
+// that would leave a gap adds nothing: the next poll brings the lines in between).
+{
+  const shownLines = (list) => list.querySelectorAll(":scope > li[data-line]").length;
+  document.addEventListener("htmx:configRequest", (event) => {
+    const list = document.getElementById("log-lines");
+    const params = event.detail.parameters;
+    if (list && list.dataset.round && params.has && params.has("n")) {
+      params.set("r", list.dataset.round);
+      params.set("n", String(shownLines(list)));
+    }
+  });
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const list = event.detail.target;
+    const fragment = event.detail.fragment;
+    if (list.id !== "log-lines" || !fragment.firstElementChild
+        || fragment.firstElementChild.tagName !== "LI") return;
+    const shown = shownLines(list);
+    for (const line of [...fragment.children]) {
+      if (line.dataset.round !== list.dataset.round || +line.dataset.line <= shown) line.remove();
+    }
+    const oldest = fragment.lastElementChild;
+    if (!oldest || +oldest.dataset.line !== shown + 1) event.detail.shouldSwap = false;
+  });
+}

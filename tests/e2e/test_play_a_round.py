@@ -130,6 +130,11 @@ def test_four_friends_play_a_round_in_their_browsers(browser, live_server, setti
         # Every page shows the new state, by polling: nobody reloads.
         for p in pages.values():
             _wait_for_version(p, version)
+        for name, p in pages.items():
+            # The log's lines that the updates added: each once, none missing, newest first.
+            numbers = p.locator("#log-lines > li").evaluate_all(
+                "lines => lines.map((line) => Number(line.dataset.line))")
+            assert numbers == list(range(len(numbers), 0, -1)), (name, numbers)
         sentence = {
             "play": f"{actor}, ", "pass": f"{actor} passed",
             "give back": f"{actor} has chosen the cards to give back",
