@@ -66,7 +66,7 @@ def measure(seats: int, moves: int) -> dict:
         pages[user.pk], shown[user.pk] = Client(secure=True), Shown()
         pages[user.pk].force_login(user)
         shown[user.pk].read(pages[user.pk].get(f"/t/{game.pk}/", secure=True))
-    answers, polls, queries, sizes, unchanged = [], [], [], [], 0
+    answers, polls, queries, sizes, unchanged, move_queries = [], [], [], [], 0, []
     for _ in range(moves):
         game.refresh_from_db()
         seat = waiting_humans(game)[0]
@@ -80,10 +80,12 @@ def measure(seats: int, moves: int) -> dict:
         # move does once it commits (Redis learns the new version, the next players'
         # notices are queued) is run here, as part of the move's cost: without it, the
         # polls would be answered from an outdated Redis entry.
-        with TestCase.captureOnCommitCallbacks(execute=True):
+        with (CaptureQueriesContext(connection) as captured,
+              TestCase.captureOnCommitCallbacks(execute=True)):
             answer = pages[seat.user_id].post(f"/t/{game.pk}/act/", data, secure=True,
                                               headers={"HX-Request": "true"})
         answers.append(time.process_time() - started)
+        move_queries.append(len(captured.captured_queries))
         shown[seat.user_id].read(answer)
         for user in users:
             if user.pk == seat.user_id:
@@ -101,7 +103,7 @@ def measure(seats: int, moves: int) -> dict:
     return {"answer": statistics.median(answers), "poll": statistics.median(polls),
             "per_move": statistics.mean(answers) + (seats - 1) * statistics.mean(polls),
             "queries": statistics.median(queries), "bytes": statistics.median(sizes),
-            "unchanged": unchanged}
+            "unchanged": unchanged, "move_queries": statistics.median(move_queries)}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -117,7 +119,8 @@ def main(argv: list[str] | None = None) -> None:
     except Rollback:
         pass
     print(f"{args.seats} seats, {args.moves} moves, CPU in this process:")
-    print(f"  the move's answer     {figures['answer'] * 1000:6.1f} ms (median)")
+    print(f"  the move's answer     {figures['answer'] * 1000:6.1f} ms (median), "
+          f"{figures['move_queries']:.0f} queries")
     print(f"  a changed poll        {figures['poll'] * 1000:6.1f} ms (median), "
           f"{figures['queries']:.0f} queries, {figures['bytes'] / 1000:.1f} KB")
     print(f"  per move              {figures['per_move'] * 1000:6.1f} ms "

@@ -99,11 +99,13 @@ def finish_game(game: Game, state: engine.Game) -> None:
     background.after_commit("review_game", game.pk)
 
 
-def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None:
+def save_state(game: Game, state: engine.Game, actor: int | None = None,
+               seats: list[Seat] | None = None) -> None:
     """Store the new state and who it waits for.
 
     The public version steps only when the spectator's view of the game changes, so a
-    private decision is invisible to everybody else. A new wait gets a new turn token (the
+    private decision is invisible to everybody else. `seats`: the table's seats with
+    their users as they are now, if the caller has them. A new wait gets a new turn token (the
     page's proof that it is not stale); a player who took a private step and must still
     decide (a Dalmuti who declined a revolution) keeps the wait's start and clock but gets
     the next token, so a resubmitted page is refused as stale.
@@ -114,7 +116,9 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None) -> None
     if public_change:
         game.version += 1
     now = timezone.now()
-    seats = {s.player: s for s in game.seats.select_related("user")} if game.is_playing else {}
+    if seats is None and game.is_playing:
+        seats = list(game.seats.select_related("user"))
+    seats = {s.player: s for s in seats} if game.is_playing else {}
     waits: dict[int, Wait] = {}
     new_waits = []
     running = game.waits()

@@ -41,7 +41,9 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
     with: the version at which this player's current decision began."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        seat = game.seats.filter(user=user).first()
+        # The seats, read once for the whole move (see `apply`).
+        seats = list(game.seats.select_related("user").order_by("pk"))
+        seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise Rejected(_("You have no seat at this table."), 403)
         if not game.is_playing:
@@ -62,8 +64,8 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
         seat.last_seen = seat.last_acted = now
         seat.timeouts_in_row = 0
         seat.save(update_fields=["last_seen", "last_acted", "timeouts_in_row"])
-        apply(game, seat, action, by="player", by_user=user, turn=turn)
-        wake_bots(game)
+        seats = apply(game, seat, action, by="player", by_user=user, turn=turn, seats=seats)
+        wake_bots(game, seats)
     return game
 
 
@@ -207,12 +209,13 @@ def bots_awaited(game: Game, seats: list[Seat] | None = None) -> bool:
     return bool(_bots_to_move(game.engine_state(), seats))
 
 
-def wake_bots(game: Game) -> None:
+def wake_bots(game: Game, seats: list[Seat] | None = None) -> None:
     """If a bot has something to decide, have the workers play it once this commits: as a
     reply (the workers' own queue, never behind other tables' bot-only stretches) where a
     person plays at the table, else as bot-only play. Call it last in the transaction:
-    the work names the table's record as it is now."""
-    seats = list(game.seats.all())
+    the work names the table's record as it is now. `seats`: the table's seats as they
+    are now, if the caller has them."""
+    seats = seats if seats is not None else list(game.seats.all())
     if bots_awaited(game, seats):
         background.after_commit(bot_work(seats), game.pk, game.seq)
 
@@ -275,12 +278,27 @@ def bots_due(game: Game, now=None) -> bool:
 BOT_STALL = timedelta(minutes=1)
 
 
-def apply(game: Game, seat: Seat, action, by: str, by_user, state=None, turn=None) -> None:
-    """Apply one action, then whatever standing orders it sets off, and save."""
+def apply(game: Game, seat: Seat, action, by: str, by_user, state=None, turn=None,
+          seats: list[Seat] | None = None) -> list[Seat] | None:
+    """Apply one action, then whatever standing orders it sets off, and save.
+
+    `seats`, the table's seats (with their users) read in this transaction, spare each
+    step reading them again; they are read again after the end of a round, where seats
+    change (leavers go, newcomers sit down). Returns them while they still hold, else
+    None."""
+    mark = (game.round_number, game.status)
     state = apply_one(game, seat.player, action, by, by_user, state or game.engine_state(),
                       turn=turn)
-    state = run_automatic(game, state)
-    save_state(game, state, actor=seat.player)
+    seats = _seats_still(game, mark, seats)
+    state = run_automatic(game, state, seats)
+    seats = _seats_still(game, mark, seats)
+    save_state(game, state, actor=seat.player, seats=seats)
+    return seats
+
+
+def _seats_still(game: Game, mark: tuple, seats: list[Seat] | None) -> list[Seat] | None:
+    """The seats read before, unless a round ended since (or the game)."""
+    return seats if (game.round_number, game.status) == mark else None
 
 
 def apply_one(game: Game, player: int, action, by: str, by_user, state: engine.Game,
@@ -328,14 +346,15 @@ def standing_order_action(seat: Seat, view: dict):
     return None
 
 
-def run_automatic(game: Game, state: engine.Game) -> engine.Game:
+def run_automatic(game: Game, state: engine.Game, seats: list[Seat] | None = None
+                  ) -> engine.Game:
     """Let standing orders act, and bots decide a revolution that has become due, through
     the same path as a player's own action, for as long as one applies (each pass can
     bring the turn to the next player with one). Both happen in the transaction of the
     move that set them off, so nobody sees a moment in between."""
     if not game.is_playing:
         return state
-    seats = list(game.seats.all())
+    seats = seats if seats is not None else list(game.seats.all())
     humans = {s.player: s for s in seats if not s.played_by_bot}
     bots = {s.player: s for s in seats if s.played_by_bot}
     for _step in range(len(seats) * 4 + 8):

@@ -250,3 +250,27 @@ def test_a_move_reads_the_seats_and_each_next_players_devices_once(table):
     assert sum('FROM "push_pushsubscription"' in q for q in sql) == 1
     seat_reads = [q for q in sql if q.startswith("SELECT") and 'FROM "games_seat"' in q]
     assert sum('JOIN "accounts_user"' in q for q in seat_reads) == 1
+
+
+def test_a_move_within_a_round_reads_the_seats_once(table):
+    """The move, the standing orders it sets off, the next player's clock and notice and
+    the bots' wake-up share one read of the seats (until a round ends: then seats
+    change, and they are read again)."""
+    moves = 0
+    for _ in range(12):
+        table.refresh_from_db()
+        round_number = table.round_number
+        seat = waiting_humans(table)[0]
+        action = next((a for a in legal(table, seat) if a["type"] != "pass"),
+                      legal(table, seat)[0])
+        with CaptureQueriesContext(connection) as captured:
+            commands.act(table.pk, seat.user, engine.action_from_json(action),
+                         table.wait_for(seat.player).token)
+        table.refresh_from_db()
+        if table.round_number != round_number:
+            continue
+        seat_reads = [q["sql"] for q in captured.captured_queries
+                      if q["sql"].startswith("SELECT") and 'FROM "games_seat"' in q["sql"]]
+        assert len(seat_reads) == 1, seat_reads
+        moves += 1
+    assert moves
