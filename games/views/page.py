@@ -3,7 +3,6 @@ refused request is answered."""
 
 import hashlib
 import json
-from dataclasses import asdict
 from functools import cache as cache_in_process
 from functools import wraps
 from pathlib import Path
@@ -148,7 +147,8 @@ def seat_ring(rows: list, phase: str, scoring: bool) -> str:
     The entry is named after everything it shows (the rows of the spectator's view, the
     clocks' "time left" as they read now, the language) and the templates that draw it,
     so it can never be out of date, and it holds nothing a spectator may not see."""
-    shown = [asdict(row) | {"left": time_left(row.deadline)} for row in rows]
+    # The rows are flat (no dataclass within), so their fields as they are do for the key.
+    shown = [{**vars(row), "left": time_left(row.deadline)} for row in rows]
     key = "seats:" + hashlib.sha256(json.dumps(
         [_drawn_by(), get_language(), phase, scoring, shown], sort_keys=True, default=str,
     ).encode()).hexdigest()
