@@ -104,11 +104,12 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None,
     """Store the new state and who it waits for.
 
     The public version steps only when the spectator's view of the game changes, so a
-    private decision is invisible to everybody else. `seats`: the table's seats with
-    their users as they are now, if the caller has them. A new wait gets a new turn token (the
+    private decision is invisible to everybody else. A new wait gets a new turn token (the
     page's proof that it is not stale); a player who took a private step and must still
     decide (a Dalmuti who declined a revolution) keeps the wait's start and clock but gets
     the next token, so a resubmitted page is refused as stale.
+
+    `seats`: the table's seats with their users as they are now, if the caller has them.
     """
     state_before = game.engine_state() if game.state is not None else None
     before = state_before.view(None) if state_before is not None else None
