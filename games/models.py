@@ -171,6 +171,25 @@ class Game(ChannelOwner):
     def __str__(self) -> str:
         return self.name
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        game = super().from_db(db, field_names, values)
+        game.note_step()
+        return game
+
+    def refresh_from_db(self, *args, **kwargs):
+        super().refresh_from_db(*args, **kwargs)
+        self.note_step()
+
+    def note_step(self) -> None:
+        """Remember the public version and record number this row was read at: a change
+        made through it is announced as a step from there, so that an open page showing
+        that version can be brought up to date from the announcement alone
+        (games.core.live)."""
+        loaded = self.__dict__
+        self.step_from = ((loaded["version"], loaded["seq"])
+                          if "version" in loaded and "seq" in loaded else None)
+
     def save(self, *args, **kwargs):
         # Whatever names the table (the form, a rematch, a league, the admin), it is shown
         # as typed.

@@ -30,6 +30,7 @@ Everything it creates (users, tables) is deleted afterwards.
 
 import argparse
 import asyncio
+import json
 import random
 import resource
 import secrets
@@ -66,6 +67,9 @@ PREFIX = "bench-load-"
 # events or heartbeat came within the silence bound (static/js/dalmuti.js).
 STREAM_SAFETY_SECONDS = 30
 STREAM_SILENCE_SECONDS = 40
+# How long a page waits for the update a new version's event announces before asking
+# (static/js/dalmuti.js).
+UPDATE_WAIT_SECONDS = 1.5
 # A request that takes longer than this counts as an error.
 TIMEOUT = 30
 # Moves this close to the end are not waited for on the other pages.
@@ -75,14 +79,18 @@ FAILED = (aiohttp.ClientError, asyncio.TimeoutError, OSError, ValueError)
 
 class Hooks(HTMLParser):
     """What the page's script reads from an answer: the poller (its address, with the
-    version shown, and its interval), the chat counter and the log counters that the next
-    poll includes (`hx-include="#chat-seen, #looked"`). The first of each counts."""
+    version and own part shown, and its interval), the chat counter and the log counters
+    that the next poll includes (`hx-include="#chat-seen, #looked"`: the round, the
+    panels, the day and the number of log lines), and how many log lines an update the stream
+    brought adds (numbered "+1"…: the script counts them on the list). The first of each
+    counts."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.poller: dict | None = None
         self.chat_seen: str | None = None
         self.looked: dict[str, str] = {}
+        self.added_lines = 0
         self.in_looked = self.looked_done = False
 
     def handle_starttag(self, tag, attrs):
@@ -96,6 +104,8 @@ class Hooks(HTMLParser):
             self.in_looked = True
         elif self.in_looked and tag == "input" and attrs.get("name"):
             self.looked[attrs["name"]] = attrs.get("value") or ""
+        elif tag == "li" and (attrs.get("data-line") or "").startswith("+"):
+            self.added_lines += 1
 
     def handle_endtag(self, tag):
         if tag == "div" and self.in_looked:
@@ -107,6 +117,20 @@ def hooks(data: bytes) -> Hooks:
     found.feed(data.decode("utf-8", "replace"))
     found.close()
     return found
+
+
+def own_key(poll_url: str) -> str:
+    """The key of the page's own part, which its poll address names (`me`)."""
+    return parse_qs(urlsplit(poll_url).query).get("me", [""])[0]
+
+
+def fits(head: dict, version: int, key: str, looked: dict) -> bool:
+    """Whether an update the stream brought fits the page (as its script decides): it
+    starts from the version the page shows, the page's own part and folded panels did not
+    change, and the round and the day of its log's times are the page's."""
+    return (not head.get("ask") and head.get("since") == version and head.get("key") == key
+            and str(head.get("round")) == looked.get("r") and head.get("day") == looked.get("d")
+            and head.get("panels") == looked.get("p"))
 
 
 def poll_parts(poller: dict | None) -> tuple[str, int | None, int | None]:
@@ -150,6 +174,7 @@ class Page:
         self.every = settings.GAME_POLL_SECONDS
         self.version = 0
         self.chat_seen = self.looked = None
+        self.waiting: asyncio.TimerHandle | None = None  # for an announced update
         self.polling = self.again = False
         self.streaming = False
         self.stream_alive = self.last_poll = 0.0
@@ -213,11 +238,34 @@ class Page:
             self.chat_seen = found.chat_seen
         if "r" in found.looked and "n" in found.looked:
             self.looked = dict(found.looked)
+        elif found.added_lines and self.looked:
+            self.looked["n"] = str(int(self.looked["n"]) + found.added_lines)
         return version
 
+    def bring(self, head: dict, html: bytes) -> None:
+        """An update the stream brought: swapped in if it fits, else the page asks."""
+        if self.waiting is not None:
+            self.waiting.cancel()
+            self.waiting = None
+        if head["v"] <= self.version:
+            return
+        if fits(head, self.version, own_key(self.poll_url), self.looked or {}):
+            self.run.brought += self.run.measuring
+            self.read(html)
+        else:
+            self.trigger()
+
+    def expect_update(self) -> None:
+        """A new version's event: its update follows; the page asks if none comes."""
+        if self.waiting is not None:
+            self.waiting.cancel()
+        self.waiting = asyncio.get_running_loop().call_later(UPDATE_WAIT_SECONDS, self.trigger)
+
     def looked_query(self) -> str:
-        """The page's #looked inputs, as the poller and the move form include them."""
-        return "".join(f"&{name}={value}" for name, value in (self.looked or {}).items())
+        """The page's #looked inputs, as the poller and the move form include them, with
+        the version the page shows (`sv`, as its script adds)."""
+        return "".join(f"&{name}={value}" for name, value in (self.looked or {}).items()) + (
+            f"&sv={self.version}" if self.looked else "")
 
     def saw(self, version: int) -> None:
         now = time.monotonic()
@@ -305,14 +353,21 @@ class Page:
                     data, event = event[1:], []
                     if kind == b"event: ping":
                         self.stream_alive = now
+                    if kind == b"event: update":
+                        self.stream_alive = now
+                        lines = [item.removeprefix(b"data: ") for item in data]
+                        self.bring(json.loads(lines[0]), b"\n".join(lines[1:]))
+                        continue
                     if kind != b"event: table":
                         continue
                     self.stream_alive = now
                     for item in data:
                         if item.startswith(b"data: v"):
                             self.run.arrivals.append((self.game, int(item[7:]), self.index, now))
+                            self.expect_update()
                             break
-                    self.trigger()
+                    else:
+                        self.trigger()  # the table talk's news
             if not self.run.stopping:
                 self.run.error("stream ended")
         except FAILED as exc:
@@ -362,6 +417,7 @@ class Run:
         self.seen: list[tuple[int, int, int, float]] = []  # game, version, page, when
         self.arrivals: list[tuple[int, int, int, float]] = []
         self.clicks: dict[tuple[int, int], tuple[float, int]] = {}  # (game, v) -> when, page
+        self.brought = 0  # updates the streams brought that the pages swapped in
         self.tasks: set[asyncio.Task] = set()
         self.measuring = False
         self.stopping = False
@@ -495,7 +551,8 @@ class Run:
                   f"{len(delays)} of {expected} shown")
         if self.stream:
             out.write(f"  move -> their streams' event {percentiles(events)}; "
-                      f"{len(events)} of {expected} announced")
+                      f"{len(events)} of {expected} announced; {self.brought} updates "
+                      f"brought by the streams and swapped in without asking")
         out.write(f"  errors           {dict(self.errors) or 'none'}")
 
 

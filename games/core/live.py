@@ -12,6 +12,9 @@ flushed Redis, or a write that was lost, costs a database read, never a wrong an
 import asyncio
 import hashlib
 import uuid
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from functools import partial
 from urllib.parse import urlparse
 
@@ -73,15 +76,83 @@ def earliest_deadline(awaiting: dict) -> str:
     return min(deadlines).isoformat() if deadlines else ""
 
 
+@dataclass(frozen=True)
+class Step:
+    """An announced change of a table's public version: the version it made, the version
+    and record number it started from (when known: the pages that show that version can
+    be brought up to date from what the change added), and whose move made it."""
+
+    version: int
+    since: int | None = None
+    since_seq: int | None = None
+    actor: int | None = None
+
+    def message(self) -> str:
+        text = f"v{self.version}"
+        if self.since is not None:
+            text += f" from {self.since}:{self.since_seq}"
+        if self.actor is not None:
+            text += f" by {self.actor}"
+        return text
+
+    @classmethod
+    def read(cls, message: str) -> "Step | None":
+        """The step a message on a table's channel announces; None for other news (a
+        chat message's "c<id>")."""
+        words = message.split()
+        if not words or not words[0].startswith("v"):
+            return None
+        found = dict(zip(words[1::2], words[2::2], strict=False))
+        since, _, since_seq = found.get("from", "").partition(":")
+        return cls(int(words[0][1:]),
+                   int(since) if since else None, int(since_seq) if since_seq else None,
+                   int(found["by"]) if "by" in found else None)
+
+
+# Announcements made while a block of `holding` runs wait for its end.
+_held: ContextVar["Held | None"] = ContextVar("live_held", default=None)
+
+
+class Held:
+    """The writes and announcements a `holding` block holds back, and the steps of the
+    changes made in it."""
+
+    def __init__(self):
+        self.writes: list[tuple] = []
+        self.made: list[tuple[int, Step]] = []
+
+    def steps(self, game_id: int) -> list[Step]:
+        """The steps this table took in the block, to be announced, oldest first."""
+        return [step for made, step in self.made if made == game_id]
+
+
+@contextmanager
+def holding():
+    """Hold back what the changes committed in this block announce until it ends: the
+    answer to a move draws, before the other pages hear of it, what they will share."""
+    held = Held()
+    token = _held.set(held)
+    try:
+        yield held
+    finally:
+        _held.reset(token)
+        for args in held.writes:
+            _write_table(*args)
+
+
 def _write_table(game_id: int, version: int, status: str, deadline: str,
-                 announce: bool = False, actor: int | None = None) -> None:
+                 announce: bool = False, step: Step | None = None) -> None:
+    held = _held.get()
+    if held is not None:
+        held.writes.append((game_id, version, status, deadline, announce, step))
+        return
     r = client()
     if r is None:
         return
     try:
         r.eval(_FORWARD, 1, _keys(game_id)[0], version, status, deadline, TABLE_SECONDS)
         if announce:
-            r.publish(channel(game_id), f"v{version}" + ("" if actor is None else f" by {actor}"))
+            r.publish(channel(game_id), (step or Step(version)).message())
     except redis.RedisError:
         pass  # read as cold: the database answers; open pages poll
 
@@ -100,13 +171,20 @@ def _write_chat(game_id: int, last_id: int, announce: bool = False) -> None:
 
 def table_changed(game, announce: bool = True, actor: int | None = None) -> None:
     """After the transaction commits, tell the polls the table's new version, and the open
-    streams that it changed (and which player's move changed it, if one did). A change
-    nobody else may see (a private decision) is not announced: an event at that moment
-    would give it away."""
-    if settings.REDIS_URL:
-        transaction.on_commit(partial(_write_table, game.pk, game.version, game.status,
-                                      earliest_deadline(game.awaiting), announce=announce,
-                                      actor=actor))
+    streams that it changed, from which version and record number (those `game` was read
+    at) and by which player's move, if one made it. A change nobody else may see (a
+    private decision) is not announced: an event at that moment would give it away."""
+    if not settings.REDIS_URL:
+        return
+    since = getattr(game, "step_from", None)
+    step = Step(game.version, *(since or (None, None)), actor=actor)
+    held = _held.get()
+    if held is not None and announce:
+        held.made.append((game.pk, step))
+    transaction.on_commit(partial(_write_table, game.pk, game.version, game.status,
+                                  earliest_deadline(game.awaiting), announce=announce,
+                                  step=step))
+    transaction.on_commit(game.note_step)
 
 
 def table_forgotten(game_id: int) -> None:
@@ -165,6 +243,44 @@ def lookup(game_id: int, user_id) -> tuple[int, dict] | None:
     }
 
 
+def store(values: dict[str, str], seconds: int) -> None:
+    """Keep these values in Redis for a while (what the streams send, games.views.updates);
+    a write that fails is a value the streams will draw again."""
+    r = client()
+    if r is None:
+        return
+    try:
+        pipe = r.pipeline(transaction=False)
+        for key, value in values.items():
+            pipe.set(key, value, ex=seconds)
+        pipe.execute()
+    except redis.RedisError:
+        pass
+
+
+def load(*keys: str) -> list[bytes | None]:
+    """The values of these keys (None where missing, or where Redis cannot be reached)."""
+    r = client()
+    if r is None:
+        return [None] * len(keys)
+    try:
+        return r.mget(keys)
+    except redis.RedisError:
+        return [None] * len(keys)
+
+
+async def fetch(*keys: str) -> list[bytes | None] | None:
+    """The values of these keys, read through this process's hub; None if Redis cannot be
+    reached."""
+    current = await hub()
+    if current is None:
+        return None
+    try:
+        return await current.redis.mget(keys)
+    except (redis.RedisError, OSError):
+        return None
+
+
 def first_sighting(seat_pk: int, seconds: int) -> bool:
     """True at most once per `seconds` for a seat: when its "last seen" is due a write."""
     r = client()
@@ -185,6 +301,9 @@ HEARTBEAT_SECONDS = 15
 OWN_MOVE_SECONDS = 2.0
 # How long a new stream waits for Redis to confirm its subscription.
 SUBSCRIBE_SECONDS = 5
+# How long a stream waits for the change it follows a version's event with; a page that
+# gets none by then asks for it.
+FOLLOW_SECONDS = 5
 
 
 def _namespace() -> str:
@@ -399,12 +518,17 @@ async def _start_hub() -> _Hub | None:
     return _hub
 
 
-async def events(game_id: int, player: int | None = None, session: str | None = None):
+async def events(game_id: int, player: int | None = None, session: str | None = None,
+                 follow=None):
     """Server-sent events for one open page: "table" whenever the table or its chat
     changes, and a "ping" as a heartbeat: it keeps proxies from closing the connection and
     tells the page its stream is alive, so it need not poll often. The first line is sent
     only once Redis has confirmed the subscription, so nothing committed after it is
     missed.
+
+    `follow(step)`, if given, is awaited after each new version's event: the event it
+    returns, if any, goes out right after it (the change itself, for the page to show
+    without asking; see games.views.updates). A page that gets none asks as before.
 
     A session (`session_streams`) holds at most STREAMS_PER_SESSION streams: opening
     one more closes the oldest, which says "closed" first so that its page stops
@@ -433,11 +557,22 @@ async def events(game_id: int, player: int | None = None, session: str | None = 
                 return
             if data is None:
                 return
-            data, _, actor = data.partition(" by ")
-            if player is not None and actor == str(player):
-                asyncio.get_running_loop().call_later(OWN_MOVE_SECONDS, queue.put_nowait, data)
+            step = Step.read(data)
+            if step is None:
+                yield f"event: table\ndata: {data}\n\n"  # the table talk's news
                 continue
-            yield f"event: table\ndata: {data}\n\n"
+            if player is not None and step.actor == player:
+                later = replace(step, actor=None).message()
+                asyncio.get_running_loop().call_later(OWN_MOVE_SECONDS, queue.put_nowait, later)
+                continue
+            yield f"event: table\ndata: v{step.version}\n\n"
+            if follow is not None:
+                try:
+                    update = await asyncio.wait_for(follow(step), FOLLOW_SECONDS)
+                except TimeoutError:
+                    update = None
+                if update:
+                    yield update
     finally:
         current.leave(name, queue)
         if session:

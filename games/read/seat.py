@@ -111,8 +111,6 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
     rows = player_rows(sight)
     mine = next((row.position for row in rows if row.is_me), None)
     context = {
-        "view": sight.view,
-        "phase": sight.view["phase"],
         "players": rows,
         # The seats round the felt are drawn alike for every reader, from the spectator's
         # view (never from mine: a private decision of mine must not show on them); the
@@ -121,27 +119,96 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
             Sight(game, None, seats, state.view(None), state, sight.now)),
         "felt_me": mine or 1,
         "felt_seated": mine is not None,
-        **trick_context(sight),
-        **turn_context(sight),
-        **game_so_far(sight),
+        **_own(sight),
+        **game_results(sight),
         **round_exchanges(sight),
-        **seat_changes(sight),
-        **ending_by_agreement(sight),
-        **tip_context(game, me, sight.view),
     }
     context["bot_stand_ins"] = bot_stand_ins(seats) if context["is_host"] else []
-    if me is not None:
-        context["orders"] = my_orders(sight)
-    view = sight.view
-    # What the folded panels show besides the log (results, taxes, trade, scores, the
-    # draw) changes only with these: an update whose page shows the same leaves those
-    # panels alone and sends the log's lines.
-    context["panels_key"] = _key(context["round_number"], view["phase"], context["game_over"],
-                                 context["scoring"], len(view["game"]["results"]),
-                                 context["taxes"], context["trade"])
-    context["me_key"] = _key(view["hand"], view["legal_actions"], context["turn_token"],
-                             view["taxes"], view["trade"], context.get("orders"))
+    context["panels_key"] = panels_key(sight.view, context["taxes"], context["trade"])
     return context
+
+
+def panels_key(view: dict, taxes: dict | None, trade: dict | None) -> str:
+    """What the folded panels show besides the log (results, taxes, trade, scores, the
+    draw) changes only with these: an update whose page shows the same leaves those
+    panels alone and sends the log's lines."""
+    g = view["game"]
+    return _key(g["round_number"], view["phase"], g["is_over"], g.get("scoring", True),
+                len(g["results"]), taxes, trade)
+
+
+def own_context(game: Game, me: Seat, seats: list[Seat]) -> dict:
+    """What a page shows of its reader's own, beside the update the table's pages share
+    (games.views.updates): their hand and dock, their turn, tip and standing orders, and
+    the facts of the game these are drawn with. A part of `table_context`, built alike."""
+    state = game.engine_state()
+    return _own(Sight(game, me, seats, view_for(game, me, state), state))
+
+
+def _own(sight: Sight) -> dict:
+    context = {
+        "view": sight.view,
+        "phase": sight.view["phase"],
+        **trick_context(sight),
+        **turn_context(sight),
+        **game_facts(sight),
+        "my_title": my_title(sight.view),
+        **seat_changes(sight),
+        **ending_by_agreement(sight),
+        **tip_context(sight.game, sight.me, sight.view),
+    }
+    if sight.me is not None:
+        context["orders"] = my_orders(sight)
+    context["me_key"] = own_key(sight.view, context["turn_token"], context.get("orders"))
+    return context
+
+
+def own_key(view: dict, turn_token: int | None, orders: dict | None) -> str:
+    """The key of what a page shows of the reader's own (their hand, the dock, their
+    standing orders): an answer sends that part again only when its key changed."""
+    return _key(view["hand"], view["legal_actions"], turn_token, view["taxes"], view["trade"],
+                orders)
+
+
+def own_parts(game: Game, seats: list[Seat], state: engine.Game,
+              news: list[dict]) -> dict[str, dict]:
+    """For each player of the round, what an update shared by the table's pages needs to
+    know of their own page (games.views.updates): the key of their own part and of the
+    folded panels they are shown (their own taxes and trade among them); whether
+    their page shows more than the update and their own part (`apart`): when `news` (the
+    events since the page's version) hold a line that reads differently to them alone (a
+    private one, or their own standing order's), or when they host a table whose bots
+    needed help (only the host is told); and whether their stream must tell them to ask
+    (`ask`): then, and when the table waits for them (publicly or not) or a tip is shown
+    to them, which their own page draws.
+
+    Private to each player: kept apart from the shared drawing, and only ever sent to
+    that player's own page."""
+    by_player = {s.player: s for s in seats}
+    now = timezone.now()
+    awaited = set(state.awaiting_players)
+    helped_host = bool(bot_stand_ins(seats)) and game.host_id
+    parts = {}
+    for player in state.seats:
+        seat = by_player.get(player)
+        if seat is None or seat.user_id is None:
+            continue
+        view = state.view(player)
+        sight = Sight(game, seat, seats, view, state, now)
+        wait = game.wait_for(player)
+        own = any(
+            (visible := event.get("visible_to")) is not None and player in visible
+            or line_by == "standing_order" and event.get("player") == player
+            for line_by, event in news
+        )
+        apart = own or seat.user_id == helped_host
+        ask = (apart or player in awaited
+               or tip_context(game, seat, view).get("tip") is not None)
+        parts[str(player)] = {
+            "key": own_key(view, wait.token if wait else None, my_orders(sight)),
+            "panels": panels_key(view, _taxes(view, sight.name_of), _trade(view, sight.name_of)),
+            "ask": ask, "apart": apart}
+    return parts
 
 
 def player_rows(sight: Sight) -> list[PlayerRow]:
@@ -235,8 +302,8 @@ def turn_context(sight: Sight) -> dict:
     return context
 
 
-def game_so_far(sight: Sight) -> dict:
-    """The game around the round: its length, the scores, and how it ended."""
+def game_facts(sight: Sight) -> dict:
+    """The game around the round: its length and how it ends, and who won it."""
     g, me, name_of, my_player = sight.view["game"], sight.me, sight.name_of, sight.my_player
     return {
         "round_number": g["round_number"],
@@ -247,9 +314,16 @@ def game_so_far(sight: Sight) -> dict:
         "scoring": g.get("scoring", True),
         "is_host": me is not None and me.user_id == sight.game.host_id,
         "game_over": g["is_over"],
-        "standings": standings(g, sight.by_player, name_of, my_player),
         "winner_name": name_of(g["winner"]) if g["winner"] is not None else "",
         "winner_is_me": g["winner"] is not None and g["winner"] == my_player,
+    }
+
+
+def game_results(sight: Sight) -> dict:
+    """The game so far: the standings, the scores and the last round's result."""
+    g, name_of, my_player = sight.view["game"], sight.name_of, sight.my_player
+    return {
+        "standings": standings(g, sight.by_player, name_of, my_player),
         "scoreboard": scoreboard(g, name_of, my_player),
         "last_result": result_rows(g["results"][-1], name_of) if g["results"] else None,
         "seating_draw": seating_draw(g, name_of) if g["round_number"] == 1 else None,
@@ -257,7 +331,7 @@ def game_so_far(sight: Sight) -> dict:
 
 
 def round_exchanges(sight: Sight) -> dict:
-    """The round's revolution, taxes and trade, and my title in it."""
+    """The round's revolution, taxes and trade."""
     view = sight.view
     revolution = view["revolution"]
     return {
@@ -267,8 +341,11 @@ def round_exchanges(sight: Sight) -> dict:
         },
         "taxes": _taxes(view, sight.name_of),
         "trade": _trade(view, sight.name_of),
-        "my_title": title_name(view["titles"][view["seat"]]) if view["seat"] is not None else "",
     }
+
+
+def my_title(view: dict) -> str:
+    return title_name(view["titles"][view["seat"]]) if view["seat"] is not None else ""
 
 
 def _taxes(view: dict, name_of) -> dict | None:
@@ -476,7 +553,9 @@ def my_orders(sight: Sight) -> dict:
         # At their first table, the player is told plainly what their orders do.
         "first_game": me.first_game and game.is_playing,
         "pass_trick": view["phase"] == "play" and me.pass_trick == trick_key(view),
-        "can_pass_trick": view["phase"] == "play" and bool(view["trick"]["plays"]),
+        # From the first lead on: before a trick's lead it holds for the trick to come
+        # (trick_key is the same), and a page need not change with every trick.
+        "can_pass_trick": view["phase"] == "play",
         "deadline": current_deadline(game, me) if wait else None,
         "turn_limit": game.turn_limit,
         "bank": bank_for_show(game, me.user_id),

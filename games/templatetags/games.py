@@ -151,3 +151,29 @@ def card(rank: int, name) -> str:
 @functools.lru_cache(maxsize=1024)
 def _card(language: str, rank: int, name: str) -> str:
     return render_to_string("games/_card.html", {"rank": rank, "name": name})
+
+
+@register.tag
+def slot(parser, token):
+    """{% slot "name" %}…{% endslot %}: a place where the readers of a table differ (where
+    they sit, what "just now" says to them), inside an update drawn once for all of them.
+    Drawn as usual for one reader; within a shared drawing (the context's
+    `shared_drawing`, games.views.updates), drawn once for each variant that drawing names
+    for the place, and marked, for each reader's copy to be filled in."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("{% slot %} takes one name")
+    nodelist = parser.parse(("endslot",))
+    parser.delete_first_token()
+    return SlotNode(parser.compile_filter(bits[1]), nodelist)
+
+
+class SlotNode(template.Node):
+    def __init__(self, name, nodelist):
+        self.name, self.nodelist = name, nodelist
+
+    def render(self, context) -> str:
+        drawing = context.get("shared_drawing")
+        if drawing is None:
+            return self.nodelist.render(context)
+        return drawing.place(str(self.name.resolve(context)), self.nodelist, context)

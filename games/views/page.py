@@ -1,24 +1,14 @@
 """The table's page, the answers that show it again after a change, and the one way a
 refused request is answered."""
 
-import hashlib
-import json
-from functools import cache as cache_in_process
 from functools import wraps
-from pathlib import Path
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import get_template, render_to_string
-from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.vary import vary_on_headers
 
@@ -26,21 +16,15 @@ from chat.panel import panel_context
 from games.core import live
 from games.core.clock import deadlines_may_have_passed
 from games.read.access import seat_for_user
-from games.read.narration import (
-    last_trick,
-    lines_of_round,
-    mark_arrivals,
-    since,
-    since_you_looked,
-    unseen_lines,
-)
+from games.read.narration import lines_of_round, unseen_lines
 from games.read.seat import table_context
-from games.templatetags.games import time_left
 
 from .. import commands
 from ..forms import NOT_UNDERSTOOD
 from ..models import Game, Seat
 from ..tasks import sweep_in_process
+from . import updates
+from .drawn import fill_table
 from .invitations import invite_context
 from .lobby import lobby_page
 
@@ -77,16 +61,20 @@ def keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
 def render_table(request, game, me, template, error="", status=200, me_seen="", looked=None,
                  form="", orders_saved=False, chat_last=None):
     """The table for one seat (or, without one, for a watcher): the whole page, or with
-    `#update` the fragments a poll or an action swaps."""
+    `#update` the fragments a poll or an action swaps: from the update the table's pages
+    share, with the reader's own parts drawn for them alone, when the page shows the
+    version that update starts from (games.views.updates)."""
     seats = list(game.seats.select_related("user"))
+    if template.endswith("#update") and me is not None and not error:
+        shared = updates.answer(request, game, me, seats, me_seen=me_seen,
+                                orders_saved=orders_saved, chat_last=chat_last)
+        if shared is not None:
+            return HttpResponse(shared, status=status)
     context = table_context(game, me, seats)
     names = {s.player: s.name for s in seats}
     log = lines_of_round(game, me, names)
-    for number, line in enumerate(log, start=1):
-        line["number"] = number
     shown = _shown(request)
     new_lines, away = unseen_lines(game, me, names, log, shown, looked)
-    mark_arrivals(context["trick_plays"], new_lines)
     oob = template.endswith("#update")
     # An update to a page that shows this round's log and the same folded panels sends
     # the log's lines alone and leaves the other panels (and the chat's tools) alone.
@@ -101,30 +89,18 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
     appended = (
         not send_panels and shown[1] <= len(log) and _param(request, "d") == today
     )
+    fill_table(context, game, me, names, log, new_lines, away, oob=oob,
+               send_panels=send_panels, log_news=log[shown[1]:] if appended else None,
+               stream=me is not None and live.enabled() and isinstance(request, ASGIRequest))
     context.update({
-        "game": game, "me": me, "error": error, "log": log,
+        "error": error,
         # The form the error belongs to, shown again with it (else the error stands alone).
         "error_in_form": form if error else "",
-        "last_trick": last_trick(log, names),
-        "summary": since_you_looked(new_lines, me.player if me else None, names),
-        "away": away,
-        "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
         # A poll leaves my hand and actions alone when they did not change, so a
         # half-made choice (ticked cards, an opened rank) survives other players' moves.
         "send_me": context["me_key"] != me_seen or orders_saved,
         "orders_saved": orders_saved,
-        "oob": oob,
-        "send_panels": send_panels,
-        "log_news": log[shown[1]:] if appended else None,
-        "log_day": today,
-        # Pages served by an ASGI server with Redis are told of changes at once.
-        "stream": me is not None and live.enabled() and isinstance(request, ASGIRequest),
-        "poll_url": reverse("poll", args=[game.pk]) if me is not None
-        else reverse("watch_poll", args=[game.watch_token]),
-        "log_url": reverse("game_log", args=[game.pk]) if me is not None
-        else reverse("watch_log", args=[game.watch_token]),
     })
-    context["seat_ring"] = seat_ring(context["seat_rows"], context["phase"], context["scoring"])
     if me is not None and not context["oob"] and game.is_playing:
         context.update(invite_context(request, game))
     if me is not None or game.watchers_talk:
@@ -133,40 +109,6 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         context.update(panel_context(request, game, me, titles, oob, send_tools=send_panels,
                                      seats=seats, newest_id=chat_last))
     return render(request, template, context, status=status)
-
-
-# How long a drawing of the seats is kept: a table's seats change with every move, and a
-# drawing of a version nobody shows any more is not asked for again.
-SEAT_RING_SECONDS = 300
-
-
-def seat_ring(rows: list, phase: str, scoring: bool) -> str:
-    """The seats round the felt as every page of the table draws them, drawn once per
-    table, public version and language and kept in the shared cache for the others.
-
-    The entry is named after everything it shows (the rows of the spectator's view, the
-    clocks' "time left" as they read now, the language) and the templates that draw it,
-    so it can never be out of date, and it holds nothing a spectator may not see."""
-    # The rows are flat (no dataclass within), so their fields as they are do for the key.
-    shown = [{**vars(row), "left": time_left(row.deadline)} for row in rows]
-    key = "seats:" + hashlib.sha256(json.dumps(
-        [_drawn_by(), get_language(), phase, scoring, shown], sort_keys=True, default=str,
-    ).encode()).hexdigest()
-    drawn = cache.get(key)
-    if drawn is None:
-        drawn = render_to_string("games/table/_seats.html",
-                                 {"players": rows, "phase": phase, "scoring": scoring})
-        cache.set(key, drawn, SEAT_RING_SECONDS)
-    return mark_safe(drawn)  # our own template's output, escaped as it was drawn
-
-
-@cache_in_process
-def _drawn_by() -> str:
-    """The seats' templates as this process has them: a drawing made by an earlier
-    release (another process, still in the cache) is never shown by a newer one."""
-    sources = (get_template(name).origin.name
-               for name in ("games/table/_seats.html", "games/table/_seat.html"))
-    return hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()
 
 
 def int_param(request, name: str) -> int | None:

@@ -10,6 +10,7 @@ from django.db import DatabaseError, connection
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -26,6 +27,7 @@ from ..commands.absence import SEEN_SECONDS
 from ..forms import MoveForm
 from ..models import Game, Seat
 from ..tasks import sweep_in_process
+from . import updates
 from .page import after_change, int_param, keep_up, not_understood, refusals_answered, render_table
 
 
@@ -38,21 +40,31 @@ def act(request, game_id: int):
     if not form.is_valid():
         raise not_understood()
     action, turn = form.action_and_turn()
-    try:
-        commands.act(game.pk, request.user, action, turn)
-    except DatabaseError:
-        # The connection failed while the move was being made: whether it was committed
-        # is in the record, read on a fresh connection.
-        connection.close()
-        if commands.already_recorded(Game.objects.get(pk=game.pk), request.user, action, turn):
+    # The other pages of the table hear of the move once its answer is drawn, and with it
+    # the update they share (games.views.updates), drawn here in this page's language.
+    with live.holding() as held:
+        try:
+            commands.act(game.pk, request.user, action, turn)
+        except DatabaseError:
+            # The connection failed while the move was being made: whether it was
+            # committed is in the record, read on a fresh connection.
+            connection.close()
+            if commands.already_recorded(Game.objects.get(pk=game.pk), request.user, action,
+                                         turn):
+                return _recorded(request, game)
+            raise commands.Rejected(_("That did not go through — please try again."),
+                                    503) from None
+        steps = held.steps(game.pk)
+        try:
+            if steps and updates.sharing(request):
+                # Drawn before the answer, which is drawn from it too.
+                request.shared_update = updates.prepare(
+                    game.pk, steps[-1], get_language(), timezone.get_current_timezone_name())
+            return after_change(request, game.pk, me)
+        except DatabaseError:
+            # The move is committed; only showing the table afterwards failed.
+            connection.close()
             return _recorded(request, game)
-        raise commands.Rejected(_("That did not go through — please try again."), 503) from None
-    try:
-        return after_change(request, game.pk, me)
-    except DatabaseError:
-        # The move is committed; only showing the table afterwards failed.
-        connection.close()
-        return _recorded(request, game)
 
 
 def _recorded(request, game):

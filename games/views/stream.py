@@ -4,10 +4,13 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.utils import timezone
+from django.utils.translation import get_language
 
 from games.core import live
 
 from ..models import Seat
+from .updates import follower
 
 
 def _watcher(request, game_id: int) -> list:
@@ -38,7 +41,10 @@ async def stream(request, game_id: int):
         return HttpResponse(status=204)  # Redis is down: the page polls
     key = request.session.session_key
     session = live.session_streams(key) if key else None
+    # Each change comes with the update itself, drawn once for the table's pages in this
+    # page's language and time zone.
+    follow = follower(game_id, seat[0], get_language(), timezone.get_current_timezone_name())
     return StreamingHttpResponse(
-        live.events(game_id, seat[0], session), content_type="text/event-stream",
+        live.events(game_id, seat[0], session, follow), content_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

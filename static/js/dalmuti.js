@@ -241,19 +241,74 @@ document.addEventListener("htmx:afterRequest", (event) => {
   }
 }
 
-// A live stream tells the page of every change at once: while it proves alive (its
-// events and its heartbeat), the regular poll runs only as a safety net, every
-// STREAM_SAFETY_MS. Without a stream (no Redis, a proxy that buffers) nothing changes.
+// A live stream tells the page of every change at once, and brings it: an update drawn
+// for every page of the table (games/views/updates.py) comes right after the change's
+// "table" event, with what the page must show for it to fit (the version it starts from,
+// the keys of the page's own part and folded panels, the round, the day its log's times
+// were written). An
+// update that fits is swapped in; otherwise, or when none comes within UPDATE_WAIT_MS,
+// the page asks (the poller's `ask`), as it does for the table talk's news. While the
+// stream proves alive (its events and its heartbeat), the regular poll runs only as a
+// safety net, every STREAM_SAFETY_MS. Without a stream (no Redis, a proxy that buffers)
+// nothing changes.
 {
   const STREAM_SAFETY_MS = 30000;
   const STREAM_SILENCE_MS = 40000;
+  const UPDATE_WAIT_MS = 1500;
   let streamAlive = 0;
   let lastPoll = 0;
+  let waiting = 0;
+  const ask = () => {
+    window.clearTimeout(waiting);
+    waiting = 0;
+    const poller = document.getElementById("poller");
+    if (poller && window.htmx) window.htmx.trigger(poller, "ask");
+  };
+  // What the page shows: its version and own part (the poller's address), round, day and
+  // folded panels (#looked).
+  const shown = () => {
+    const poller = document.getElementById("poller");
+    const looked = document.getElementById("looked");
+    const address = poller && poller.getAttribute("hx-get");
+    if (!address || !looked) return null;
+    const query = new URLSearchParams(address.split("?")[1] || "");
+    const value = (name) => (looked.querySelector(`input[name=${name}]`) || {}).value;
+    return { v: Number(query.get("v")), key: query.get("me") || "", round: value("r"),
+             day: value("d"), panels: value("p"), poller };
+  };
+  const bring = (event) => {
+    window.clearTimeout(waiting);
+    waiting = 0;
+    const cut = event.data.indexOf("\n");
+    const head = JSON.parse(cut < 0 ? event.data : event.data.slice(0, cut));
+    const page = shown();
+    if (!page || head.v <= page.v) return;  // shown already: the answer to its own move
+    const fits = !head.ask && cut >= 0 && head.since === page.v && head.key === page.key
+      && String(head.round) === page.round && head.day === page.day
+      && head.panels === page.panels;
+    if (!fits || !window.htmx) {
+      ask();
+      return;
+    }
+    window.htmx.swap(page.poller, event.data.slice(cut + 1), { swapStyle: "none" });
+  };
   document.addEventListener("htmx:sseOpen", (event) => {
     streamAlive = Date.now();
-    for (const type of ["ping", "table"]) {
-      event.detail.source.addEventListener(type, () => { streamAlive = Date.now(); });
-    }
+    const source = event.detail.source;
+    source.addEventListener("ping", () => { streamAlive = Date.now(); });
+    source.addEventListener("table", (message) => {
+      streamAlive = Date.now();
+      if (message.data.startsWith("v")) {
+        window.clearTimeout(waiting);
+        waiting = window.setTimeout(ask, UPDATE_WAIT_MS);
+      } else {
+        ask();
+      }
+    });
+    source.addEventListener("update", (message) => {
+      streamAlive = Date.now();
+      bring(message);
+    });
   });
   document.addEventListener("htmx:sseError", () => { streamAlive = 0; });
   // A stream closed for good ("closed": the same browser opened too many elsewhere)
@@ -262,7 +317,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (event.detail.elt.id !== "poller") return;
     const config = event.detail.requestConfig || {};
-    const told = config.triggeringEvent && config.triggeringEvent.type === "sse:table";
+    const told = config.triggeringEvent && config.triggeringEvent.type === "ask";
     const now = Date.now();
     if (!told && now - streamAlive < STREAM_SILENCE_MS && now - lastPoll < STREAM_SAFETY_MS) {
       event.preventDefault();
@@ -443,7 +498,8 @@ document.addEventListener("keydown", (event) => {
 }
 
 // An update adds the log's new lines above those the page shows. Each poll and move says
-// how many lines of which round the page shows, counted on the list itself, and an answer
+// how many lines of which round the page shows, counted on the list itself (and which
+// version), and an answer
 // overtaken by another adds only the lines the list does not have, right above them (one
 // that would leave a gap adds nothing: the next poll brings the lines in between).
 {
@@ -454,6 +510,11 @@ document.addEventListener("keydown", (event) => {
     if (list && list.dataset.round && params.has && params.has("n")) {
       params.set("r", list.dataset.round);
       params.set("n", String(shownLines(list)));
+      // The version the page shows (its poller's), which an update brought by the stream
+      // may have moved on since #looked was drawn.
+      const poller = document.getElementById("poller");
+      const address = poller && poller.getAttribute("hx-get");
+      if (address) params.set("sv", new URLSearchParams(address.split("?")[1] || "").get("v"));
     }
   });
   document.addEventListener("htmx:oobBeforeSwap", (event) => {
@@ -462,6 +523,11 @@ document.addEventListener("keydown", (event) => {
     if (list.id !== "log-lines" || !fragment.firstElementChild
         || fragment.firstElementChild.tagName !== "LI") return;
     const shown = shownLines(list);
+    // An update the stream brought numbers its lines after the page's own ("+1", "+2"):
+    // each reader's log has its own private lines.
+    for (const line of fragment.children) {
+      if (line.dataset.line.startsWith("+")) line.dataset.line = String(shown + Number(line.dataset.line));
+    }
     for (const line of [...fragment.children]) {
       if (line.dataset.round !== list.dataset.round || +line.dataset.line <= shown) line.remove();
     }

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from games import engine
 from games.commands.base import save_state
-from games.views import page as table_page
+from games.views import drawn as table_page
 from tests.helpers import make_user, start_table
 from tools import felt_css
 

@@ -1,0 +1,88 @@
+"""What the table's templates are drawn from, the same for a reader's own page and for
+the update every page of the table shares (games.views.updates): the round's log and
+what happened since the page last looked, how the page keeps up, and the seats round the
+felt, drawn once per table, version and language."""
+
+import hashlib
+import json
+from functools import cache as cache_in_process
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import get_template, render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+from games.read.narration import last_trick, mark_arrivals, since, since_you_looked
+from games.templatetags.games import time_left
+
+
+def fill_table(context: dict, game, me, names: dict, log: list[dict], new_lines: list[dict],
+               away: bool, *, oob: bool, send_panels: bool, log_news: list[dict] | None,
+               stream: bool) -> None:
+    """Add to a seat's `table_context` what the table's templates show of the round's log
+    and of what happened since the page last looked (`new_lines`), and how the page keeps
+    up: the same for a reader's own page and for an update shared by all of a table's
+    pages (games.views.updates)."""
+    for number, line in enumerate(log, start=1):
+        line.setdefault("number", number)
+    mark_arrivals(context["trick_plays"], new_lines)
+    context.update({
+        "game": game, "me": me, "error": "", "error_in_form": "", "log": log,
+        "log_count": len(log),
+        "last_trick": last_trick(log, names),
+        "summary": since_you_looked(new_lines, me.player if me else None, names),
+        "away": away,
+        "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
+        "oob": oob,
+        "send_panels": send_panels,
+        "log_news": log_news,
+        "log_day": timezone.localdate().isoformat(),
+        # Pages served by an ASGI server with Redis are told of changes at once.
+        "stream": stream,
+        # A stream is only ever a seated player's (a shared update is drawn for them).
+        "poll_url": reverse("poll", args=[game.pk]) if me is not None or stream
+        else reverse("watch_poll", args=[game.watch_token]),
+        "log_url": reverse("game_log", args=[game.pk]) if me is not None or stream
+        else reverse("watch_log", args=[game.watch_token]),
+    })
+    context["seat_ring"] = seat_ring(context["seat_rows"], context["phase"], context["scoring"])
+
+
+# How long a drawing of the seats is kept: a table's seats change with every move, and a
+# drawing of a version nobody shows any more is not asked for again.
+SEAT_RING_SECONDS = 300
+
+
+def seat_ring(rows: list, phase: str, scoring: bool) -> str:
+    """The seats round the felt as every page of the table draws them, drawn once per
+    table, public version and language and kept in the shared cache for the others.
+
+    The entry is named after everything it shows (the rows of the spectator's view, the
+    clocks' "time left" as they read now, the language) and the templates that draw it,
+    so it can never be out of date, and it holds nothing a spectator may not see."""
+    # The rows are flat (no dataclass within), so their fields as they are do for the key.
+    shown = [{**vars(row), "left": time_left(row.deadline)} for row in rows]
+    key = "seats:" + hashlib.sha256(json.dumps(
+        [_drawn_by(), get_language(), phase, scoring, shown], sort_keys=True, default=str,
+    ).encode()).hexdigest()
+    drawn = cache.get(key)
+    if drawn is None:
+        drawn = render_to_string("games/table/_seats.html",
+                                 {"players": rows, "phase": phase, "scoring": scoring})
+        cache.set(key, drawn, SEAT_RING_SECONDS)
+    return mark_safe(drawn)  # our own template's output, escaped as it was drawn
+
+
+@cache_in_process
+def _drawn_by() -> str:
+    """The seats' templates as this process has them: a drawing made by an earlier
+    release (another process, still in the cache) is never shown by a newer one."""
+    sources = (get_template(name).origin.name
+               for name in ("games/table/_seats.html", "games/table/_seat.html"))
+    return hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()
+
+

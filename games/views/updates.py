@@ -1,0 +1,380 @@
+"""The update an open page gets when its table changes, drawn once for all of the
+table's pages and shared.
+
+After a move, every other open page of the table used to ask for the change, and each
+had the table drawn for it alone, though most of what it shows is the same for everyone:
+the seats, the trick, the round's header, whose turn it is, the log's new lines. Here that
+update is drawn once per table, step, language and time zone, from the spectator's view
+(nothing private can be in it), and kept in Redis (or the database's cache without it).
+The places where the readers differ are slots (`{% slot %}`): some are drawn once per
+variant with the update, all of them public (what "Just now" says to each player, where
+they sit, "You played, to beat"); the others are the reader's own (whose turn it is to
+them, their tip, their poller), drawn for them alone.
+
+- A page's stream sends it the update with the variants filled in for its reader, and
+  the key of the reader's own part (hand, dock, standing orders:
+  `games.read.seat.own_parts`, kept apart, and sent to that reader alone); the page swaps
+  the update in without asking anything (`follower`).
+- A page that asks (its own part changed, the table waits for it, it moved) gets the
+  same update with its own parts drawn for it alone (`answer`).
+
+Anything else is drawn for the page alone, as before: a page that does not show the
+version the update starts from, or whose round, phase or day of its log moved on; a
+table showing what differs from reader to reader beyond the slots (taxes and trade, a
+vote, a nudge, a proposal to end, a newcomer, the end of the game); a reader whose log
+gained a line only they read (a private one, their own standing order's).
+"""
+
+import asyncio
+import hashlib
+import json
+import re
+import secrets
+from dataclasses import dataclass
+from functools import cache as cache_in_process
+from pathlib import Path
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from chat.panel import panel_context
+from games.core import live
+from games.core.live import Step
+from games.core.turns import TIMEOUTS_BEFORE_VOTE, at_the_table, nudge_after
+from games.models import Action, Game, Seat
+from games.read.narration import LINE_FIELDS, log_lines, since, since_you_looked
+from games.read.seat import own_context, own_parts, table_context
+
+from .drawn import fill_table
+
+# How long a drawn update is kept: the pages it is for ask for it at once.
+KEPT_SECONDS = 120
+# How long a web process keeps what it read or drew for its streams.
+HELD_SECONDS = 10
+
+
+@cache_in_process
+def _templates() -> str:
+    """The site's templates as this process has them: an update drawn by another release
+    (another process, still in Redis) is never sent by this one."""
+    root = Path(settings.BASE_DIR) / "templates"
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.html")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def keys(game_id: int, version: int, since: int, language: str, zone: str) -> tuple[str, str]:
+    """Where the update from `since` to `version` is kept, and its readers' own parts."""
+    return (f"live:update:{game_id}:{version}:{since}:{language}:{zone}:{_templates()}",
+            f"live:own:{game_id}:{version}:{since}")
+
+
+def sharing(request) -> bool:
+    """Whether a move's answer draws the update the table's other pages share: where
+    open pages hold streams (an ASGI server with Redis)."""
+    return live.enabled() and isinstance(request, ASGIRequest)
+
+
+def _keep(values: dict[str, str]) -> None:
+    if live.enabled():
+        live.store(values, KEPT_SECONDS)
+    else:
+        cache.set_many(values, KEPT_SECONDS)
+
+
+def _kept(*names: str) -> list[str | bytes | None]:
+    if live.enabled():
+        return live.load(*names)
+    found = cache.get_many(names)
+    return [found.get(name) for name in names]
+
+
+class Drawing:
+    """A drawing shared by a table's readers: each `{% slot %}` in it is drawn once per
+    variant named in `variants` (its name: {reader: the context it is drawn with}, "*"
+    for every reader not named), or left to each reader's own page when it names none;
+    either way marked, for each reader's copy to be filled in."""
+
+    def __init__(self, variants: dict[str, dict[str, dict]]):
+        # Markers nobody can write into a name or a chat line.
+        self.nonce = secrets.token_hex(8)
+        self.variants = variants
+        self.slots: dict[str, dict[str, str]] = {}
+
+    def place(self, name: str, nodelist, context) -> str:
+        variants = self.variants.get(name)
+        if variants is not None:
+            drawn = {}
+            for reader, overrides in variants.items():
+                with context.push(overrides):
+                    drawn[reader] = nodelist.render(context)
+            every = drawn["*"]
+            self.slots[name] = {"*": every,
+                                **{reader: html for reader, html in drawn.items() if html != every}}
+        return f"\ue000{self.nonce}:{name}\ue001"
+
+
+def shareable(game: Game, context: dict, seats: list) -> bool:
+    """Whether every reader not awaited sees the table alike but for the slots: a round in
+    play (taxes and the trade show each their own cards), nobody to nudge or vote about,
+    no proposal to end, no newcomer (the Great Dalmuti chooses their place)."""
+    if not game.is_playing or context["phase"] != "play" or context["game_over"]:
+        return False
+    if context["joining"] or context["end_proposal"] is not None:
+        return False
+    ripe = timezone.now() - nudge_after(game)
+    by_player = {s.player: s for s in seats}
+    for player, wait in game.waits().items():
+        seat = by_player.get(player)
+        if seat is not None and not seat.played_by_bot and wait.since <= ripe:
+            return False
+    return not any(s.user_id and not s.stand_in and at_the_table(s)
+                   and s.timeouts_in_row >= TIMEOUTS_BEFORE_VOTE for s in seats)
+
+
+def draw(game: Game, since: int, since_seq: int) -> tuple[dict, dict]:
+    """The update that brings a page showing version `since` (record number `since_seq`)
+    to the table as it is, in the active language and time zone; and each player's own
+    part (`own_parts`)."""
+    seats = list(game.seats.select_related("user"))
+    context = table_context(game, None, seats)
+    shared = {"version": game.version, "since": since, "round": game.round_number,
+              "day": timezone.localdate().isoformat(), "ask": True}
+    if since >= game.version or not shareable(game, context, seats):
+        return shared, {}
+    names = {s.player: s.name for s in seats}
+    actions = list(Action.objects.filter(game=game, round_number=game.round_number)
+                   .order_by("seq").values_list(*LINE_FIELDS, named=True))
+    log = log_lines(actions, None, names)
+    news = [line for line in log if line["seq"] > since_seq]
+    view, state = context["view"], game.engine_state()
+    fill_table(context, game, None, names, log, news, False, oob=True, send_panels=False,
+               log_news=[{**line, "number": f"+{i}"} for i, line in enumerate(news, start=1)],
+               stream=True)
+    context.update({"send_me": False, "pushed": True, "me_key": ""})
+    variants = {
+        "poller": {"*": {}}, "turn": {"*": {}}, "tip": {"*": {}}, "mine": {"*": {}},
+        "since": {"*": {}, **{str(row.player): {"summary": since_you_looked(news, row.player,
+                                                                            names)}
+                              for row in context["players"]}},
+        "felt": {"*": {}, **{str(row.player): {"felt_me": row.position, "felt_seated": True}
+                             for row in context["players"]}},
+        "centre": {"*": {}},
+    }
+    trick = view["trick"]
+    if context["to_beat_play"] is not None:
+        variants["centre"][str(view["seats"][trick["plays"][-1]["seat"]])] = {
+            "to_beat_play": {**context["to_beat_play"], "is_me": True}}
+    if view["to_act"] is not None:
+        leader = variants["centre"].setdefault(str(view["seats"][view["to_act"]]), {})
+        leader["leader_is_me"] = True
+    drawing = Drawing(variants)
+    context["shared_drawing"] = drawing
+    html = render_to_string("games/game.html#update", context)
+    shared.update({"ask": False, "lines": len(news), "nonce": drawing.nonce, "html": html,
+                   "slots": drawing.slots})
+    new_events = [(action.by, event) for action in actions if action.seq > since_seq
+                  for event in action.events]
+    return shared, own_parts(game, seats, state, new_events)
+
+
+def prepare(game_id: int, step: Step, language: str, zone: str) -> "Update | None":
+    """Draw the update `step` announces (brought up to the table's version now) in this
+    language and time zone, and keep it with the players' own parts for the table's
+    pages; None when the step's start is not known."""
+    if step.since is None:
+        return None
+    with translation.override(language), timezone.override(zone):
+        game = Game.objects.get(pk=game_id)
+        shared, own = draw(game, step.since, step.since_seq)
+    shared_key, own_key = keys(game_id, step.version, step.since, language, zone)
+    drawn = {shared_key: json.dumps(shared), own_key: json.dumps(own)}
+    if shared["version"] != step.version:
+        # The table moved on: kept under the version it shows too, for that step's pages.
+        later = keys(game_id, shared["version"], step.since, language, zone)
+        drawn.update({later[0]: drawn[shared_key], later[1]: drawn[own_key]})
+    _keep(drawn)
+    return Update.read(shared, own)
+
+
+def _prepare_apart(game_id: int, step: Step, language: str, zone: str) -> "Update | None":
+    """`prepare` in a thread of its own, which gives its database connection back."""
+    try:
+        return prepare(game_id, step, language, zone)
+    except Game.DoesNotExist:
+        return None
+    finally:
+        connection.close()
+
+
+@dataclass
+class Update:
+    """A drawn update as the pages of one web process are sent it."""
+
+    head: dict
+    parts: list[str]  # the drawing cut at its markers: text, slot name, text, …
+    slots: dict[str, dict[str, str]]
+    own: dict[str, dict]
+    me: str  # the marker of the key of the reader's own part
+
+    @classmethod
+    def read(cls, shared: dict, own: dict) -> "Update":
+        head = {name: shared.get(name) for name in
+                ("version", "since", "round", "day", "ask", "lines")}
+        if shared["ask"]:
+            return cls(head, [], {}, own, "")
+        nonce = shared["nonce"]
+        return cls(head, re.split(f"\ue000{nonce}:([a-z]+)\ue001", shared["html"]),
+                   shared["slots"], own, f"\ue000{nonce}:me\ue001")
+
+    def fill(self, player: int, own: dict[str, str], key: str) -> str:
+        """The update for `player`'s page: each slot with their variant, or with their
+        `own` drawing of it."""
+        reader = str(player)
+        pieces = []
+        for index, part in enumerate(self.parts):
+            if index % 2 == 0:
+                pieces.append(part)
+            elif part in own:
+                pieces.append(own[part])
+            else:
+                slot = self.slots[part]
+                pieces.append(slot.get(reader, slot["*"]))
+        return "".join(pieces).replace(self.me, key)
+
+    def event_for(self, player: int) -> str:
+        """The event for `player`'s stream: a line of what the page must show for the
+        update to fit it (the version it starts from, its round and day, the keys of its
+        own part and of its folded panels), then the update; or word to ask."""
+        own = self.own.get(str(player))
+        if own is None or own["ask"] or self.head["ask"]:
+            return ask(self.head["version"])
+        head = {"v": self.head["version"], "since": self.head["since"],
+                "round": self.head["round"], "day": self.head["day"], "key": own["key"],
+                "panels": own["panels"]}
+        html = self.fill(player, {}, own["key"]).replace("\n", "\ndata: ")
+        return f"event: update\ndata: {json.dumps(head)}\ndata: {html}\n\n"
+
+
+def ask(version: int) -> str:
+    """The event that tells a page to ask for version `version` itself."""
+    return f"event: update\ndata: {json.dumps({'v': version, 'ask': True})}\n\n"
+
+
+# -- the answer to a page that asks --
+
+
+# A log line of an update, numbered from the page's last (`+1`…).
+ADDED_LINE = re.compile(r'data-line="\+(\d+)"')
+
+
+def _shown(request) -> dict | None:
+    """What the page that asked shows (a poll's query, a form's #looked): its version,
+    round, count of log lines, panels and the day its log's times were written."""
+    data = request.POST if request.method == "POST" else request.GET
+    try:
+        return {"v": int(data["v"] if request.method == "GET" else data["sv"]),
+                "r": int(data["r"]), "n": int(data["n"]), "p": data["p"], "d": data["d"]}
+    except (KeyError, ValueError):
+        return None
+
+
+def answer(request, game: Game, me: Seat, seats: list[Seat], *, me_seen: str = "",
+           orders_saved: bool = False, chat_last: int | None = None) -> str | None:
+    """The fragments for `me`'s page from the update the table's pages share, with the
+    reader's own parts (poller, turn, tip, hand and dock, table talk) drawn for them;
+    None unless the page shows what the update starts from (the page is then drawn for
+    it alone)."""
+    shown = _shown(request)
+    if (shown is None or me.player is None or not game.is_playing
+            or shown["v"] >= game.version or shown["r"] != game.round_number
+            or shown["d"] != timezone.localdate().isoformat()):
+        return None
+    update = getattr(request, "shared_update", None)
+    if update is None or update.head["version"] != game.version \
+            or update.head["since"] != shown["v"]:
+        update = _read(game.pk, game.version, shown["v"])
+    if update is None or update.head["ask"]:
+        return None
+    own = update.own.get(str(me.player))
+    if own is None or own["apart"] or own["panels"] != shown["p"]:
+        return None
+    context = own_context(game, me, seats)
+    context.update({
+        "game": game, "me": me, "error": "", "error_in_form": "", "oob": True,
+        "orders_saved": orders_saved, "poll_url": reverse("poll", args=[game.pk]),
+        "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
+        "log_count": shown["n"] + update.head["lines"], "panels_key": own["panels"],
+        "log_day": shown["d"],
+    })
+    # My hand, the dock and my standing orders only when they changed: a half-made choice
+    # (ticked cards) survives other players' moves.
+    send_me = context["me_key"] != me_seen or orders_saved
+    own_parts_drawn = {
+        "poller": render_to_string("games/table/_poller.html", context),
+        "turn": render_to_string("games/table/_turn.html", context),
+        "tip": render_to_string("games/table/_tip.html", context, request=request),
+        "mine": render_to_string("games/table/_me.html", context, request=request)
+        if send_me else "",
+    }
+    html = update.fill(me.player, own_parts_drawn, context["me_key"])
+    # The new lines numbered after the page's own (each reader's log has its own lines).
+    html = ADDED_LINE.sub(lambda found: f'data-line="{shown["n"] + int(found[1])}"', html)
+    view = context["view"]
+    titles = {view["seats"][i]: title for i, title in enumerate(view["titles"])}
+    talk = panel_context(request, game, me, titles, True, send_tools=False, seats=seats,
+                         newest_id=chat_last)
+    return html + render_to_string("chat/_chat.html", {**context, **talk}, request=request)
+
+
+def _read(game_id: int, version: int, since: int) -> Update | None:
+    found = _kept(*keys(game_id, version, since, translation.get_language(),
+                        timezone.get_current_timezone_name()))
+    if found[0] is None or found[1] is None:
+        return None
+    return Update.read(json.loads(found[0]), json.loads(found[1]))
+
+
+# -- the streams --
+
+# What this process's streams read or drew, by table, step, language and zone: every
+# stream of a table that asks while it is under way waits for the same work.
+_held: dict[tuple, asyncio.Task] = {}
+
+
+async def _update(game_id: int, step: Step, language: str, zone: str) -> Update | None:
+    found = await live.fetch(*keys(game_id, step.version, step.since, language, zone))
+    if found is None:
+        return None
+    if found[0] is not None and found[1] is not None:
+        return Update.read(json.loads(found[0]), json.loads(found[1]))
+    return await sync_to_async(_prepare_apart, thread_sensitive=False)(
+        game_id, step, language, zone)
+
+
+async def update_for(game_id: int, step: Step, language: str, zone: str) -> Update | None:
+    key = (game_id, step.version, step.since, language, zone)
+    task = _held.get(key)
+    if task is None:
+        task = asyncio.ensure_future(_update(game_id, step, language, zone))
+        _held[key] = task
+        asyncio.get_running_loop().call_later(HELD_SECONDS, _held.pop, key, None)
+    return await asyncio.shield(task)
+
+
+def follower(game_id: int, player: int | None, language: str, zone: str):
+    """What a stream of `player`'s page sends after each new version's event: the update,
+    or word to ask for it."""
+    async def follow(step: Step) -> str:
+        if player is None or step.since is None:
+            return ask(step.version)
+        update = await update_for(game_id, step, language, zone)
+        return ask(step.version) if update is None else update.event_for(player)
+    return follow

@@ -1,0 +1,165 @@
+"""An open page's stream brings the change itself right after the change's event: the
+update drawn once for the table's pages (games.views.updates), its slots filled in for
+that page's reader, with the key of the reader's own part and nobody else's."""
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.test import AsyncClient, Client
+
+from games import commands, engine
+from games.core import live
+from games.models import Game
+from games.views import updates
+from tests.games.test_shared_updates import (
+    Page,
+    _pushed,
+    _same_page,
+    _without_looked,
+    drawn_alone,
+)
+from tests.helpers import legal, make_user, start_table, waiting_humans
+
+# A bound for the test never to hang; an event arrives in milliseconds.
+NEVER = 20
+
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table():
+    """Four people at a table in its first round's play, none passing by standing order."""
+    people = [make_user(name) for name in ("ava", "ben", "cleo", "dan")]
+    game = start_table(people[0], people[1:], options={"rounds": 3, "first_round_taxes": False})
+    game.seats.update(auto_pass=False)
+    game.refresh_from_db()
+    return game, people
+
+
+def _a_move_not_handing_the_turn_to(game: Game, reader) -> tuple:
+    """A waiting player other than `reader` and a move of theirs after which the table
+    does not wait for `reader` (playing on until there is one)."""
+    for _ in range(200):
+        game.refresh_from_db()
+        state = game.engine_state()
+        reading = game.seats.get(user=reader).player
+        for seat in waiting_humans(game):
+            if seat.user_id == reader.pk or state.round.phase != "play":
+                continue
+            for action in legal(game, seat):
+                after = state.apply(seat.player, engine.action_from_json(action))
+                if reading not in after.awaiting_players and after.round.phase == "play":
+                    return seat, action
+        seat = waiting_humans(game)[0]
+        commands.act(game.pk, seat.user, engine.action_from_json(legal(game, seat)[0]),
+                     game.wait_for(seat.player).token)
+    raise AssertionError("no such move")
+
+
+def _events(reader, game_id: int, during) -> list[str]:
+    """The stream of `reader`'s page: the events it sends while `during` runs (in a
+    thread), up to and including the first update."""
+    async def watch():
+        client = AsyncClient()
+        await client.aforce_login(reader)
+        response = await client.get(f"/t/{game_id}/stream/")
+        stream = response.streaming_content.__aiter__()
+        assert "retry:" in (await asyncio.wait_for(stream.__anext__(), NEVER)).decode()
+        await sync_to_async(during)()
+        seen = []
+        while not seen or not seen[-1].startswith("event: update"):
+            seen.append((await asyncio.wait_for(stream.__anext__(), NEVER)).decode())
+        await stream.aclose()
+        return seen
+
+    return async_to_sync(watch)()
+
+
+def _update(event: str) -> tuple[dict, str]:
+    lines = [line.removeprefix("data: ") for line in event.split("\n") if line.startswith("data")]
+    return json.loads(lines[0]), "\n".join(lines[1:])
+
+
+def test_the_stream_brings_each_page_the_change_drawn_for_its_reader(table):
+    game, people = table
+    reader = people[1]
+    seat, action = _a_move_not_handing_the_turn_to(game, reader)
+    page = Page(Client(), game, reader)
+    shown = game.version
+
+    def move():
+        commands.act(game.pk, seat.user, engine.action_from_json(action),
+                     game.wait_for(seat.player).token)
+
+    events = _events(reader, game.pk, move)
+    game.refresh_from_db()
+    assert events[0] == f"event: table\ndata: v{game.version}\n\n"
+    head, update = _update(events[-1])
+    my_key = page.key
+    assert head == {"v": game.version, "since": shown, "round": game.round_number,
+                    "day": page.looked["d"], "key": my_key, "panels": page.looked["p"]}
+    # What the page would have been answered, had it asked.
+    with drawn_alone():
+        alone = page.poll()
+    assert _same_page(_pushed(update, int(page.looked["n"]))) == _same_page(
+        _without_looked(alone.content.decode()))
+    # Nobody else's key: each reader's own part is theirs alone.
+    others = [Page(Client(), game, user).key for user in people if user != reader]
+    assert not any(key in events[-1] for key in others)
+
+
+def test_a_page_whose_turn_comes_is_told_to_ask(table):
+    game, people = table
+    game.refresh_from_db()
+    mover = waiting_humans(game)[0]
+    state = game.engine_state()
+    action = legal(game, mover)[0]
+    after = state.apply(mover.player, engine.action_from_json(action))
+    next_player = after.awaiting_players[0]
+    reader = game.seats.get(player=next_player).user
+
+    def move():
+        commands.act(game.pk, mover.user, engine.action_from_json(action),
+                     game.wait_for(mover.player).token)
+
+    head, _html = _update(_events(reader, game.pk, move)[-1])
+    game.refresh_from_db()
+    assert head == {"v": game.version, "ask": True}
+
+
+def test_the_others_hear_of_a_move_once_its_answer_drew_their_update(table):
+    """The move's answer draws the update in the mover's language before the move is
+    announced: the streams find it kept, and no web process draws it again."""
+    game, people = table
+    reader = people[1]
+    seat, action = _a_move_not_handing_the_turn_to(game, reader)
+    game.refresh_from_db()
+    shown = game.version
+    mover = seat.user
+    found = []
+
+    async def move_and_listen():
+        hub = await live.hub()
+        queue = await hub.join(live.channel(game.pk))
+        client = AsyncClient()
+        await client.aforce_login(mover)
+        form = {"action": action["type"], "turn": game.wait_for(seat.player).token}
+        if action["type"] == "play":
+            form["card"] = [str(c) for c in action["cards"]]
+        answer = await client.post(f"/t/{game.pk}/act/", form, headers={"HX-Request": "true"})
+        assert answer.status_code == 200
+        message = await asyncio.wait_for(queue.get(), NEVER)
+        hub.leave(live.channel(game.pk), queue)
+        step = live.Step.read(message)
+        kept = await live.fetch(*updates.keys(game.pk, step.version, step.since, "en",
+                                              "Europe/Amsterdam"))
+        found.append((step, kept))
+
+    async_to_sync(move_and_listen)()
+    step, kept = found[0]
+    game.refresh_from_db()
+    assert step == live.Step(game.version, shown, step.since_seq, seat.player)
+    assert kept[0] is not None and kept[1] is not None
+    assert json.loads(kept[0])["version"] == game.version
