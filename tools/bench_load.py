@@ -11,13 +11,16 @@ Part 1, side by side in one run: the throughput of a view that reads no session 
 database (/health/), of the unchanged poll, and of the game page, each asked by the
 same number of connections for the same time.
 
-Part 2: `--pages` open game pages (`--seats` players a table, four unless told). Each
-does what the browser does with the page it was served: it polls at the interval the
-page names, and with `--stream` it holds the page's server-sent event stream and fetches
-the poll at once on each event. At each table the player whose turn it is acts after a
-human pause. It prints requests/s, p50/p95/p99 of polls, moves and page loads, how long
-a move takes to show on the other open pages of its table (and to reach their streams),
-the web processes' CPU per move, and errors.
+Part 2: `--pages` open game pages (`--seats` players a table, four unless told), their
+tables in the play of their first round (its taxes already exchanged). Each does what
+the browser does with the page it was served: it polls at the interval the page names,
+and with `--stream` it holds the page's server-sent event stream, swaps in the update
+that follows each new version's event when it fits the page, and asks for the change
+(the poll) when it does not, when none comes, and for the table talk's news. At each
+table the player whose turn it is acts after a human pause. It prints requests/s,
+p50/p95/p99 of polls, moves and page loads, how long a move takes to show on the other
+open pages of its table (and to reach their streams), the web processes' CPU per move,
+how many updates the pages swapped in, and errors.
 
 The simulated browsers are one asyncio process (aiohttp, whose HTTP parser is compiled):
 each page keeps its own keep-alive connections, one per request in flight (as a browser
@@ -403,6 +406,21 @@ def _decide(game_id: int) -> tuple[int, str, int] | None:
     return int(player), body, game.version
 
 
+def _to_the_play(game_id: int, users: dict) -> None:
+    """Play a new table's first deal up to its first lead (the taxes, a revolution), as
+    the basic bot would: a run of half a minute would otherwise measure mostly the deals
+    of its tables, which are a twentieth of a game's moves."""
+    while True:
+        game = Game.objects.get(pk=game_id)
+        state = game.engine_state()
+        if state.round.phase == "play" or not game.awaiting:
+            return
+        player = min(game.awaiting, key=int)
+        seat = game.seats.get(player=int(player))
+        action = engine.choose_action("basic", state.view(int(player)), game.seq)
+        commands.act(game_id, users[seat.user_id], action, game.wait_for(int(player)).token)
+
+
 class Run:
     """The simulated browsers and players of part 2, and what they measured."""
 
@@ -635,6 +653,7 @@ class Bench:
             for user in users[1:]:
                 commands.join(game.pk, user)
             commands.start(game.pk)
+            _to_the_play(game.pk, {u.pk: u for u in users})
             pages = []
             for user in users:
                 session = store()

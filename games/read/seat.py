@@ -104,8 +104,10 @@ class Sight:
         return self.name_of(self.view["seats"][seat_index])
 
 
-def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
-    """Everything the game page shows to `me`, built from `me`'s view only."""
+def table_context(game: Game, me: Seat | None, seats: list[Seat], results: bool = True) -> dict:
+    """Everything the game page shows to `me`, built from `me`'s view only (without
+    `results`, all but the standings, the scores and the last round's result, which only
+    the folded panels and the end of the game show)."""
     state = game.engine_state()
     sight = Sight(game, me, seats, view_for(game, me, state), state)
     rows = player_rows(sight)
@@ -120,7 +122,7 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat]) -> dict:
         "felt_me": mine or 1,
         "felt_seated": mine is not None,
         **_own(sight),
-        **game_results(sight),
+        **(game_results(sight) if results else {}),
         **round_exchanges(sight),
     }
     context["bot_stand_ins"] = bot_stand_ins(seats) if context["is_host"] else []
@@ -176,11 +178,10 @@ def own_parts(game: Game, seats: list[Seat], state: engine.Game,
     know of their own page (games.views.updates): the key of their own part and of the
     folded panels they are shown (their own taxes and trade among them); whether
     their page shows more than the update and their own part (`apart`): when `news` (the
-    events since the page's version) hold a line that reads differently to them alone (a
-    private one, or their own standing order's), or when they host a table whose bots
-    needed help (only the host is told); and whether their stream must tell them to ask
-    (`ask`): then, and when the table waits for them (publicly or not) or a tip is shown
-    to them, which their own page draws.
+    events since the page's version) hold a private line of theirs, or when they host a
+    table whose bots needed help (only the host is told); and whether their stream must
+    tell them to ask (`ask`): then, and when the table waits for them (publicly or not)
+    or a tip is shown to them, which their own page draws.
 
     Private to each player: kept apart from the shared drawing, and only ever sent to
     that player's own page."""
@@ -196,11 +197,8 @@ def own_parts(game: Game, seats: list[Seat], state: engine.Game,
         view = state.view(player)
         sight = Sight(game, seat, seats, view, state, now)
         wait = game.wait_for(player)
-        own = any(
-            (visible := event.get("visible_to")) is not None and player in visible
-            or line_by == "standing_order" and event.get("player") == player
-            for line_by, event in news
-        )
+        own = any((visible := event.get("visible_to")) is not None and player in visible
+                  for _by, event in news)
         apart = own or seat.user_id == helped_host
         ask = (apart or player in awaited
                or tip_context(game, seat, view).get("tip") is not None)

@@ -59,12 +59,14 @@ def keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
 
 
 def render_table(request, game, me, template, error="", status=200, me_seen="", looked=None,
-                 form="", orders_saved=False, chat_last=None):
+                 form="", orders_saved=False, chat_last=None, seats=None):
     """The table for one seat (or, without one, for a watcher): the whole page, or with
     `#update` the fragments a poll or an action swaps: from the update the table's pages
     share, with the reader's own parts drawn for them alone, when the page shows the
-    version that update starts from (games.views.updates)."""
-    seats = list(game.seats.select_related("user"))
+    version that update starts from (games.views.updates). `seats`: the table's seats
+    with their users, if the caller read them already."""
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
     if template.endswith("#update") and me is not None and not error:
         shared = updates.answer(request, game, me, seats, me_seen=me_seen,
                                 orders_saved=orders_saved, chat_last=chat_last)
@@ -132,18 +134,22 @@ def _shown(request) -> tuple[int, int] | None:
         return None
 
 
-def after_change(request, game_id: int, me: Seat, orders_saved: bool = False):
+def after_change(request, game_id: int, me: Seat, orders_saved: bool = False,
+                 game: Game | None = None, seats: list[Seat] | None = None):
     """After a change at the table: the fresh fragments for HTMX (a table not in play has
     none: the page reloads), else a redirect to the page, so that reloading never submits
-    again. Either way the table is read first: a connection lost after the change was
+    again. Either way the table is read first (unless the caller has it as the change
+    left it, and its seats: `game`, `seats`): a connection lost after the change was
     committed shows here, where the caller can still say the change was made."""
-    game = Game.objects.get(pk=game_id)
+    if game is None:
+        game = Game.objects.get(pk=game_id)
     if not request.htmx:
         return redirect(game)
     if game.is_open or game.state is None:
         return HttpResponse(headers={"HX-Refresh": "true"})
     me.game = game
-    return render_table(request, game, me, "games/game.html#update", orders_saved=orders_saved)
+    return render_table(request, game, me, "games/game.html#update", orders_saved=orders_saved,
+                        seats=seats)
 
 
 def not_understood() -> commands.Rejected:

@@ -44,7 +44,7 @@ def act(request, game_id: int):
     # the update they share (games.views.updates), drawn here in this page's language.
     with live.holding() as held:
         try:
-            commands.act(game.pk, request.user, action, turn)
+            played = commands.act(game.pk, request.user, action, turn)
         except DatabaseError:
             # The connection failed while the move was being made: whether it was
             # committed is in the record, read on a fresh connection.
@@ -56,11 +56,14 @@ def act(request, game_id: int):
                                     503) from None
         steps = held.steps(game.pk)
         try:
+            # The table as the move left it: the update the other pages share is drawn
+            # from it before the answer, which is drawn from that update too.
+            seats = list(played.seats.select_related("user"))
             if steps and updates.sharing(request):
-                # Drawn before the answer, which is drawn from it too.
                 request.shared_update = updates.prepare(
-                    game.pk, steps[-1], get_language(), timezone.get_current_timezone_name())
-            return after_change(request, game.pk, me)
+                    game.pk, steps[-1], get_language(), timezone.get_current_timezone_name(),
+                    played=(played, seats))
+            return after_change(request, game.pk, me, game=played, seats=seats)
         except DatabaseError:
             # The move is committed; only showing the table afterwards failed.
             connection.close()

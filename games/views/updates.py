@@ -47,6 +47,7 @@ from chat.panel import panel_context
 from games.core import live
 from games.core.live import Step
 from games.core.turns import TIMEOUTS_BEFORE_VOTE, at_the_table, nudge_after
+from games.core.words import move_sentence
 from games.models import Action, Game, Seat
 from games.read.narration import LINE_FIELDS, log_lines, since, since_you_looked
 from games.read.seat import own_context, own_parts, table_context
@@ -72,8 +73,8 @@ def _templates() -> str:
 
 def keys(game_id: int, version: int, since: int, language: str, zone: str) -> tuple[str, str]:
     """Where the update from `since` to `version` is kept, and its readers' own parts."""
-    return (f"live:update:{game_id}:{version}:{since}:{language}:{zone}:{_templates()}",
-            f"live:own:{game_id}:{version}:{since}")
+    drawn = f"{game_id}:{version}:{since}:{language}:{zone}:{_templates()}"
+    return f"live:update:{drawn}", f"live:own:{drawn}"
 
 
 def sharing(request) -> bool:
@@ -97,28 +98,38 @@ def _kept(*names: str) -> list[str | bytes | None]:
 
 
 class Drawing:
-    """A drawing shared by a table's readers: each `{% slot %}` in it is drawn once per
-    variant named in `variants` (its name: {reader: the context it is drawn with}, "*"
-    for every reader not named), or left to each reader's own page when it names none;
-    either way marked, for each reader's copy to be filled in."""
+    """A drawing shared by a table's readers: each `{% slot %}` in it is marked, for each
+    reader's copy to be filled in, and drawn once per variant `variants` names for it
+    ({reader: the context it is drawn with}, "*" for every reader not named), if any.
+    The variants `own` names are a reader's own (their standing order's pass): drawn
+    apart (`mine`), to be kept with that reader's own part."""
 
-    def __init__(self, variants: dict[str, dict[str, dict]]):
+    def __init__(self, variants: dict[str, dict[str, dict]],
+                 own: dict[str, dict[str, dict]] | None = None):
         # Markers nobody can write into a name or a chat line.
         self.nonce = secrets.token_hex(8)
-        self.variants = variants
+        self.variants, self.own = variants, own or {}
         self.slots: dict[str, dict[str, str]] = {}
+        self.mine: dict[str, dict[str, str]] = {}
 
     def place(self, name: str, nodelist, context) -> str:
         variants = self.variants.get(name)
         if variants is not None:
-            drawn = {}
-            for reader, overrides in variants.items():
-                with context.push(overrides):
-                    drawn[reader] = nodelist.render(context)
+            drawn = self._draw(nodelist, context, variants)
             every = drawn["*"]
             self.slots[name] = {"*": every,
                                 **{reader: html for reader, html in drawn.items() if html != every}}
+        for reader, html in self._draw(nodelist, context, self.own.get(name, {})).items():
+            self.mine.setdefault(reader, {})[name] = html
         return f"\ue000{self.nonce}:{name}\ue001"
+
+    @staticmethod
+    def _draw(nodelist, context, variants: dict[str, dict]) -> dict[str, str]:
+        drawn = {}
+        for reader, overrides in variants.items():
+            with context.push(overrides):
+                drawn[reader] = nodelist.render(context)
+        return drawn
 
 
 def shareable(game: Game, context: dict, seats: list) -> bool:
@@ -139,34 +150,45 @@ def shareable(game: Game, context: dict, seats: list) -> bool:
                    and s.timeouts_in_row >= TIMEOUTS_BEFORE_VOTE for s in seats)
 
 
-def draw(game: Game, since: int, since_seq: int) -> tuple[dict, dict]:
+def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
+         ) -> tuple[dict, dict]:
     """The update that brings a page showing version `since` (record number `since_seq`)
-    to the table as it is, in the active language and time zone; and each player's own
-    part (`own_parts`)."""
-    seats = list(game.seats.select_related("user"))
-    context = table_context(game, None, seats)
+    to the table as `game` holds it, in the active language and time zone; and each
+    player's own part (`own_parts`). `seats`: the table's seats with their users, if the
+    caller read them."""
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
+    context = table_context(game, None, seats, results=False)
     shared = {"version": game.version, "since": since, "round": game.round_number,
               "day": timezone.localdate().isoformat(), "ask": True}
     if since >= game.version or not shareable(game, context, seats):
         return shared, {}
     names = {s.player: s.name for s in seats}
-    actions = list(Action.objects.filter(game=game, round_number=game.round_number)
+    # The record up to `game` (a move made since is another update's).
+    actions = list(Action.objects.filter(game=game, round_number=game.round_number,
+                                         seq__lte=game.seq)
                    .order_by("seq").values_list(*LINE_FIELDS, named=True))
     log = log_lines(actions, None, names)
     news = [line for line in log if line["seq"] > since_seq]
+    # What a standing order did is its owner's business: to everyone else (and in what
+    # they share) it is an ordinary pass; its owner reads their own lines apart.
+    public = [{**line, "by": ""} if line["by"] == "standing_order" else line for line in news]
+    owners = {line["actor"] for line in news if line["by"] == "standing_order"}
     view, state = context["view"], game.engine_state()
-    fill_table(context, game, None, names, log, news, False, oob=True, send_panels=False,
-               log_news=[{**line, "number": f"+{i}"} for i, line in enumerate(news, start=1)],
-               stream=True)
+    added = [{**line, "number": f"+{i}", "slot": f"line{i}"}
+             for i, line in enumerate(public, start=1)]
+    fill_table(context, game, None, names, log, public, False, oob=True, send_panels=False,
+               log_news=added, stream=True)
     context.update({"send_me": False, "pushed": True, "me_key": ""})
+    players = [row.player for row in context["players"]]
     variants = {
         "poller": {"*": {}}, "turn": {"*": {}}, "tip": {"*": {}}, "mine": {"*": {}},
-        "since": {"*": {}, **{str(row.player): {"summary": since_you_looked(news, row.player,
-                                                                            names)}
-                              for row in context["players"]}},
+        "since": {"*": {}, **{str(p): {"summary": since_you_looked(public, p, names)}
+                              for p in players}},
         "felt": {"*": {}, **{str(row.player): {"felt_me": row.position, "felt_seated": True}
                              for row in context["players"]}},
         "centre": {"*": {}},
+        **{line["slot"]: {"*": {}} for line in added},
     }
     trick = view["trick"]
     if context["to_beat_play"] is not None:
@@ -175,25 +197,39 @@ def draw(game: Game, since: int, since_seq: int) -> tuple[dict, dict]:
     if view["to_act"] is not None:
         leader = variants["centre"].setdefault(str(view["seats"][view["to_act"]]), {})
         leader["leader_is_me"] = True
-    drawing = Drawing(variants)
+    own = {"since": {}}
+    for owner in owners:
+        own["since"][str(owner)] = {"summary": since_you_looked(news, owner, names)}
+        for line, mine in zip(added, news, strict=True):
+            text = move_sentence(mine["event"], lambda p: names.get(p, "?"), mine["by"],
+                                 mine["actor"], owner)
+            if text != line["text"]:
+                own.setdefault(line["slot"], {})[str(owner)] = {"line": {**line, "text": text}}
+    drawing = Drawing(variants, own)
     context["shared_drawing"] = drawing
     html = render_to_string("games/game.html#update", context)
     shared.update({"ask": False, "lines": len(news), "nonce": drawing.nonce, "html": html,
                    "slots": drawing.slots})
     new_events = [(action.by, event) for action in actions if action.seq > since_seq
                   for event in action.events]
-    return shared, own_parts(game, seats, state, new_events)
+    parts = own_parts(game, seats, state, new_events)
+    for reader, slots in drawing.mine.items():
+        if reader in parts:
+            parts[reader]["slots"] = slots
+    return shared, parts
 
 
-def prepare(game_id: int, step: Step, language: str, zone: str) -> "Update | None":
-    """Draw the update `step` announces (brought up to the table's version now) in this
-    language and time zone, and keep it with the players' own parts for the table's
-    pages; None when the step's start is not known."""
+def prepare(game_id: int, step: Step, language: str, zone: str,
+            played: tuple[Game, list[Seat]] | None = None) -> "Update | None":
+    """Draw the update `step` announces (brought up to the table's version now, or the
+    one of `played`: the table as a move left it, and its seats) in this language and
+    time zone, and keep it with the players' own parts for the table's pages; None when
+    the step's start is not known."""
     if step.since is None:
         return None
+    game, seats = played or (Game.objects.get(pk=game_id), None)
     with translation.override(language), timezone.override(zone):
-        game = Game.objects.get(pk=game_id)
-        shared, own = draw(game, step.since, step.since_seq)
+        shared, own = draw(game, step.since, step.since_seq, seats)
     shared_key, own_key = keys(game_id, step.version, step.since, language, zone)
     drawn = {shared_key: json.dumps(shared), own_key: json.dumps(own)}
     if shared["version"] != step.version:
@@ -231,19 +267,22 @@ class Update:
         if shared["ask"]:
             return cls(head, [], {}, own, "")
         nonce = shared["nonce"]
-        return cls(head, re.split(f"\ue000{nonce}:([a-z]+)\ue001", shared["html"]),
+        return cls(head, re.split(f"\ue000{nonce}:([a-z0-9]+)\ue001", shared["html"]),
                    shared["slots"], own, f"\ue000{nonce}:me\ue001")
 
-    def fill(self, player: int, own: dict[str, str], key: str) -> str:
-        """The update for `player`'s page: each slot with their variant, or with their
-        `own` drawing of it."""
+    def fill(self, player: int, drawn: dict[str, str], key: str) -> str:
+        """The update for `player`'s page: each slot with their variant, their own (kept
+        with their own part), or what was `drawn` for them alone."""
         reader = str(player)
+        mine = self.own.get(reader, {}).get("slots", {})
         pieces = []
         for index, part in enumerate(self.parts):
             if index % 2 == 0:
                 pieces.append(part)
-            elif part in own:
-                pieces.append(own[part])
+            elif part in drawn:
+                pieces.append(drawn[part])
+            elif part in mine:
+                pieces.append(mine[part])
             else:
                 slot = self.slots[part]
                 pieces.append(slot.get(reader, slot["*"]))

@@ -1,0 +1,110 @@
+"""Four players follow a table live in real browsers, served as in production (an ASGI
+server with Redis): after each move, every page whose update fits it swaps in what its
+stream brought, without asking the server anything, and shows the table as a freshly
+loaded page does; only the page whose turn it now is asks for its own part."""
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e import harness
+from tests.e2e.test_play_a_round import _choose, _version, _wait_for_version
+from tests.helpers import make_user, session_for, start_table
+from tools import server as production
+
+pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis]
+
+TIMEOUT = 15_000  # ms
+MOVES = 16
+NAMES = ("ana", "bram", "cato", "dido")
+
+
+@pytest.fixture
+def served(live_server):
+    """A table of four people in play, their sessions, and the production server (one
+    uvicorn worker) on this test's database and Redis; stopped at the end."""
+    people = [make_user(name, display_name=name.title()) for name in NAMES]
+    game = start_table(people[0], people[1:], seed=7, name="Live table",
+                       options={"rounds": 2, "first_round_taxes": False})
+    game.seats.update(auto_pass=False)
+    sessions = {user.username: session_for(user) for user in people}
+    # The production settings, its static files collected, over plain HTTP on loopback.
+    env = production.environment(DEBUG="0", SECURE_SSL_REDIRECT="0", SECURE_HSTS_SECONDS="0")
+    with production.serve(env) as server:
+        yield f"http://127.0.0.1:{server.port}", game.pk, sessions
+
+
+def _open(browser, base_url: str, session: str, size: str, problems: list, name: str):
+    page = harness.signed_in_page(browser, base_url, session, size, problems, name, TIMEOUT)
+    # Marked on the page itself: the site's policy allows no script evaluated from text.
+    page.add_init_script("document.addEventListener('htmx:sseOpen', () => "
+                         "{ document.documentElement.dataset.stream = 'open'; });")
+    return page
+
+
+def _round(page) -> str:
+    return page.locator("#game-head-info").inner_text()
+
+
+def _shown(page) -> dict[str, str]:
+    """The page's round, seats and trick, turn and log (folded, but there), as text."""
+    return {part: " ".join(page.locator(selector).text_content().split())
+            for part, selector in (("round", "#game-head-info"), ("table", "#table"),
+                                   ("turn", "#status .turn"), ("log", "#log-lines"))}
+
+
+def test_open_pages_take_the_changes_their_streams_bring(served, browser, screenshot_dir):
+    base_url, game_id, sessions = served
+    expect.set_options(timeout=TIMEOUT)
+    rng = random.Random(11)
+    problems: list[str] = []
+    pages = {name: _open(browser, base_url, sessions[name],
+                         "phone" if name in ("ana", "cato") else "laptop", problems, name)
+             for name in NAMES}
+    asked = {name: 0 for name in NAMES}
+    for name, page in pages.items():
+        page.on("request", lambda request, name=name: asked.__setitem__(
+            name, asked[name] + ("/poll/" in request.url)))
+        page.goto(f"/t/{game_id}/")
+        page.locator("html[data-stream=open]").wait_for(state="attached")
+    taken = 0
+    for _ in range(MOVES):
+        actor = next(name for name, page in pages.items()
+                     if page.locator("#status .turn.mine").count())
+        page = pages[actor]
+        version = _version(page)
+        before, round_before = dict(asked), _round(page)
+        opening = page.get_by_role("button", name="Let the round begin")
+        kind, button = ("opening", opening) if opening.count() else _choose(page, rng)
+        with page.expect_response(lambda response: response.url.endswith("/act/")) as answer:
+            button.click()
+        assert answer.value.status == 200
+        page.locator(f'#poller[hx-get]:not([hx-get*="?v={version}&"])').wait_for(
+            state="attached")
+        version = _version(page)
+        for name, other in pages.items():
+            _wait_for_version(other, version)
+        for name, other in pages.items():
+            if name == actor or kind == "opening" or _round(other) != round_before:
+                continue  # the round's play began or ended: every page asks
+            if other.locator("#status .turn.mine").count():
+                continue  # its turn: it asks for its dock
+            assert asked[name] == before[name], f"{name}'s page asked after {actor}'s {kind}"
+            taken += 1
+            # What the update brought is what a fresh page of the same player shows.
+            fresh = other.context.new_page()
+            fresh.goto(f"/t/{game_id}/")
+            assert _shown(other) == _shown(fresh), f"{name} after {actor}'s {kind}"
+            fresh.close()
+    assert taken >= MOVES, taken
+    # The log's lines that updates added: each once, in order, numbered after the page's.
+    for page in pages.values():
+        numbers = page.locator("#log-lines > li").evaluate_all(
+            "lines => lines.map((line) => Number(line.dataset.line))")
+        assert numbers == list(range(len(numbers), 0, -1))
+        assert re.search(r"\d", page.locator("#log-lines > li").first.text_content())
+    pages["ana"].screenshot(path=screenshot_dir / "e2e-live-phone.png", full_page=True)
+    pages["bram"].screenshot(path=screenshot_dir / "e2e-live-laptop.png", full_page=True)
+    assert problems == []
