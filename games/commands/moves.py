@@ -66,6 +66,9 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
         seat.save(update_fields=["last_seen", "last_acted", "timeouts_in_row"])
         seats = apply(game, seat, action, by="player", by_user=user, turn=turn, seats=seats)
         wake_bots(game, seats)
+    # The seats as the move left them (None after the end of a round, where seats change),
+    # for whoever shows the table next.
+    game.seats_after = seats
     return game
 
 

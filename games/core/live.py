@@ -281,6 +281,18 @@ async def fetch(*keys: str) -> list[bytes | None] | None:
         return None
 
 
+def chat_last(game_id: int) -> int | None:
+    """The newest chat message's id at the table, if Redis knows it."""
+    r = client()
+    if r is None:
+        return None
+    try:
+        found = r.get(_keys(game_id)[1])
+    except redis.RedisError:
+        return None
+    return int(found) if found is not None else None
+
+
 def first_sighting(seat_pk: int, seconds: int) -> bool:
     """True at most once per `seconds` for a seat: when its "last seen" is due a write."""
     r = client()

@@ -14,13 +14,12 @@ from games.models import Game, Seat
 def seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
     """The table and the requesting user's seat at it. Anyone without a seat gets a 404,
     whether or not the table exists."""
-    seat = (
-        Seat.objects.select_related("game", "user")
-        .filter(game_id=game_id, user=request.user)
-        .first()
-    )
+    user = request.user
+    seat = Seat.objects.select_related("game").filter(game_id=game_id, user=user).first()
     if seat is None:
         raise Http404(_("You have no seat at this table."))
+    # The seat's user is the one the request already read.
+    seat.user = getattr(user, "_wrapped", user)
     return seat.game, seat
 
 

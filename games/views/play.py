@@ -58,7 +58,7 @@ def act(request, game_id: int):
         try:
             # The table as the move left it: the update the other pages share is drawn
             # from it before the answer, which is drawn from that update too.
-            seats = list(played.seats.select_related("user"))
+            seats = played.seats_after or list(played.seats.select_related("user"))
             if steps and updates.sharing(request):
                 request.shared_update = updates.prepare(
                     game.pk, steps[-1], get_language(), timezone.get_current_timezone_name(),

@@ -369,7 +369,8 @@ def answer(request, game: Game, me: Seat, seats: list[Seat], *, me_seen: str = "
     view = context["view"]
     titles = {view["seats"][i]: title for i, title in enumerate(view["titles"])}
     talk = panel_context(request, game, me, titles, True, send_tools=False, seats=seats,
-                         newest_id=chat_last)
+                         newest_id=chat_last if chat_last is not None
+                         else live.chat_last(game.pk))
     return html + render_to_string("chat/_chat.html", {**context, **talk}, request=request)
 
 
