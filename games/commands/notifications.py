@@ -62,6 +62,16 @@ def notify(user, key: str, kind: str, due, game: Game | None = None,
     return made
 
 
+def _notify_of_turn(user, key: str, kind: str, due, game: Game, channels: list[str]) -> None:
+    """`notify`, for a new turn (after every move): in one statement that reads nothing
+    back, a notice already recorded under the same key left as it is."""
+    Notification.objects.bulk_create(
+        [Notification(user=user, key=key, channel=channel, game=game, kind=kind, due=due)
+         for channel in channels],
+        ignore_conflicts=True,
+    )
+
+
 def for_new_turns(game: Game, players: list[int], seats: dict[int, Seat] | None = None) -> None:
     """Record the notifications due because the game now waits for these players
     (`seats`: the table's seats by player, with their users, if the caller has them)."""
@@ -82,15 +92,15 @@ def for_new_turns(game: Game, players: list[int], seats: dict[int, Seat] | None 
         remind_at = (wait.deadline or now) - remind_before(game, seat)
         reminder = f"reminder:{game.pk}:{token}:{seat.player}"
         if _wants(user, user.Notify.EVERY_TURN, channels):
-            notify(user, f"turn:{game.pk}:{token}:{seat.player}", Kind.TURN, now + grace,
-                   game, channels)
+            _notify_of_turn(user, f"turn:{game.pk}:{token}:{seat.player}", Kind.TURN,
+                            now + grace, game, channels)
             if game.turn_limit:
-                notify(user, reminder, Kind.REMINDER, remind_at, game, channels)
+                _notify_of_turn(user, reminder, Kind.REMINDER, remind_at, game, channels)
         elif (game.turn_limit and _wants(user, user.Notify.DAILY, channels)
               and next_summary(user, now) > remind_at):
             # No summary comes before the time to remind: without a reminder they would
             # hear of this turn only when (or just before) it runs out.
-            notify(user, reminder, Kind.REMINDER, remind_at, game, channels)
+            _notify_of_turn(user, reminder, Kind.REMINDER, remind_at, game, channels)
 
 
 def next_summary(user, after: datetime) -> datetime:
