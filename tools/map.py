@@ -31,6 +31,7 @@ WHERE = {
         ("games/read/seat.py", "a small builder that adds its keys to the page's context"),
         ("templates/games/table/", "its own partial, included by the page and the update"),
         ("templates/games/game.html", "where the page and its `update` include it"),
+        ("games/views/updates.py", "alike for every reader, else a slot or the page asks"),
         ("static/css/dalmuti.css", "its rules, in the section of its component"),
         ("tests/games/test_privacy.py", "what other seats must not see in it"),
     ],

@@ -38,7 +38,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -241,10 +241,11 @@ def prepare(game_id: int, step: Step, language: str, zone: str,
 
 
 def _prepare_apart(game_id: int, step: Step, language: str, zone: str) -> "Update | None":
-    """`prepare` in a thread of its own, which gives its database connection back."""
+    """`prepare` in a thread of its own, which gives its database connection back; None
+    when the table is gone or the database cannot be reached (the pages ask)."""
     try:
         return prepare(game_id, step, language, zone)
-    except Game.DoesNotExist:
+    except (Game.DoesNotExist, DatabaseError):
         return None
     finally:
         connection.close()
@@ -384,8 +385,8 @@ def _read(game_id: int, version: int, since: int) -> Update | None:
 
 # -- the streams --
 
-# What this process's streams read or drew, by table, step, language and zone: every
-# stream of a table that asks while it is under way waits for the same work.
+# What this process's streams read or drew, by event loop, table, step, language and
+# zone: every stream of a table that asks while it is under way waits for the same work.
 _held: dict[tuple, asyncio.Task] = {}
 
 
@@ -400,12 +401,13 @@ async def _update(game_id: int, step: Step, language: str, zone: str) -> Update 
 
 
 async def update_for(game_id: int, step: Step, language: str, zone: str) -> Update | None:
-    key = (game_id, step.version, step.since, language, zone)
+    loop = asyncio.get_running_loop()
+    key = (id(loop), game_id, step.version, step.since, language, zone)
     task = _held.get(key)
     if task is None:
         task = asyncio.ensure_future(_update(game_id, step, language, zone))
         _held[key] = task
-        asyncio.get_running_loop().call_later(HELD_SECONDS, _held.pop, key, None)
+        loop.call_later(HELD_SECONDS, _held.pop, key, None)
     return await asyncio.shield(task)
 
 

@@ -3,6 +3,7 @@ server with Redis): after each move, every page whose update fits it swaps in wh
 stream brought, without asking the server anything, and shows the table as a freshly
 loaded page does; only the page whose turn it now is asks for its own part."""
 
+import json
 import random
 import re
 
@@ -10,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import harness
-from tests.e2e.test_play_a_round import _choose, _version, _wait_for_version
+from tests.e2e.test_play_a_round import _version, _wait_for_version
 from tests.helpers import make_user, session_for, start_table
 from tools import server as production
 
@@ -18,14 +19,18 @@ pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis]
 
 TIMEOUT = 15_000  # ms
 MOVES = 16
-NAMES = ("ana", "bram", "cato", "dido")
+# Each reads the site in a language of their own: the streams bring each the update
+# drawn in theirs.
+LANGUAGES = {"ana": "en", "bram": "de", "cato": "nl", "dido": "fr"}
+NAMES = tuple(LANGUAGES)
 
 
 @pytest.fixture
 def served(live_server):
     """A table of four people in play, their sessions, and the production server (one
     uvicorn worker) on this test's database and Redis; stopped at the end."""
-    people = [make_user(name, display_name=name.title()) for name in NAMES]
+    people = [make_user(name, display_name=name.title(), language=LANGUAGES[name])
+              for name in NAMES]
     game = start_table(people[0], people[1:], seed=7, name="Live table",
                        options={"rounds": 2, "first_round_taxes": False})
     game.seats.update(auto_pass=False)
@@ -42,6 +47,25 @@ def _open(browser, base_url: str, session: str, size: str, problems: list, name:
     page.add_init_script("document.addEventListener('htmx:sseOpen', () => "
                          "{ document.documentElement.dataset.stream = 'open'; });")
     return page
+
+
+def _choose(page, rng: random.Random):
+    """A move of the page's player, whatever the page's language: the round's opening (no
+    revolution), a pass now and then, else a play of cards tapped in the hand."""
+    dock = page.locator("#actions")
+    opening = dock.locator("form.revolution-offer button[value=no]")
+    if opening.count():
+        return "opening", opening
+    form = page.locator("#move-form")
+    legal = json.loads(form.get_attribute("data-legal") or "{}")
+    passing = dock.locator("button.pass")
+    if passing.count() and (not legal or rng.random() < 0.4):
+        return "pass", passing
+    for rank in rng.choice(sorted(legal)).split(","):
+        form.locator(f"label.hcard:has(input[value='{rank}']:not(:checked))").first.click()
+    play = dock.locator("button.play")
+    expect(play).to_be_enabled()
+    return "play", play
 
 
 def _round(page) -> str:
@@ -75,19 +99,19 @@ def test_open_pages_take_the_changes_their_streams_bring(served, browser, screen
                      if page.locator("#status .turn.mine").count())
         page = pages[actor]
         version = _version(page)
-        before, round_before = dict(asked), _round(page)
-        opening = page.get_by_role("button", name="Let the round begin")
-        kind, button = ("opening", opening) if opening.count() else _choose(page, rng)
+        before = dict(asked)
+        rounds = {name: _round(other) for name, other in pages.items()}
+        kind, button = _choose(page, rng)
         with page.expect_response(lambda response: response.url.endswith("/act/")) as answer:
             button.click()
         assert answer.value.status == 200
         page.locator(f'#poller[hx-get]:not([hx-get*="?v={version}&"])').wait_for(
             state="attached")
         version = _version(page)
-        for name, other in pages.items():
+        for other in pages.values():
             _wait_for_version(other, version)
         for name, other in pages.items():
-            if name == actor or kind == "opening" or _round(other) != round_before:
+            if name == actor or kind == "opening" or _round(other) != rounds[name]:
                 continue  # the round's play began or ended: every page asks
             if other.locator("#status .turn.mine").count():
                 continue  # its turn: it asks for its dock
@@ -105,6 +129,7 @@ def test_open_pages_take_the_changes_their_streams_bring(served, browser, screen
             "lines => lines.map((line) => Number(line.dataset.line))")
         assert numbers == list(range(len(numbers), 0, -1))
         assert re.search(r"\d", page.locator("#log-lines > li").first.text_content())
-    pages["ana"].screenshot(path=screenshot_dir / "e2e-live-phone.png", full_page=True)
-    pages["bram"].screenshot(path=screenshot_dir / "e2e-live-laptop.png", full_page=True)
+    for name, page in pages.items():
+        page.screenshot(path=screenshot_dir / f"e2e-live-{name}-{LANGUAGES[name]}.png",
+                        full_page=True)
     assert problems == []

@@ -265,3 +265,35 @@ def test_the_step_a_change_announces_names_where_it_started(people):
     assert held.steps(game.pk) == [Step(game.version, since, since_seq, seat.player)]
     assert Step.read(Step(7, 5, 31, 2).message()) == Step(7, 5, 31, 2)
     assert Step.read("c12") is None
+
+
+def test_a_standing_orders_pass_reads_as_such_to_its_owner_alone(client):
+    """What a standing order did is its owner's business: the update every page shares
+    says an ordinary pass, and only the owner's own part (sent to them alone) says it
+    was their standing order."""
+    people = [make_user(f"so{i}") for i in range(5)]
+    game = start_table(people[0], people[1:], seed=3, options={"first_round_taxes": False})
+    game.seats.update(auto_pass=True)
+    rng = random.Random(2)
+    for _ in range(200):
+        game.refresh_from_db()
+        since, since_seq = game.version, game.seq
+        seat = waiting_humans(game)[0]
+        action = rng.choice(legal(game, seat))
+        commands.act(game.pk, seat.user, engine.action_from_json(action),
+                     game.wait_for(seat.player).token)
+        game.refresh_from_db()
+        owners = {a.player for a in game.actions.filter(seq__gt=since_seq, by="standing_order")}
+        if owners and game.engine_state().round.phase == "play":
+            break
+    else:
+        raise AssertionError("no standing order passed")
+    with translation.override("en"):
+        shared, own = updates.draw(game, since, since_seq)
+    assert not shared["ask"]
+    assert "standing order" not in json.dumps(shared)
+    for owner in owners:
+        mine = updates.Update.read(shared, own).event_for(owner)
+        assert "by your standing order" in mine
+    for player in set(map(int, own)) - owners:
+        assert "standing order" not in updates.Update.read(shared, own).event_for(player)
