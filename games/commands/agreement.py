@@ -12,7 +12,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.commands import notifications
-from games.core.turns import end_tally, may_vote_on_ending, no_next_round, open_end_proposal
+from games.core.turns import (
+    end_proposals_changed,
+    end_tally,
+    may_vote_on_ending,
+    no_next_round,
+    open_end_proposal,
+)
 
 from ..models import END_PROPOSAL_LASTS, EndProposal, EndVote, Game, Seat
 from .base import Rejected, record, save_state, table_touched
@@ -77,6 +83,7 @@ def _settle(game: Game, proposal: EndProposal, now: datetime) -> str:
 def _told(game: Game) -> None:
     """Every page of the table shows the change; the bots' pending work named the
     record as it was, so it is sent again."""
+    end_proposals_changed(game)
     game.save(update_fields=["seq"])
     table_touched(game)
     wake_bots(game)

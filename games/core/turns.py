@@ -1,13 +1,15 @@
 """What the commands and the read side both ask about a table and the seats it waits on:
 whether a seat is at the table, whether the round in play is the game's last and a
 newcomer still fits, which games wait for a player, the trick a "pass for this trick"
-order holds for, when the others may nudge, and the votes for a stand-in. Queries only:
-every change is a command's."""
+order holds for, when the others may nudge, and the votes for a stand-in. Queries only
+(and the shared cache of an answer every page asks for): every change is a command's."""
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.core.cache import cache
+from django.db import transaction
 
 from games import engine
 from games.models import EndProposal, Game, Seat, StandInVote
@@ -115,23 +117,39 @@ def open_end_proposal(game: Game) -> EndProposal | None:
         .select_related("proposer__user").first()
 
 
-# How long the shared cache remembers whether a version of a table had an open proposal.
+# How long the shared cache remembers whether a table has an open proposal.
 PROPOSAL_SECONDS = 600
+
+
+def _proposal_key(game_id: int) -> str:
+    return f"end-proposal:{game_id}"
 
 
 def shown_end_proposal(game: Game) -> EndProposal | None:
     """The open proposal a page of `game` shows, asking the database only when there is
-    one. Every page of every open table asks, and there is rarely one: whether there is
-    is kept in the shared cache for the table's public version, which steps in the same
-    transaction as any proposal opens or closes (commands.agreement tells the table)."""
-    key = f"end-proposal:{game.pk}:{game.version}"
+    one. Every page of every open table asks after every move, and there is rarely one:
+    whether there is is kept in the shared cache, which the commands that open and close
+    proposals set when they commit (`end_proposals_changed`). A page that finds nothing
+    kept asks the database and keeps the answer, unless a command set it meanwhile."""
+    key = _proposal_key(game.pk)
     known = cache.get(key)
     if known == 0:
         return None
     proposal = open_end_proposal(game)
     if known is None:
-        cache.set(key, proposal.pk if proposal is not None else 0, PROPOSAL_SECONDS)
+        cache.add(key, proposal.pk if proposal is not None else 0, PROPOSAL_SECONDS)
     return proposal
+
+
+def end_proposals_changed(game: Game) -> None:
+    """A proposal to end `game` opened or closed: until the transaction commits, the pages
+    ask the database (which tells them what was committed); then they know whether one is
+    open without asking (`shown_end_proposal`)."""
+    key = _proposal_key(game.pk)
+    cache.delete(key)
+    proposal = open_end_proposal(game)
+    known = proposal.pk if proposal is not None else 0
+    transaction.on_commit(partial(cache.set, key, known, PROPOSAL_SECONDS))
 
 
 def end_tally(proposal: EndProposal, seats: Iterable[Seat]) -> dict:

@@ -238,8 +238,8 @@ def test_simultaneous_answers_are_counted_once_each(alice, bob, carol, dave, mal
 
 def test_every_page_shows_a_proposal_from_its_opening_to_its_close(game, alice, bob, carol,
                                                                    dave, mallory, client):
-    """Whether a table has an open proposal is remembered per public version (pages ask
-    it at every redraw): a page drawn before a proposal does not hide the next one, and a
+    """Whether a table has an open proposal is kept in the shared cache (pages ask it at
+    every redraw): a page drawn before a proposal does not hide the next one, and a
     closed one does not linger."""
     client.force_login(alice)
     # The proposal's form, with its count and the answers (the log tells of it too).
