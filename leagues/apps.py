@@ -1,5 +1,9 @@
+from functools import partial
+
 from django.apps import AppConfig, apps
-from django.db.models.signals import post_migrate
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
 ORGANISER_GROUP = "league organiser"
@@ -48,13 +52,41 @@ class LeaguesConfig(AppConfig):
         post_migrate.connect(organiser_group, sender=self)
         from games.core import channel_owners
 
-        from .models import League
+        from .models import League, LeagueGame
 
         def league_channel(game):
-            """A league's channel reaches each of its tables that has none of its own."""
-            # Asked after every public move: a league without a channel costs one query.
+            """A league's channel reaches each of its tables that has none of its own.
+            Asked after every public move, and a league rarely has one: which league's
+            channel a table hears (0: none) is kept in the shared cache, forgotten when
+            a league or a table's league changes (`forget`)."""
+            key = _league_channel_key(game.pk)
+            known = cache.get(key)
+            if known == 0:
+                return None
             league = (League.objects.filter(league_games__game=game)
                       .exclude(channel_url="").first())
+            if known is None:
+                cache.add(key, league.pk if league else 0, LEAGUE_CHANNEL_SECONDS)
             return (league, list(league.organisers.all())) if league else None
 
+        def forget(sender, instance, **_signal):
+            """Forget now and once the change commits: a page that read the leagues in
+            between keeps nothing that outlives the change."""
+            games = ([instance.game_id] if isinstance(instance, LeagueGame) else
+                     list(instance.league_games.values_list("game_id", flat=True)))
+            keys = [_league_channel_key(game) for game in games]
+            cache.delete_many(keys)
+            transaction.on_commit(partial(cache.delete_many, keys))
+
         channel_owners.register(league_channel)
+        for model in (League, LeagueGame):
+            post_save.connect(forget, sender=model, dispatch_uid=f"league-channel-{model}")
+            post_delete.connect(forget, sender=model, dispatch_uid=f"league-channel-x-{model}")
+
+
+# How long the shared cache keeps which league's channel a table hears.
+LEAGUE_CHANNEL_SECONDS = 3600
+
+
+def _league_channel_key(game_id: int) -> str:
+    return f"league-channel:{game_id}"

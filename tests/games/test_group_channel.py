@@ -312,3 +312,28 @@ def test_the_rounds_the_end_and_a_nudge_in_the_host_s_language(hook):
         "by": game.seats.get(user=host).player, "player": bot.player})
     assert channel_sender.notice_message(nudge).body.startswith(
         f"Hôte a relancé {bot.name} : la table l’attend.")
+
+
+@pytest.mark.django_db
+def test_a_tables_league_and_its_channel_are_heard_as_soon_as_they_change():
+    """Which league's channel a table hears is kept in the shared cache (every public
+    move asks): a channel set on the league, a table moved to another league and a
+    channel taken away all count from the next move."""
+    from games.core import channel_owners
+    from leagues.models import League, LeagueGame
+
+    quiet = League.objects.create(name="Quiet", slug="quiet")
+    loud = League.objects.create(name="Loud", slug="loud", channel_url="discord://2/loud")
+    game = commands.create_table(make_user("lc-host"), "League table", 4, {})
+    link = LeagueGame.objects.create(game=game, league=quiet)
+    assert channel_owners.for_game(game) is None
+    assert channel_owners.for_game(game) is None  # the answer kept
+    quiet.channel_url = "discord://1/quiet"
+    quiet.save()
+    assert channel_owners.for_game(game)[0] == quiet
+    link.league = loud
+    link.save()
+    assert channel_owners.for_game(game)[0] == loud
+    loud.channel_url = ""
+    loud.save()
+    assert channel_owners.for_game(game) is None
