@@ -125,10 +125,14 @@ class Drawing:
 
     @staticmethod
     def _draw(nodelist, context, variants: dict[str, dict]) -> dict[str, str]:
-        drawn = {}
+        """Each reader's variant, drawn once for the readers it is the same for."""
+        drawn, alike = {}, {}
         for reader, overrides in variants.items():
-            with context.push(overrides):
-                drawn[reader] = nodelist.render(context)
+            same = json.dumps(overrides, sort_keys=True, default=str)
+            if same not in alike:
+                with context.push(overrides):
+                    alike[same] = nodelist.render(context)
+            drawn[reader] = alike[same]
         return drawn
 
 
