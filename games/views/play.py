@@ -56,13 +56,15 @@ def act(request, game_id: int):
                                     503) from None
         steps = held.steps(game.pk)
         try:
+            if not (steps and updates.sharing(request)):
+                return after_change(request, game.pk, me)
             # The table as the move left it: the update the other pages share is drawn
-            # from it before the answer, which is drawn from that update too.
+            # from it before the answer, which is drawn from that update too. Drawing it
+            # reads the round's record: a connection lost after the commit shows there.
             seats = played.seats_after or list(played.seats.select_related("user"))
-            if steps and updates.sharing(request):
-                request.shared_update = updates.prepare(
-                    game.pk, steps[-1], get_language(), timezone.get_current_timezone_name(),
-                    played=(played, seats))
+            request.shared_update = updates.prepare(
+                game.pk, steps[-1], get_language(), timezone.get_current_timezone_name(),
+                played=(played, seats))
             return after_change(request, game.pk, me, game=played, seats=seats)
         except DatabaseError:
             # The move is committed; only showing the table afterwards failed.

@@ -162,16 +162,17 @@ def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
     caller read them."""
     if seats is None:
         seats = list(game.seats.select_related("user"))
+    # The round's record up to `game` (a move made since is another update's), read
+    # first: whoever draws right after a commit learns here if the connection was lost.
+    actions = list(Action.objects.filter(game=game, round_number=game.round_number,
+                                         seq__lte=game.seq)
+                   .order_by("seq").values_list(*LINE_FIELDS, named=True))
     context = table_context(game, None, seats, results=False)
     shared = {"version": game.version, "since": since, "round": game.round_number,
               "day": timezone.localdate().isoformat(), "ask": True}
     if since >= game.version or not shareable(game, context, seats):
         return shared, {}
     names = {s.player: s.name for s in seats}
-    # The record up to `game` (a move made since is another update's).
-    actions = list(Action.objects.filter(game=game, round_number=game.round_number,
-                                         seq__lte=game.seq)
-                   .order_by("seq").values_list(*LINE_FIELDS, named=True))
     log = log_lines(actions, None, names)
     news = [line for line in log if line["seq"] > since_seq]
     # What a standing order did is its owner's business: to everyone else (and in what

@@ -45,10 +45,15 @@ def drop_after_commit():
     background._senders.update(original)
 
 
-@pytest.mark.parametrize("htmx", [False, True])
+@pytest.mark.parametrize(("htmx", "shared"), [(False, False), (True, False), (True, True)])
 def test_a_move_committed_before_the_connection_dropped_is_reported_recorded(
-    client, alice, drop_after_commit, htmx
+    client, alice, drop_after_commit, htmx, shared, monkeypatch
 ):
+    """`shared`: the answer drawn from the update the table's other pages share, as under
+    an ASGI server with Redis (games.views.updates)."""
+    from games.views import updates
+
+    monkeypatch.setattr(updates, "sharing", lambda request: shared)
     game = start_table(alice, bots=3, options={"rounds": 1})
     from games import commands
 
