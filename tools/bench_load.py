@@ -72,7 +72,7 @@ STREAM_SAFETY_SECONDS = 30
 STREAM_SILENCE_SECONDS = 40
 # How long a page waits for the update a new version's event announces before asking
 # (static/js/dalmuti.js).
-UPDATE_WAIT_SECONDS = 1.5
+UPDATE_WAIT_SECONDS = 6.0
 # A request that takes longer than this counts as an error.
 TIMEOUT = 30
 # Moves this close to the end are not waited for on the other pages.

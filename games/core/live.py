@@ -313,8 +313,9 @@ HEARTBEAT_SECONDS = 15
 OWN_MOVE_SECONDS = 2.0
 # How long a new stream waits for Redis to confirm its subscription.
 SUBSCRIBE_SECONDS = 5
-# How long a stream waits for the change it follows a version's event with; a page that
-# gets none by then asks for it.
+# How long a stream waits for the change it follows a version's event with, before it
+# tells the page to ask for it (the page's script waits a little longer, in case the
+# word is lost).
 FOLLOW_SECONDS = 5
 
 
@@ -362,8 +363,10 @@ def session_streams(session_key: str) -> str:
 
 def channel(game_id: int) -> str:
     """The Redis channel every web process listens on for this table's open streams. A
-    message says only which public version or chat message is new: pages fetch the rest
-    through the poll, which knows what each player may see."""
+    message says only which public version or chat message is new (and, for a version,
+    the one it started from and whose move made it): the streams bring the change drawn
+    for every page (games.views.updates), and pages ask through the poll, which knows what
+    each player may see, for the rest."""
     return f"live:{_namespace()}:events:{game_id}"
 
 
@@ -539,8 +542,9 @@ async def events(game_id: int, player: int | None = None, session: str | None = 
     missed.
 
     `follow(step)`, if given, is awaited after each new version's event: the event it
-    returns, if any, goes out right after it (the change itself, for the page to show
-    without asking; see games.views.updates). A page that gets none asks as before.
+    returns goes out right after it (the change itself, for the page to show without
+    asking, or word to ask for it; see games.views.updates), or word to ask when it takes
+    longer than FOLLOW_SECONDS.
 
     A session (`session_streams`) holds at most STREAMS_PER_SESSION streams: opening
     one more closes the oldest, which says "closed" first so that its page stops
@@ -580,11 +584,9 @@ async def events(game_id: int, player: int | None = None, session: str | None = 
             yield f"event: table\ndata: v{step.version}\n\n"
             if follow is not None:
                 try:
-                    update = await asyncio.wait_for(follow(step), FOLLOW_SECONDS)
+                    yield await asyncio.wait_for(follow(step), FOLLOW_SECONDS)
                 except TimeoutError:
-                    update = None
-                if update:
-                    yield update
+                    yield f"event: update\ndata: {{\"v\": {step.version}, \"ask\": true}}\n\n"
     finally:
         current.leave(name, queue)
         if session:

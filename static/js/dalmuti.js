@@ -254,7 +254,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
 {
   const STREAM_SAFETY_MS = 30000;
   const STREAM_SILENCE_MS = 40000;
-  const UPDATE_WAIT_MS = 1500;
+  // The stream answers each new version's event within 5 s (FOLLOW_SECONDS): this only
+  // covers an answer lost on the way.
+  const UPDATE_WAIT_MS = 6000;
   let streamAlive = 0;
   let lastPoll = 0;
   let waiting = 0;

@@ -163,3 +163,25 @@ def test_the_others_hear_of_a_move_once_its_answer_drew_their_update(table):
     assert step == live.Step(game.version, shown, step.since_seq, seat.player)
     assert kept[0] is not None and kept[1] is not None
     assert json.loads(kept[0])["version"] == game.version
+
+
+def test_a_page_whose_update_is_late_is_told_to_ask(table, monkeypatch):
+    """However long drawing the update takes, the stream tells the page in time: after
+    FOLLOW_SECONDS, to ask for the change itself."""
+    game, people = table
+    reader = people[1]
+    seat, action = _a_move_not_handing_the_turn_to(game, reader)
+
+    async def never(*_args):
+        await asyncio.sleep(NEVER * 2)
+
+    monkeypatch.setattr(live, "FOLLOW_SECONDS", 0.2)
+    monkeypatch.setattr(updates, "update_for", never)
+
+    def move():
+        commands.act(game.pk, seat.user, engine.action_from_json(action),
+                     game.wait_for(seat.player).token)
+
+    head, _html = _update(_events(reader, game.pk, move)[-1])
+    game.refresh_from_db()
+    assert head == {"v": game.version, "ask": True}
