@@ -24,6 +24,7 @@ from games.core.turns import (
     TIMEOUTS_BEFORE_VOTE,
     at_the_table,
     nudge_after,
+    nudge_open,
     stand_in_votes,
 )
 
@@ -227,8 +228,8 @@ def nudge(game_id: int, user, player: int) -> None:
                            % {"name": target.name}, 409)
         if target.played_by_bot:
             raise Rejected(_("A bot is playing for %(name)s.") % {"name": target.name}, 409)
-        wait_for = nudge_after(game)
-        if timezone.now() - wait.since < wait_for:
+        if not nudge_open(game, wait.since, timezone.now()):
+            wait_for = nudge_after(game)
             if wait_for == NUDGE_AFTER:
                 raise Rejected(_("You can nudge %(name)s once their turn has lasted an "
                                  "hour.") % {"name": target.name}, 409)

@@ -83,6 +83,18 @@ def nudge_after(game: Game) -> timedelta:
     return NUDGE_AFTER
 
 
+def nudge_open(game: Game, since: datetime, now: datetime) -> bool:
+    """Whether a turn that began `since` has lasted long enough for the others to nudge."""
+    return now - since >= nudge_after(game)
+
+
+def stand_in_vote_open(seat: Seat) -> bool:
+    """Whether the others may vote to let the stand-in bot play for this seat: a person at
+    the table, playing their own seat, who missed their last turns in a row."""
+    return (seat.user_id is not None and not seat.stand_in and at_the_table(seat)
+            and seat.timeouts_in_row >= TIMEOUTS_BEFORE_VOTE)
+
+
 def stand_in_votes(game: Game, target: Seat) -> tuple[int, int]:
     """The votes for a stand-in for `target` since they last acted, and how many make a
     majority of the other human players."""

@@ -18,14 +18,14 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.core.clock import VACATION_DAYS, bank_for_show, current_deadline
 from games.core.turns import (
-    TIMEOUTS_BEFORE_VOTE,
     at_the_table,
     end_tally,
     may_vote_on_ending,
     no_next_round,
-    nudge_after,
+    nudge_open,
     shown_end_proposal,
     stand_in_tally,
+    stand_in_vote_open,
     trick_key,
 )
 from games.core.words import cards_phrase, title_name
@@ -431,9 +431,9 @@ def _nudges(sight: Sight, rows: list[PlayerRow]) -> None:
     game = sight.game
     # A nudge waits until the turn has lasted nudge_after: before that, nobody may nudge
     # or can have nudged, and the record need not be asked.
-    ripe = sight.now - nudge_after(game)
     waiting = [r for r in rows if r.is_turn and not r.is_me and not r.is_bot
-               and (wait := game.wait_for(r.player)) is not None and wait.since <= ripe]
+               and (wait := game.wait_for(r.player)) is not None
+               and nudge_open(game, wait.since, sight.now)]
     if not waiting:
         return
     done = nudged(game, sight.me)
@@ -451,8 +451,7 @@ def _votes(sight: Sight, rows: list[PlayerRow]) -> None:
     targets = {}
     for row in rows:
         seat = sight.by_player.get(row.player)
-        if (row.is_me or seat is None or seat.user_id is None or seat.stand_in
-                or not at_the_table(seat) or seat.timeouts_in_row < TIMEOUTS_BEFORE_VOTE):
+        if row.is_me or seat is None or not stand_in_vote_open(seat):
             continue
         targets[seat.pk] = (row, seat)
     if not targets:

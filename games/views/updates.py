@@ -46,7 +46,7 @@ from django.utils import timezone, translation
 from chat.panel import panel_context
 from games.core import live
 from games.core.live import Step
-from games.core.turns import TIMEOUTS_BEFORE_VOTE, at_the_table, nudge_after
+from games.core.turns import nudge_open, stand_in_vote_open
 from games.core.words import move_sentence
 from games.models import Action, Game, Seat
 from games.read.narration import LINE_FIELDS, log_lines, since, since_you_looked
@@ -144,14 +144,13 @@ def shareable(game: Game, context: dict, seats: list) -> bool:
         return False
     if context["joining"] or context["end_proposal"] is not None:
         return False
-    ripe = timezone.now() - nudge_after(game)
+    now = timezone.now()
     by_player = {s.player: s for s in seats}
     for player, wait in game.waits().items():
         seat = by_player.get(player)
-        if seat is not None and not seat.played_by_bot and wait.since <= ripe:
+        if seat is not None and not seat.played_by_bot and nudge_open(game, wait.since, now):
             return False
-    return not any(s.user_id and not s.stand_in and at_the_table(s)
-                   and s.timeouts_in_row >= TIMEOUTS_BEFORE_VOTE for s in seats)
+    return not any(stand_in_vote_open(s) for s in seats)
 
 
 def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
