@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
-from django.template.loader import get_template, render_to_string
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -67,7 +67,7 @@ def seat_ring(rows: list, phase: str, scoring: bool) -> str:
     # The rows are flat (no dataclass within), so their fields as they are do for the key.
     shown = [{**vars(row), "left": time_left(row.deadline)} for row in rows]
     key = "seats:" + hashlib.sha256(json.dumps(
-        [_drawn_by(), get_language(), phase, scoring, shown], sort_keys=True, default=str,
+        [drawn_by(), get_language(), phase, scoring, shown], sort_keys=True, default=str,
     ).encode()).hexdigest()
     drawn = cache.get(key)
     if drawn is None:
@@ -78,11 +78,10 @@ def seat_ring(rows: list, phase: str, scoring: bool) -> str:
 
 
 @cache_in_process
-def _drawn_by() -> str:
-    """The seats' templates as this process has them: a drawing made by an earlier
-    release (another process, still in the cache) is never shown by a newer one."""
-    sources = (get_template(name).origin.name
-               for name in ("games/table/_seats.html", "games/table/_seat.html"))
-    return hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()
-
-
+def drawn_by() -> str:
+    """The site's templates as this process has them (a short hash): a drawing made by
+    another release (another process, still in the cache) is never shown by this one."""
+    digest = hashlib.sha256()
+    for path in sorted((Path(settings.BASE_DIR) / "templates").rglob("*.html")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

@@ -26,13 +26,10 @@ gained a line only they read (a private one, their own standing order's).
 """
 
 import asyncio
-import hashlib
 import json
 import re
 import secrets
 from dataclasses import dataclass
-from functools import cache as cache_in_process
-from pathlib import Path
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -52,7 +49,7 @@ from games.models import Action, Game, Seat
 from games.read.narration import LINE_FIELDS, log_lines, since, since_you_looked
 from games.read.seat import own_context, own_parts, table_context
 
-from .drawn import fill_table
+from .drawn import drawn_by, fill_table
 
 # How long a drawn update is kept: the pages it is for ask for it at once.
 KEPT_SECONDS = 120
@@ -60,20 +57,9 @@ KEPT_SECONDS = 120
 HELD_SECONDS = 10
 
 
-@cache_in_process
-def _templates() -> str:
-    """The site's templates as this process has them: an update drawn by another release
-    (another process, still in Redis) is never sent by this one."""
-    root = Path(settings.BASE_DIR) / "templates"
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.html")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def keys(game_id: int, version: int, since: int, language: str, zone: str) -> tuple[str, str]:
     """Where the update from `since` to `version` is kept, and its readers' own parts."""
-    drawn = f"{game_id}:{version}:{since}:{language}:{zone}:{_templates()}"
+    drawn = f"{game_id}:{version}:{since}:{language}:{zone}:{drawn_by()}"
     return f"live:update:{drawn}", f"live:own:{drawn}"
 
 

@@ -108,11 +108,11 @@ def test_the_stylesheet_that_seats_each_reader_is_up_to_date():
 def test_a_drawing_of_an_earlier_release_is_drawn_again(client, people, monkeypatch):
     """The cache outlives a release: a process with other templates draws its own."""
     game = _table(people, _hands(swap=False))
-    monkeypatch.setattr(table_page, "_drawn_by", lambda: "release 1")
+    monkeypatch.setattr(table_page, "drawn_by", lambda: "release 1")
     first = _rings(client, game, people[:1])[0]
     drawn = table_page.render_to_string
     monkeypatch.setattr(table_page, "render_to_string",
                         lambda *args, **kwargs: drawn(*args, **kwargs) + "<!-- release 2 -->")
-    monkeypatch.setattr(table_page, "_drawn_by", lambda: "release 2")
+    monkeypatch.setattr(table_page, "drawn_by", lambda: "release 2")
     again = _rings(client, game, people[:1])[0]
     assert again == first + "<!-- release 2 -->"
