@@ -1,5 +1,15 @@
 // Small progressive enhancements; the site works without JavaScript.
 document.documentElement.classList.add("js");
+
+// The version and the key of its own part that a table's page shows, as its poller asks
+// with them (null on a page without a poller).
+const pollerShows = () => {
+  const poller = document.getElementById("poller");
+  const address = poller && poller.getAttribute("hx-get");
+  if (!address) return null;
+  const query = new URLSearchParams(address.split("?")[1] || "");
+  return { v: Number(query.get("v")), key: query.get("me") || "", poller };
+};
 document.addEventListener("change", (event) => {
   const el = event.target;
   if (el.matches("[data-autosubmit]")) {
@@ -269,14 +279,11 @@ document.addEventListener("htmx:afterRequest", (event) => {
   // What the page shows: its version and own part (the poller's address), round, day and
   // folded panels (#looked).
   const shown = () => {
-    const poller = document.getElementById("poller");
+    const page = pollerShows();
     const looked = document.getElementById("looked");
-    const address = poller && poller.getAttribute("hx-get");
-    if (!address || !looked) return null;
-    const query = new URLSearchParams(address.split("?")[1] || "");
+    if (!page || !looked) return null;
     const value = (name) => (looked.querySelector(`input[name=${name}]`) || {}).value;
-    return { v: Number(query.get("v")), key: query.get("me") || "", round: value("r"),
-             day: value("d"), panels: value("p"), poller };
+    return { ...page, round: value("r"), day: value("d"), panels: value("p") };
   };
   const bring = (event) => {
     window.clearTimeout(waiting);
@@ -514,9 +521,8 @@ document.addEventListener("keydown", (event) => {
       params.set("n", String(shownLines(list)));
       // The version the page shows (its poller's), which an update brought by the stream
       // may have moved on since #looked was drawn.
-      const poller = document.getElementById("poller");
-      const address = poller && poller.getAttribute("hx-get");
-      if (address) params.set("sv", new URLSearchParams(address.split("?")[1] || "").get("v"));
+      const page = pollerShows();
+      if (page) params.set("sv", String(page.v));
     }
   });
   document.addEventListener("htmx:oobBeforeSwap", (event) => {
