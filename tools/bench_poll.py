@@ -65,6 +65,11 @@ class Shown:
     def version(self) -> int:
         return poll_parts({"hx-get": self.poll_url})[1]
 
+    @property
+    def key(self) -> str:
+        """The key of the page's own part (its hand, dock and standing orders)."""
+        return own_key(self.poll_url)
+
     def looked_query(self) -> dict:
         """#looked, as the poller and the move form include it, with the version the page
         shows (`sv`, as its script adds)."""
@@ -133,7 +138,7 @@ def measure(seats: int, moves: int, shared_updates: bool) -> dict:
                 lines = [line.removeprefix("data: ") for line in event.split("\n")
                          if line.startswith("data")]
                 head = json.loads(lines[0])
-                if fits(head, page.version, own_key(page.poll_url), page.looked):
+                if fits(head, page.version, page.key, page.looked):
                     brought += 1
                     page.read("\n".join(lines[1:]).encode())
                     continue

@@ -12,11 +12,12 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone, translation
 
-from games import commands, engine
+from games import commands
 from games.core.live import Step
 from games.views import updates
 from tests.games.test_privacy import CSRF, _shuffle_hidden_cards
 from tests.helpers import (
+    act_as,
     bots_play_on,
     form_for,
     legal,
@@ -24,18 +25,19 @@ from tests.helpers import (
     start_table,
     waiting_humans,
 )
-from tools.bench_load import fits, hooks, own_key, poll_parts
+from tools.bench_load import fits
+from tools.bench_poll import Shown
 
 pytestmark = pytest.mark.django_db
 
 
-class Page:
-    """An open page of one player: what it shows, read from its answers by the hooks its
-    script uses, and the poll and move it sends (with what its script adds)."""
+class Page(Shown):
+    """An open page of one player: what it shows, read from its answers as its script
+    reads them (tools.bench_poll.Shown), and the poll and move it sends."""
 
     def __init__(self, client, game, user):
+        super().__init__()
         self.client, self.game, self.user = client, game, user
-        self.poll_url, self.looked = "", {}
         self.read(self._as_me(lambda: client.get(f"/t/{game.pk}/")))
 
     def _as_me(self, request):
@@ -43,35 +45,17 @@ class Page:
         return request()
 
     def read(self, answer) -> None:
-        found = hooks(answer.content)
-        if found.poller is not None:
-            self.poll_url = poll_parts(found.poller)[0] or self.poll_url
-        if "r" in found.looked:
-            self.looked = dict(found.looked)
-        elif found.added_lines:
-            self.looked["n"] = str(int(self.looked["n"]) + found.added_lines)
-
-    @property
-    def version(self) -> int:
-        return poll_parts({"hx-get": self.poll_url})[1]
-
-    @property
-    def key(self) -> str:
-        return own_key(self.poll_url)
-
-    def sent(self) -> dict:
-        """#looked as the page's script sends it, with the version it shows."""
-        return {**self.looked, "sv": str(self.version)}
+        super().read(answer.content)
 
     def poll(self, key: str | None = None):
-        url = self.poll_url if key is None else self.poll_url.replace(
-            f"me={self.key}", f"me={key}")
-        query = "".join(f"&{k}={v}" for k, v in self.sent().items())
-        return self._as_me(lambda: self.client.get(url + query, headers={"HX-Request": "true"}))
+        url = super().poll()
+        if key is not None:
+            url = url.replace(f"me={self.key}", f"me={key}")
+        return self._as_me(lambda: self.client.get(url, headers={"HX-Request": "true"}))
 
     def move(self, action: dict, turn: int):
         return self._as_me(lambda: self.client.post(
-            f"/t/{self.game.pk}/act/", {**form_for(action, turn), **self.sent()},
+            f"/t/{self.game.pk}/act/", {**form_for(action, turn), **self.looked_query()},
             headers={"HX-Request": "true"}))
 
 
@@ -192,8 +176,7 @@ def _two_worlds(people, swap: bool):
     game.refresh_from_db()
     while game.engine_state().round.phase != "play" or not waiting_humans(game):
         seat = waiting_humans(game)[0]
-        commands.act(game.pk, seat.user, engine.action_from_json(legal(game, seat)[0]),
-                     game.wait_for(seat.player).token)
+        act_as(game, seat, legal(game, seat)[0])
         game.refresh_from_db()
     return game
 
@@ -203,9 +186,7 @@ def test_two_worlds_that_differ_only_in_hidden_cards_draw_identical_updates(peop
     game = _two_worlds(people, swap=False)
     seat = waiting_humans(game)[0]
     since, since_seq = game.version, game.seq
-    play = next(a for a in legal(game, seat) if a["type"] == "play")
-    commands.act(game.pk, seat.user, engine.action_from_json(play),
-                 game.wait_for(seat.player).token)
+    act_as(game, seat, next(a for a in legal(game, seat) if a["type"] == "play"))
     game.refresh_from_db()
     with translation.override("en"):
         first, own = updates.draw(game, since, since_seq)
@@ -256,9 +237,7 @@ def test_the_step_a_change_announces_names_where_it_started(people):
             from django.test import TestCase
 
             with TestCase.captureOnCommitCallbacks(execute=True):
-                commands.act(game.pk, seat.user,
-                             engine.action_from_json(legal(game, seat)[0]),
-                             game.wait_for(seat.player).token)
+                act_as(game, seat, legal(game, seat)[0])
     finally:
         _held.reset(token)
     game.refresh_from_db()
@@ -279,9 +258,7 @@ def test_a_standing_orders_pass_reads_as_such_to_its_owner_alone(client):
         game.refresh_from_db()
         since, since_seq = game.version, game.seq
         seat = waiting_humans(game)[0]
-        action = rng.choice(legal(game, seat))
-        commands.act(game.pk, seat.user, engine.action_from_json(action),
-                     game.wait_for(seat.player).token)
+        act_as(game, seat, rng.choice(legal(game, seat)))
         game.refresh_from_db()
         owners = {a.player for a in game.actions.filter(seq__gt=since_seq, by="standing_order")}
         if owners and game.engine_state().round.phase == "play":

@@ -20,7 +20,7 @@ from tests.games.test_shared_updates import (
     _without_looked,
     drawn_alone,
 )
-from tests.helpers import legal, make_user, start_table, waiting_humans
+from tests.helpers import act_as, legal, make_user, start_table, waiting_humans
 
 # A bound for the test never to hang; an event arrives in milliseconds.
 NEVER = 20
@@ -89,11 +89,7 @@ def test_the_stream_brings_each_page_the_change_drawn_for_its_reader(table):
     page = Page(Client(), game, reader)
     shown = game.version
 
-    def move():
-        commands.act(game.pk, seat.user, engine.action_from_json(action),
-                     game.wait_for(seat.player).token)
-
-    events = _events(reader, game.pk, move)
+    events = _events(reader, game.pk, lambda: act_as(game, seat, action))
     game.refresh_from_db()
     assert events[0] == f"event: table\ndata: v{game.version}\n\n"
     head, update = _update(events[-1])
@@ -120,11 +116,7 @@ def test_a_page_whose_turn_comes_is_told_to_ask(table):
     next_player = after.awaiting_players[0]
     reader = game.seats.get(player=next_player).user
 
-    def move():
-        commands.act(game.pk, mover.user, engine.action_from_json(action),
-                     game.wait_for(mover.player).token)
-
-    head, _html = _update(_events(reader, game.pk, move)[-1])
+    head, _html = _update(_events(reader, game.pk, lambda: act_as(game, mover, action))[-1])
     game.refresh_from_db()
     assert head == {"v": game.version, "ask": True}
 
@@ -178,10 +170,6 @@ def test_a_page_whose_update_is_late_is_told_to_ask(table, monkeypatch):
     monkeypatch.setattr(live, "FOLLOW_SECONDS", 0.2)
     monkeypatch.setattr(updates, "update_for", never)
 
-    def move():
-        commands.act(game.pk, seat.user, engine.action_from_json(action),
-                     game.wait_for(seat.player).token)
-
-    head, _html = _update(_events(reader, game.pk, move)[-1])
+    head, _html = _update(_events(reader, game.pk, lambda: act_as(game, seat, action))[-1])
     game.refresh_from_db()
     assert head == {"v": game.version, "ask": True}
