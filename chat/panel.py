@@ -4,6 +4,7 @@ title, and the flourishes their own title offers."""
 from django.urls import reverse
 from django.utils import timezone
 
+from games.core import live
 from games.core.words import title_name
 from games.models import Game, Seat
 
@@ -43,6 +44,15 @@ def lines(messages: list[Message], me: Seat | None, titles: dict[int, str]) -> l
     return out
 
 
+def _newest_id(game: Game, newest) -> int:
+    """The newest message's id (0: none yet), read from the database when Redis did not
+    know it, and told to Redis for the answers that follow (a table nobody has talked at
+    has no entry there until it is read once)."""
+    last_id = newest.values_list("pk", flat=True).first() or 0
+    live.chat_known(game.pk, last_id)
+    return last_id
+
+
 def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], oob: bool = False,
                   send_log: bool | None = None, send_tools: bool = True,
                   send_error: bool = False, error: str = "", text: str = "",
@@ -61,8 +71,7 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
     if send_log is None and oob:
         # An update whose page shows every message needs the newest one's id alone.
         seen = _int(request.GET.get("c"))
-        last_id = (newest_id if newest_id is not None
-                   else newest.values_list("pk", flat=True).first()) or 0
+        last_id = newest_id if newest_id is not None else _newest_id(game, newest)
         send_log = seen is not None and seen < last_id
     messages = []
     if send_log is not False:

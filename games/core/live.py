@@ -207,6 +207,14 @@ def chat_posted(game_id: int, message_id: int) -> None:
         transaction.on_commit(partial(_write_chat, game_id, message_id, announce=True))
 
 
+def chat_known(game_id: int, last_id: int) -> None:
+    """What the database said the newest chat message is (0: none yet), kept for the
+    answers that follow (the id only grows, so a late write never takes it back); written
+    once the transaction commits, so that Redis never names a message that was undone."""
+    if settings.REDIS_URL:
+        transaction.on_commit(partial(_write_chat, game_id, last_id))
+
+
 def remember(game_id: int, user_id, seat_pk: int, version: int, status: str, awaiting: dict,
              chat_last: int | None) -> None:
     """What the database said at a poll that had to ask it."""

@@ -63,16 +63,21 @@ def no_next_round(state: engine.Game) -> bool:
     return state.ending or (rounds is not None and state.round_number >= rounds)
 
 
-def room_for_newcomers(game: Game) -> bool:
+def room_for_newcomers(game: Game, seats: list[Seat] | None = None) -> bool:
     """Whether someone could still take a seat: a free seat at an open table, or, in a
-    game in progress, a next round to join at and room at the table."""
+    game in progress, a next round to join at and room at the table. `seats`: the
+    table's seats, if the caller read them (they are not counted again)."""
     if game.is_open:
-        return game.seats.count() < game.seats_wanted
+        taken = len(seats) if seats is not None else game.seats.count()
+        return taken < game.seats_wanted
     if not game.is_playing:
         return False
     state = game.engine_state()
-    joining = game.seats.filter(joining=True).count()
-    return not no_next_round(state) and len(state.lineup) + joining < engine.MAX_PLAYERS
+    if no_next_round(state):
+        return False
+    joining = (sum(1 for seat in seats if seat.joining) if seats is not None
+               else game.seats.filter(joining=True).count())
+    return len(state.lineup) + joining < engine.MAX_PLAYERS
 
 
 def nudge_after(game: Game) -> timedelta:

@@ -15,22 +15,26 @@ from players.reliability import RELIABILITY_MIN_TURNS, reliability, why_not_admi
 
 from .. import commands
 from ..forms import GroupInviteForm, InviteForm
-from ..models import Game, Invitation
+from ..models import Game, Invitation, Seat
 
 
-def invite_context(request, game: Game) -> dict:
+def invite_context(request, game: Game, seats: list[Seat] | None = None) -> dict:
     """The invitation panel of a table (the lobby, and the game page between rounds): the
     join link for everyone seated; the form and the invitees, with the addresses the
-    host typed, for the host only; the others see how many are pending."""
+    host typed, for the host only; the others see how many are pending. Without room
+    for newcomers the panel is not shown, and the invitations are not read. `seats`:
+    the table's seats, if the caller read them."""
     is_host = game.host_id == request.user.pk
-    invitations = list(game.invitations.select_related("user").order_by("created"))
+    room = room_for_newcomers(game, seats)
+    invitations = (list(game.invitations.select_related("user").order_by("created"))
+                   if room else [])
     return {
         "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
         "invite_form": InviteForm() if is_host else None,
         "group_form": GroupInviteForm(host=request.user, game=game) if is_host else None,
         "invitations": invitations if is_host else [],
         "pending_invitations": len(invitations),
-        "room_for_newcomers": room_for_newcomers(game),
+        "room_for_newcomers": room,
     }
 
 

@@ -152,10 +152,11 @@ def lobby_page(request, game: Game, me: Seat):
     """The table before the start: seats, invitations, bots, and its table talk."""
     # Whoever is looking at the table when it starts sees it start: no email about it.
     commands.seen(me)
+    seats = list(game.seats.select_related("user"))
     return render(request, "games/lobby.html", {
-        **panel_context(request, game, me, {}),
-        **invite_context(request, game),
-        "game": game, "me": me, "seats": list(game.seats.select_related("user")),
+        **panel_context(request, game, me, {}, seats=seats),
+        **invite_context(request, game, seats),
+        "game": game, "me": me, "seats": seats,
         "bot_form": BotForm(),
         "is_host": game.host_id == request.user.pk,
         "poll_seconds": settings.GAME_POLL_SECONDS,

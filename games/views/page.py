@@ -104,7 +104,7 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         "orders_saved": orders_saved,
     })
     if me is not None and not context["oob"] and game.is_playing:
-        context.update(invite_context(request, game))
+        context.update(invite_context(request, game, seats))
     if me is not None or game.watchers_talk:
         # The table talk panel, with the titles of this same view.
         titles = {p.player: p.title_key for p in context["players"]}

@@ -122,3 +122,34 @@ def test_an_expired_turn_is_enforced_by_the_poll_of_whoever_watches(client, alic
         response = client.get(f"/t/{game.pk}/poll/?v={game.version}")
     assert response.status_code == 200
     assert Action.objects.filter(game=game, by="timeout").exists()
+
+
+def _page_sql(client, game) -> list[str]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.get(f"/t/{game.pk}/")
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(f"/t/{game.pk}/").status_code == 200
+    return [q["sql"] for q in ctx.captured_queries]
+
+
+def test_the_game_page_counts_the_seats_it_read_and_reads_them_once(client, make_user):
+    host, guest = make_user("counting-host"), make_user("counting-guest")
+    game = start_table(host, [guest], bots=2, options={"rounds": 10})
+    client.force_login(host)
+    sql = _page_sql(client, game)
+    assert not [q for q in sql if q.startswith('SELECT COUNT(*)') and '"games_seat"' in q], sql
+    # The page reads the seat of its reader and the table's seats; nothing per seat.
+    assert len([q for q in sql if q.startswith('SELECT "games_seat"."id"')]) == 2, sql
+    # A game with rounds to come and room at the table shows who is invited.
+    assert [q for q in sql if '"games_invitation"' in q]
+
+
+def test_without_room_for_newcomers_the_page_reads_no_invitations(client, make_user):
+    host, guest = make_user("full-host"), make_user("full-guest")
+    game = start_table(host, [guest], bots=2, options={"rounds": 1})
+    client.force_login(host)
+    sql = _page_sql(client, game)
+    assert not [q for q in sql if '"games_invitation"' in q], sql
+    assert "Invite friends" not in client.get(f"/t/{game.pk}/").content.decode()

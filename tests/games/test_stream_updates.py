@@ -173,3 +173,28 @@ def test_a_page_whose_update_is_late_is_told_to_ask(table, monkeypatch):
     head, _html = _update(_events(reader, game.pk, lambda: act_as(game, seat, action))[-1])
     game.refresh_from_db()
     assert head == {"v": game.version, "ask": True}
+
+
+def test_a_table_nobody_talked_at_reads_its_chat_from_the_database_once(table, monkeypatch):
+    """The move's answer needs the newest chat message's id: where Redis does not know it
+    (nobody has talked, or its entry lapsed), the database is read once and Redis told,
+    so the answers that follow read no chat table."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game, people = table
+    monkeypatch.setattr(updates, "sharing", lambda request: True)
+    chat_reads = []
+    for _ in range(3):
+        game.refresh_from_db()
+        seat = waiting_humans(game)[0]
+        # The mover's page, loaded whole: it shows the table as it is.
+        page = Page(Client(), game, seat.user)
+        assert chat_reads or live.chat_last(game.pk) is None
+        with CaptureQueriesContext(connection) as captured:
+            answer = page.move(legal(game, seat)[0], game.wait_for(seat.player).token)
+        assert answer.status_code == 200 and 'id="poller"' in answer.content.decode()
+        chat_reads.append(len([q for q in captured.captured_queries
+                               if '"chat_message"' in q["sql"]]))
+    assert live.chat_last(game.pk) == 0
+    assert chat_reads[1:] == [0, 0], chat_reads
