@@ -112,11 +112,15 @@ class Bench:
             client.force_login(users[0])
             client.get(f"/t/{game.pk}/")
             reset_queries()  # each request resets the log; count from a clean one
-            with CaptureQueriesContext(connection) as page:
+            # A capture's queries are a window on the connection's log, read when asked:
+            # counted at once, before the next request resets that log.
+            with CaptureQueriesContext(connection) as captured:
                 client.get(f"/t/{game.pk}/")
+            page_queries = len(captured.captured_queries)
             reset_queries()
-            with CaptureQueriesContext(connection) as poll:
+            with CaptureQueriesContext(connection) as captured:
                 client.get(f"/t/{game.pk}/poll/?v={game.version}")
+            poll_queries = len(captured.captured_queries)
             times = []
             for _ in range(polls):
                 start = time.perf_counter()
@@ -129,8 +133,8 @@ class Bench:
                 client.get(f"/t/{game.pk}/poll/?v=0&me=x")
                 changed.append((time.perf_counter() - start) * 1000)
             self.stdout.write(
-                f"{2 + n_bots} players: game page {len(page.captured_queries)} queries; "
-                f"unchanged poll {len(poll.captured_queries)} queries, "
+                f"{2 + n_bots} players: game page {page_queries} queries; "
+                f"unchanged poll {poll_queries} queries, "
                 f"median {statistics.median(times):.2f} ms, "
                 f"p95 {sorted(times)[int(len(times) * 0.95)]:.2f} ms over {polls}; "
                 f"changed poll (fragments rendered) median {statistics.median(changed):.1f} ms"
