@@ -170,6 +170,9 @@ LOGIN_ADDRESS_FAILURE_LIMIT = envint("LOGIN_ADDRESS_FAILURE_LIMIT", "20")
 
 # How often an open game page asks whether anything changed (seconds).
 GAME_POLL_SECONDS = envint("GAME_POLL_SECONDS", "3")
+# How often a game page whose live stream is open asks all the same (seconds): a safety net
+# for an event lost on the way; the stream brings every change at once.
+STREAM_SAFETY_SECONDS = envint("STREAM_SAFETY_SECONDS", "30")
 
 # The cache (rate limits, sessions, the tables' versions for the cheap poll): Redis when
 # there is one (REDIS_URL, else the broker's Redis, in the next database number), so that

@@ -43,6 +43,7 @@ def fill_table(context: dict, game, me, names: dict, log: list[dict], new_lines:
         "log_day": timezone.localdate().isoformat(),
         # Pages served by an ASGI server with Redis are told of changes at once.
         "stream": stream,
+        "stream_safety_seconds": settings.STREAM_SAFETY_SECONDS,
         # A stream is only ever a seated player's (a shared update is drawn for them).
         "poll_url": reverse("poll", args=[game.pk]) if me is not None or stream
         else reverse("watch_poll", args=[game.watch_token]),

@@ -259,10 +259,11 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // update that fits is swapped in; otherwise, or when none comes within UPDATE_WAIT_MS,
 // the page asks (the poller's `ask`), as it does for the table talk's news. While the
 // stream proves alive (its events and its heartbeat), the regular poll runs only as a
-// safety net, every STREAM_SAFETY_MS. Without a stream (no Redis, a proxy that buffers)
-// nothing changes.
+// safety net, every STREAM_SAFETY_MS (the site's STREAM_SAFETY_SECONDS, on #game). Without
+// a stream (no Redis, a proxy that buffers) nothing changes.
 {
-  const STREAM_SAFETY_MS = 30000;
+  const game = document.getElementById("game");
+  const STREAM_SAFETY_MS = 1000 * (Number(game && game.dataset.streamSafety) || 30);
   const STREAM_SILENCE_MS = 40000;
   // The stream answers each new version's event within 5 s (FOLLOW_SECONDS): this only
   // covers an answer lost on the way.

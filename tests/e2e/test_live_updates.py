@@ -35,8 +35,11 @@ def served(live_server):
                        options={"rounds": 2, "first_round_taxes": False})
     game.seats.update(auto_pass=False)
     sessions = {user.username: session_for(user) for user in people}
-    # The production settings, its static files collected, over plain HTTP on loopback.
-    env = production.environment(DEBUG="0", SECURE_SSL_REDIRECT="0", SECURE_HSTS_SECONDS="0")
+    # The production settings, its static files collected, over plain HTTP on loopback;
+    # the pages' safety-net poll (every 30 s by default) out of the way, so that every
+    # poll the test counts is one a page sent because its update did not fit.
+    env = production.environment(DEBUG="0", SECURE_SSL_REDIRECT="0", SECURE_HSTS_SECONDS="0",
+                                 STREAM_SAFETY_SECONDS="3600")
     with production.serve(env) as server:
         yield f"http://127.0.0.1:{server.port}", game.pk, sessions
 
@@ -93,6 +96,7 @@ def test_open_pages_take_the_changes_their_streams_bring(served, browser, screen
             name, asked[name] + ("/poll/" in request.url)))
         page.goto(f"/t/{game_id}/")
         page.locator("html[data-stream=open]").wait_for(state="attached")
+        assert page.locator("#game").get_attribute("data-stream-safety") == "3600"
     taken = 0
     for _ in range(MOVES):
         actor = next(name for name, page in pages.items()
