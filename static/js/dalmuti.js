@@ -259,11 +259,14 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // update that fits is swapped in; otherwise, or when none comes within UPDATE_WAIT_MS,
 // the page asks (the poller's `ask`), as it does for the table talk's news. While the
 // stream proves alive (its events and its heartbeat), the regular poll runs only as a
-// safety net, every STREAM_SAFETY_MS (the site's STREAM_SAFETY_SECONDS, on #game). Without
+// safety net, every STREAM_SAFETY_SECONDS (the site's setting, on #game). Without
 // a stream (no Redis, a proxy that buffers) nothing changes.
 {
-  const game = document.getElementById("game");
-  const STREAM_SAFETY_MS = 1000 * (Number(game && game.dataset.streamSafety) || 30);
+  // Read when needed: the page may have come in without a reload.
+  const safetyMs = () => {
+    const game = document.getElementById("game");
+    return 1000 * (Number(game && game.dataset.streamSafety) || 30);
+  };
   const STREAM_SILENCE_MS = 40000;
   // The stream answers each new version's event within 5 s (FOLLOW_SECONDS): this only
   // covers an answer lost on the way.
@@ -329,7 +332,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const config = event.detail.requestConfig || {};
     const told = config.triggeringEvent && config.triggeringEvent.type === "ask";
     const now = Date.now();
-    if (!told && now - streamAlive < STREAM_SILENCE_MS && now - lastPoll < STREAM_SAFETY_MS) {
+    if (!told && now - streamAlive < STREAM_SILENCE_MS && now - lastPoll < safetyMs()) {
       event.preventDefault();
       return;
     }
