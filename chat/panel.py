@@ -81,7 +81,7 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
         if send_log is None:
             send_log = True
     elif last_id is None:
-        last_id = newest.values_list("pk", flat=True).first() or 0
+        last_id = newest_id if newest_id is not None else _newest_id(game, newest)
     shown = lines(messages, me, titles) if send_log else []
     # What the player had read before this page: the page counts what came since as
     # unread until they open the panel.

@@ -66,9 +66,9 @@ from games import commands, engine  # noqa: E402
 from games.models import Game  # noqa: E402
 
 PREFIX = "bench-load-"
-# With a live stream the page's regular poll runs only this often, while the stream's
-# events or heartbeat came within the silence bound (static/js/dalmuti.js).
-STREAM_SAFETY_SECONDS = 30
+# With a live stream the page's regular poll runs only every STREAM_SAFETY_SECONDS (the
+# site's setting, which the page carries), while the stream's events or heartbeat came
+# within the silence bound (static/js/dalmuti.js).
 STREAM_SILENCE_SECONDS = 40
 # How long a page waits for the update a new version's event announces before asking
 # (static/js/dalmuti.js).
@@ -296,7 +296,7 @@ class Page:
         while self.poll_url:
             now = time.monotonic()
             if not (now - self.stream_alive < STREAM_SILENCE_SECONDS
-                    and now - self.last_poll < STREAM_SAFETY_SECONDS):
+                    and now - self.last_poll < settings.STREAM_SAFETY_SECONDS):
                 self.trigger()
             await asyncio.sleep(self.every)
 

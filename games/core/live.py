@@ -11,6 +11,7 @@ flushed Redis, or a write that was lost, costs a database read, never a wrong an
 
 import asyncio
 import hashlib
+import json
 import uuid
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -369,6 +370,11 @@ def session_streams(session_key: str) -> str:
     return "live:streams:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
+def ask_event(version: int) -> str:
+    """The stream's event that tells a page to ask for version `version` itself."""
+    return f"event: update\ndata: {json.dumps({'v': version, 'ask': True})}\n\n"
+
+
 def channel(game_id: int) -> str:
     """The Redis channel every web process listens on for this table's open streams. A
     message says only which public version or chat message is new (and, for a version,
@@ -594,7 +600,7 @@ async def events(game_id: int, player: int | None = None, session: str | None = 
                 try:
                     yield await asyncio.wait_for(follow(step), FOLLOW_SECONDS)
                 except TimeoutError:
-                    yield f"event: update\ndata: {{\"v\": {step.version}, \"ask\": true}}\n\n"
+                    yield ask_event(step.version)
     finally:
         current.leave(name, queue)
         if session:

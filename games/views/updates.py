@@ -285,17 +285,12 @@ class Update:
         own part and of its folded panels), then the update; or word to ask."""
         own = self.own.get(str(player))
         if own is None or own["ask"] or self.head["ask"]:
-            return ask(self.head["version"])
+            return live.ask_event(self.head["version"])
         head = {"v": self.head["version"], "since": self.head["since"],
                 "round": self.head["round"], "day": self.head["day"], "key": own["key"],
                 "panels": own["panels"]}
         html = self.fill(player, {}, own["key"]).replace("\n", "\ndata: ")
         return f"event: update\ndata: {json.dumps(head)}\ndata: {html}\n\n"
-
-
-def ask(version: int) -> str:
-    """The event that tells a page to ask for version `version` itself."""
-    return f"event: update\ndata: {json.dumps({'v': version, 'ask': True})}\n\n"
 
 
 # -- the answer to a page that asks --
@@ -406,7 +401,7 @@ def follower(game_id: int, player: int | None, language: str, zone: str):
     or word to ask for it."""
     async def follow(step: Step) -> str:
         if player is None or step.since is None:
-            return ask(step.version)
+            return live.ask_event(step.version)
         update = await update_for(game_id, step, language, zone)
-        return ask(step.version) if update is None else update.event_for(player)
+        return live.ask_event(step.version) if update is None else update.event_for(player)
     return follow
