@@ -106,12 +106,15 @@ def celery_worker(transactional_db):
     """A real Celery worker (in a thread of this process) consuming from the real broker.
 
     It needs committed data, hence transactional_db; the worker's own database
-    connections see the same test database.
+    connections see the same test database. It starts on empty queues: what earlier
+    tests sent without a worker to take it (a server's emails, bot moves of tables long
+    gone) is not this test's work, and would stand before it in the queues.
     """
     from celery.contrib.testing.worker import start_worker
 
     from dalmuti_site.celery import app
 
+    app.control.purge()
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker:
         yield worker
 

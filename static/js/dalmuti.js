@@ -272,7 +272,10 @@ document.addEventListener("htmx:afterRequest", (event) => {
   // covers an answer lost on the way.
   const UPDATE_WAIT_MS = 6000;
   let streamAlive = 0;
-  let lastPoll = 0;
+  // The safety net counts from when the page last heard the table whole: its drawing,
+  // then each poll (not from nought, or the first tick of a page that never had to ask
+  // would go through).
+  let lastPoll = Date.now();
   let waiting = 0;
   const ask = () => {
     window.clearTimeout(waiting);

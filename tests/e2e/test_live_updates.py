@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 from tests.e2e import harness
@@ -18,6 +19,7 @@ from tools import server as production
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis]
 
 TIMEOUT = 15_000  # ms
+POLL_SECONDS = settings.GAME_POLL_SECONDS
 MOVES = 16
 # Each reads the site in a language of their own: the streams bring each the update
 # drawn in theirs.
@@ -47,8 +49,18 @@ def served(live_server):
 def _open(browser, base_url: str, session: str, size: str, problems: list, name: str):
     page = harness.signed_in_page(browser, base_url, session, size, problems, name, TIMEOUT)
     # Marked on the page itself: the site's policy allows no script evaluated from text.
-    page.add_init_script("document.addEventListener('htmx:sseOpen', () => "
-                         "{ document.documentElement.dataset.stream = 'open'; });")
+    # The poller's ticks, and the polls it sent (those the page's script let through).
+    page.add_init_script("""
+        const mark = () => document.documentElement.dataset;
+        const count = (event, name) => {
+          if (event.detail.elt.id === "poller") mark()[name] = Number(mark()[name] || 0) + 1;
+        };
+        document.addEventListener("htmx:sseOpen", () => { mark().stream = "open"; });
+        document.addEventListener("htmx:beforeRequest", (event) => count(event, "ticks"));
+        document.addEventListener("htmx:beforeSend", (event) => count(event, "polls"));
+    """)
+    # Its clock, to run past the poller's interval at once.
+    page.clock.install()
     return page
 
 
@@ -97,6 +109,14 @@ def test_open_pages_take_the_changes_their_streams_bring(served, browser, screen
         page.goto(f"/t/{game_id}/")
         page.locator("html[data-stream=open]").wait_for(state="attached")
         assert page.locator("#game").get_attribute("data-stream-safety") == "3600"
+    # A page just drawn, its stream open, lets the poller's ticks pass without asking,
+    # until its safety net is due; so each update below shows whatever time it takes.
+    for name, page in pages.items():
+        page.clock.fast_forward(2 * POLL_SECONDS * 1000)
+        marks = page.locator("html")
+        assert int(marks.get_attribute("data-ticks") or 0) >= 1, name
+        assert marks.get_attribute("data-polls") is None, f"{name}'s page polled"
+        assert asked[name] == 0, name
     taken = 0
     for _ in range(MOVES):
         actor = next(name for name, page in pages.items()
