@@ -1,10 +1,12 @@
 """Two leagues with their organisers, and games in play in both and in none: the ground
 the admin's scoping and secrecy tests walk."""
 
+import copy
 from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import Group
+from django.db import transaction
 
 from games import commands
 from games.models import Game
@@ -49,8 +51,23 @@ def organiser(username):
     return user
 
 
+@pytest.fixture(scope="module")
+def _ground_once(django_db_setup, django_db_blocker):
+    """The ground, built once for a module's tests (its four games take seconds each to
+    play), in a transaction undone when the module is done; each test runs in a savepoint
+    of it (pytest-django's `db`), so that what a test changes is undone after it."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _build_ground()
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def ground(db):
+def ground(_ground_once, db):
+    """The ground, a copy of its objects of this test's own."""
+    return copy.deepcopy(_ground_once)
+
+
+def _build_ground() -> Ground:
     olga, fred = organiser("olga"), organiser("fred")
     anna, bert, cleo, dirk, erik = (make_user(n) for n in ("anna", "bert", "cleo", "dirk",
                                                            "erik"))

@@ -8,7 +8,7 @@ from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
 from games import commands
-from games.models import Action, Game, Invitation
+from games.models import Game, Invitation
 from leagues.models import AdminRecord, League, LeagueGame, Membership, Season
 
 from .conftest import has_private_lines
@@ -329,35 +329,6 @@ def test_the_record_of_an_organisers_actions_outlives_her_account(client, ground
     assert "fred (account deleted)" in page and "Nobody played for a month" in page
     history = root.get(reverse("admin:games_game_history", args=[game.pk])).content.decode()
     assert "fred" in history and "Nobody played for a month" in history
-
-
-def test_an_existing_league_gets_its_creator_as_organiser():
-    from importlib import import_module
-
-    from django.apps import apps
-    from django.contrib.admin.models import ADDITION
-    from django.contrib.contenttypes.models import ContentType
-
-    migration = import_module("leagues.migrations.0003_league_organisers_and_time_limit")
-    olga = make_user("olga", is_staff=True)
-    olga.groups.add(Group.objects.get(name="league organiser"))
-    fred = make_user("fred", is_staff=True)
-    fred.groups.add(Group.objects.get(name="league organiser"))
-    made = League.objects.create(name="Made", slug="made")
-    LogEntry.objects.create(
-        user=olga, content_type=ContentType.objects.get_for_model(League),
-        object_id=str(made.pk), object_repr="Made", action_flag=ADDITION)
-    orphan = League.objects.create(name="Orphan", slug="orphan")
-    migration.name_organisers(apps, None)
-    assert list(made.organisers.all()) == [olga]
-    # No creator on record: every organiser keeps the access they had.
-    assert set(orphan.organisers.all()) == {olga, fred}
-    assert not Action.objects.exists()
-    # The history so far is copied into the record that outlives accounts.
-    migration.keep_the_history(apps, None)
-    olga.delete()
-    record = AdminRecord.objects.get()
-    assert (record.actor_name, record.league, record.kind) == ("olga", made, "addition")
 
 
 # -- no back door through the changelists' URL filters --
