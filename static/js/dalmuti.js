@@ -272,6 +272,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
   // covers an answer lost on the way.
   const UPDATE_WAIT_MS = 6000;
   let streamAlive = 0;
+  // Whether the stream broke since it last opened: what was announced meanwhile never
+  // reached the page, which asks as soon as its stream is back.
+  let streamLost = false;
   // The safety net counts from when the page last heard the table whole: its drawing,
   // then each poll (not from nought, or the first tick of a page that never had to ask
   // would go through).
@@ -310,6 +313,10 @@ document.addEventListener("htmx:afterRequest", (event) => {
   };
   document.addEventListener("htmx:sseOpen", (event) => {
     streamAlive = Date.now();
+    if (streamLost) {
+      streamLost = false;
+      ask();
+    }
     const source = event.detail.source;
     source.addEventListener("ping", () => { streamAlive = Date.now(); });
     source.addEventListener("table", (message) => {
@@ -326,7 +333,10 @@ document.addEventListener("htmx:afterRequest", (event) => {
       bring(message);
     });
   });
-  document.addEventListener("htmx:sseError", () => { streamAlive = 0; });
+  document.addEventListener("htmx:sseError", () => {
+    streamAlive = 0;
+    streamLost = true;
+  });
   // A stream closed for good ("closed": the same browser opened too many elsewhere)
   // does not come back; the page polls as it does without one.
   document.addEventListener("htmx:sseClose", () => { streamAlive = 0; });

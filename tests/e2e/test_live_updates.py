@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+import redis
 from django.conf import settings
 from playwright.sync_api import expect
 
@@ -56,8 +57,13 @@ def _open(browser, base_url: str, session: str, size: str, problems: list, name:
           if (event.detail.elt.id === "poller") mark()[name] = Number(mark()[name] || 0) + 1;
         };
         document.addEventListener("htmx:sseOpen", () => { mark().stream = "open"; });
+        document.addEventListener("htmx:sseError", () => { mark().stream = "lost"; });
         document.addEventListener("htmx:beforeRequest", (event) => count(event, "ticks"));
         document.addEventListener("htmx:beforeSend", (event) => count(event, "polls"));
+        document.addEventListener("htmx:beforeSend", (event) => {
+          const told = (event.detail.requestConfig || {}).triggeringEvent;
+          if (told && told.type === "ask") count(event, "asks");
+        });
     """)
     # Its clock, to run past the poller's interval at once.
     page.clock.install()
@@ -157,3 +163,55 @@ def test_open_pages_take_the_changes_their_streams_bring(served, browser, screen
         page.screenshot(path=screenshot_dir / f"e2e-live-{name}-{LANGUAGES[name]}.png",
                         full_page=True)
     assert problems == []
+
+
+def _cut_streams() -> None:
+    """Cut the web server's connection to Redis's pub/sub, as a network fault would: the
+    streams it fed end, and their pages reconnect. Only the subscribers to this test's
+    Redis database (the server's hub), never another test process's."""
+    r = redis.Redis.from_url(settings.REDIS_URL)
+    db = r.connection_pool.connection_kwargs.get("db", 0)
+    cut = [client["id"] for client in r.client_list()
+           if "P" in client["flags"] and int(client["db"]) == db]
+    assert cut, "the server has no subscription to cut"
+    for client_id in cut:
+        r.client_kill_filter(_id=client_id)
+
+
+def test_a_page_whose_stream_broke_asks_once_it_is_back(served, browser):
+    base_url, game_id, sessions = served
+    expect.set_options(timeout=TIMEOUT)
+    problems: list[str] = []
+    pages = {name: _open(browser, base_url, sessions[name], "laptop", problems, name)
+             for name in NAMES}
+    for page in pages.values():
+        page.goto(f"/t/{game_id}/")
+        page.locator("html[data-stream=open]").wait_for(state="attached")
+    page, marks = pages["ana"], pages["ana"].locator("html")
+    version = _version(page)
+    # Ana's clock stands still: her poller never ticks, so only an ask can bring her
+    # what her page missed.
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    # The streams break, and hers stays away (her reconnection refused) while a move is
+    # made at another page.
+    page.route("**/stream/", lambda route: route.abort())
+    _cut_streams()
+    page.locator("html[data-stream=lost]").wait_for(state="attached")
+    actor = next(other for name, other in pages.items()
+                 if name != "ana" and other.locator("#status .turn.mine").count())
+    _kind, button = _choose(actor, random.Random(3))
+    with actor.expect_response(lambda response: response.url.endswith("/act/")) as answer:
+        button.click()
+    assert answer.value.status == 200
+    actor.locator(f'#poller[hx-get]:not([hx-get*="?v={version}&"])').wait_for(
+        state="attached")
+    moved = _version(actor)
+    assert moved > version and _version(page) == version
+    assert marks.get_attribute("data-asks") is None
+    # Her stream comes back, and she asks once for what it missed.
+    page.unroute("**/stream/")
+    page.locator("html[data-stream=open]").wait_for(state="attached")
+    _wait_for_version(page, moved)
+    assert marks.get_attribute("data-asks") == "1"
+    # The break itself is logged by htmx on each page (its error event); nothing else.
+    assert [problem for problem in problems if not problem.endswith(": [object Event]")] == []
