@@ -277,11 +277,16 @@ class Page:
                 self.run.seen.append((self.game, v, self.index, now))
         self.version = max(self.version, version)
 
+    def loaded(self, data: bytes) -> None:
+        """A page drawn whole: the script's safety net counts from it."""
+        self.read(data)
+        self.last_poll = time.monotonic()
+
     async def open(self) -> None:
         answer = await self.request("page load (opening)", "GET", f"/t/{self.game}/")
         if answer is None:
             return
-        self.read(answer[1])
+        self.loaded(answer[1])
         if self.run.stream:
             self.run.spawn(self.listen())
         self.run.spawn(self.keep_polling())
@@ -289,7 +294,7 @@ class Page:
     async def reload(self) -> None:
         answer = await self.request("page load (during the run)", "GET", f"/t/{self.game}/")
         if answer is not None:
-            self.read(answer[1])
+            self.loaded(answer[1])
 
     async def keep_polling(self) -> None:
         await asyncio.sleep(random.uniform(0, self.every))

@@ -89,6 +89,19 @@ def _choose(page, rng: random.Random):
     return "play", play
 
 
+def _move(page, rng: random.Random) -> tuple[str, int]:
+    """A move of the page's player, made at the page: its kind, and the version the page
+    shows once the move's answer is in."""
+    version = _version(page)
+    kind, button = _choose(page, rng)
+    with page.expect_response(lambda response: response.url.endswith("/act/")) as answer:
+        button.click()
+    assert answer.value.status == 200
+    page.locator(f'#poller[hx-get]:not([hx-get*="?v={version}&"])').wait_for(
+        state="attached")
+    return kind, _version(page)
+
+
 def _round(page) -> str:
     return page.locator("#game-head-info").inner_text()
 
@@ -127,17 +140,9 @@ def test_open_pages_take_the_changes_their_streams_bring(served, browser, screen
     for _ in range(MOVES):
         actor = next(name for name, page in pages.items()
                      if page.locator("#status .turn.mine").count())
-        page = pages[actor]
-        version = _version(page)
         before = dict(asked)
         rounds = {name: _round(other) for name, other in pages.items()}
-        kind, button = _choose(page, rng)
-        with page.expect_response(lambda response: response.url.endswith("/act/")) as answer:
-            button.click()
-        assert answer.value.status == 200
-        page.locator(f'#poller[hx-get]:not([hx-get*="?v={version}&"])').wait_for(
-            state="attached")
-        version = _version(page)
+        kind, version = _move(pages[actor], rng)
         for other in pages.values():
             _wait_for_version(other, version)
         for name, other in pages.items():
@@ -199,13 +204,7 @@ def test_a_page_whose_stream_broke_asks_once_it_is_back(served, browser):
     page.locator("html[data-stream=lost]").wait_for(state="attached")
     actor = next(other for name, other in pages.items()
                  if name != "ana" and other.locator("#status .turn.mine").count())
-    _kind, button = _choose(actor, random.Random(3))
-    with actor.expect_response(lambda response: response.url.endswith("/act/")) as answer:
-        button.click()
-    assert answer.value.status == 200
-    actor.locator(f'#poller[hx-get]:not([hx-get*="?v={version}&"])').wait_for(
-        state="attached")
-    moved = _version(actor)
+    _kind, moved = _move(actor, random.Random(3))
     assert moved > version and _version(page) == version
     assert marks.get_attribute("data-asks") is None
     # Her stream comes back, and she asks once for what it missed.
