@@ -1,7 +1,7 @@
 """What the table's templates are drawn from, the same for a reader's own page and for
 the update every page of the table shares (games.views.updates): the round's log and
 what happened since the page last looked, how the page keeps up, and the seats round the
-felt, drawn once per table, version and language."""
+felt, each drawn once for what it shows and shared by every page."""
 
 import hashlib
 import json
@@ -9,7 +9,6 @@ from functools import cache as cache_in_process
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -53,29 +52,40 @@ def fill_table(context: dict, game, me, names: dict, log: list[dict], new_lines:
     context["seat_ring"] = seat_ring(context["seat_rows"], context["phase"], context["scoring"])
 
 
-# How long a drawing of the seats is kept: a table's seats change with every move, and a
-# drawing of a version nobody shows any more is not asked for again.
-SEAT_RING_SECONDS = 300
+# The seats this process has drawn, by everything each shows. A move changes one or two
+# seats of a ring (whose turn it is, the cards left, a pass), so the others are drawn
+# once for many moves and for every page of the table. Begun afresh when full: a
+# drawing costs a few tenths of a millisecond, and a dict's reads and writes are safe
+# from the threads that draw updates for the streams.
+_seats_drawn: dict[str, str] = {}
+SEATS_KEPT = 4096
 
 
 def seat_ring(rows: list, phase: str, scoring: bool) -> str:
-    """The seats round the felt as every page of the table draws them, drawn once per
-    table, public version and language and kept in the shared cache for the others.
+    """The seats round the felt as every page of the table draws them: the same for every
+    reader (the felt around it says whose page it is), from the spectator's rows, so it
+    holds nothing a spectator may not see.
 
-    The entry is named after everything it shows (the rows of the spectator's view, the
-    clocks' "time left" as they read now, the language) and the templates that draw it,
-    so it can never be out of date, and it holds nothing a spectator may not see."""
-    # The rows are flat (no dataclass within), so their fields as they are do for the key.
-    shown = [{**vars(row), "left": time_left(row.deadline)} for row in rows]
-    key = "seats:" + hashlib.sha256(json.dumps(
-        [drawn_by(), get_language(), phase, scoring, shown], sort_keys=True, default=str,
-    ).encode()).hexdigest()
-    drawn = cache.get(key)
-    if drawn is None:
-        drawn = render_to_string("games/table/_seats.html",
-                                 {"players": rows, "phase": phase, "scoring": scoring})
-        cache.set(key, drawn, SEAT_RING_SECONDS)
-    return mark_safe(drawn)  # our own template's output, escaped as it was drawn
+    Each seat is drawn once per process for what it shows (its row, its clock's "time
+    left" as it reads now, the phase, the scores shown, the language), so a drawing can
+    never be out of date."""
+    language = get_language()
+    drawn = []
+    for row in rows:
+        # The rows are flat (no dataclass within), so their fields as they are do for the key.
+        key = json.dumps([language, phase, scoring, vars(row), time_left(row.deadline)],
+                         sort_keys=True, default=str)
+        seat = _seats_drawn.get(key)
+        if seat is None:
+            if len(_seats_drawn) >= SEATS_KEPT:
+                _seats_drawn.clear()
+            seat = render_to_string("games/table/_seat.html",
+                                    {"p": row, "phase": phase, "scoring": scoring})
+            _seats_drawn[key] = seat
+        drawn.append(seat)
+    # Our own template's output, escaped as it was drawn.
+    return render_to_string("games/table/_seats.html",
+                            {"seats_drawn": [mark_safe(seat) for seat in drawn]})
 
 
 @cache_in_process

@@ -1,18 +1,19 @@
-"""The seats round the felt are drawn once per table, version and language, from the
-spectator's view, and shared by every page of the table through the cache: one entry for
-all the readers, holding nothing private (two worlds that differ only in hidden cards
-draw byte-identical entries), and each page still seats its reader at the bottom."""
+"""The seats round the felt are drawn from the spectator's view, each seat once for what it
+shows, and shared by every page of the table: one drawing for all the readers, holding
+nothing private (two worlds that differ only in hidden cards draw byte-identical
+rings), and each page still seats its reader at the bottom. A move redraws only the
+seats it changed, and the ring is always what drawing it whole would give."""
 
 import dataclasses
 
 import pytest
-from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import engine
 from games.commands.base import save_state
 from games.views import drawn as table_page
-from tests.helpers import make_user, start_table
+from tests.helpers import act_as, legal, make_user, play_until, start_table, waiting_humans
 from tools import felt_css
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +85,7 @@ def test_every_page_of_a_table_shows_one_shared_drawing_of_the_seats(client, peo
 
 def test_two_worlds_that_differ_only_in_hidden_cards_share_identical_drawings(client, people):
     first = _rings(client, _table(people, _hands(swap=False)), people)
-    cache.clear()  # the second world draws its own
+    table_page._seats_drawn.clear()  # the second world draws its own
     second = _rings(client, _table(people, _hands(swap=True)), people)
     assert first == second
 
@@ -105,14 +106,47 @@ def test_the_stylesheet_that_seats_each_reader_is_up_to_date():
     assert felt_css.PATH.read_text() == felt_css.css(), "run python -m tools.felt_css"
 
 
-def test_a_drawing_of_an_earlier_release_is_drawn_again(client, people, monkeypatch):
-    """The cache outlives a release: a process with other templates draws its own."""
+def _seats_drawn_on_page(client, game, user, monkeypatch) -> tuple[int, str]:
+    """How many seats the reader's page drew (the others were drawn before), and its ring."""
+    drawn = []
+    draw = table_page.render_to_string
+
+    def counting(name, *args, **kwargs):
+        drawn.append(name)
+        return draw(name, *args, **kwargs)
+
+    monkeypatch.setattr(table_page, "render_to_string", counting)
+    client.force_login(user)
+    response = client.get(f"/t/{game.pk}/")
+    monkeypatch.setattr(table_page, "render_to_string", draw)
+    return drawn.count("games/table/_seat.html"), response.context
+
+
+def test_a_move_redraws_only_the_seats_it_changed(client, people, monkeypatch):
+    game = play_until(start_table(people[0], people[1:], options={"rounds": 5}, seed=7),
+                      lambda g: g.engine_state().round.phase == "play")
+    table_page._seats_drawn.clear()
+    drawn, before = _seats_drawn_on_page(client, game, people[0], monkeypatch)
+    assert drawn == 5
+    # Every other page takes the same five drawings.
+    assert _seats_drawn_on_page(client, game, people[1], monkeypatch)[0] == 0
+    seat = waiting_humans(game)[0]
+    act_as(game, seat, next(a for a in legal(game, seat) if a["type"] == "play"))
+    redrawn, after = _seats_drawn_on_page(client, game, people[2], monkeypatch)
+    changed = [row for row in after["seat_rows"] if row not in before["seat_rows"]]
+    # The seat that played (its cards left), whom the table waits on now, and those who
+    # could not beat it and passed; the rest are as they were.
+    assert 2 <= len(changed) < 5
+    assert redrawn == len(changed)
+    # And the ring is the one drawing it whole gives.
+    whole = render_to_string("games/table/_seats.html", {
+        "players": after["seat_rows"], "phase": after["phase"], "scoring": after["scoring"]})
+    assert after["seat_ring"] == whole
+
+
+def test_each_language_draws_its_own_seats(client, people, monkeypatch):
     game = _table(people, _hands(swap=False))
-    monkeypatch.setattr(table_page, "drawn_by", lambda: "release 1")
-    first = _rings(client, game, people[:1])[0]
-    drawn = table_page.render_to_string
-    monkeypatch.setattr(table_page, "render_to_string",
-                        lambda *args, **kwargs: drawn(*args, **kwargs) + "<!-- release 2 -->")
-    monkeypatch.setattr(table_page, "drawn_by", lambda: "release 2")
-    again = _rings(client, game, people[:1])[0]
-    assert again == first + "<!-- release 2 -->"
+    english = _seats_drawn_on_page(client, game, people[0], monkeypatch)[1]["seat_ring"]
+    with translation.override("nl"):
+        dutch = client.get(f"/t/{game.pk}/", headers={"accept-language": "nl"})
+    assert "(jij)" in dutch.context["seat_ring"] and "(jij)" not in english
