@@ -129,9 +129,11 @@ def own_key(poll_url: str) -> str:
 
 def fits(head: dict, version: int, key: str, looked: dict) -> bool:
     """Whether an update the stream brought fits the page (as its script decides): it
-    starts from the version the page shows, the page's own part and folded panels did not
-    change, and the round and the day of its log's times are the page's."""
-    return (not head.get("ask") and head.get("since") == version and head.get("key") == key
+    starts from the version the page shows, the page's own part did not change (or the
+    update brings it), its folded panels did not, and the round and the day of its log's
+    times are the page's."""
+    return (not head.get("ask") and head.get("since") == version
+            and (head.get("key") == key or bool(head.get("mine")))
             and str(head.get("round")) == looked.get("r") and head.get("day") == looked.get("d")
             and head.get("panels") == looked.get("p"))
 

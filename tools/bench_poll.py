@@ -132,7 +132,7 @@ def measure(seats: int, moves: int, shared_updates: bool) -> dict:
             page = shown[user.pk]
             if update is not None:
                 started = time.process_time()
-                event = update.event_for(players[user.pk])
+                event = update.event_for(players[user.pk], "bench-form-token")
                 figures["fill"].append(time.process_time() - started)
                 figures["update_bytes"].append(len(event))
                 lines = [line.removeprefix("data: ") for line in event.split("\n")

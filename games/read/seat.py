@@ -179,9 +179,10 @@ def own_parts(game: Game, seats: list[Seat], state: engine.Game,
     folded panels they are shown (their own taxes and trade among them); whether
     their page shows more than the update and their own part (`apart`): when `news` (the
     events since the page's version) hold a private line of theirs, or when they host a
-    table whose bots needed help (only the host is told); and whether their stream must
-    tell them to ask (`ask`): then, and when the table waits for them (publicly or not)
-    or a tip is shown to them, which their own page draws.
+    table whose bots needed help (only the host is told); whether the table waits for
+    them (`awaited`, publicly or not: the update then brings their own part, drawn for
+    them); and whether their stream must tell them to ask (`ask`): when apart, or when a
+    tip is shown to them, which their own page draws.
 
     Private to each player: kept apart from the shared drawing, and only ever sent to
     that player's own page."""
@@ -200,12 +201,11 @@ def own_parts(game: Game, seats: list[Seat], state: engine.Game,
         own = any((visible := event.get("visible_to")) is not None and player in visible
                   for _by, event in news)
         apart = own or seat.user_id == helped_host
-        ask = (apart or player in awaited
-               or tip_context(game, seat, view).get("tip") is not None)
+        ask = apart or tip_context(game, seat, view).get("tip") is not None
         parts[str(player)] = {
             "key": own_key(view, wait.token if wait else None, my_orders(sight)),
             "panels": panels_key(view, _taxes(view, sight.name_of), _trade(view, sight.name_of)),
-            "ask": ask, "apart": apart}
+            "ask": ask, "apart": apart, "awaited": player in awaited}
     return parts
 
 

@@ -4,6 +4,7 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.middleware.csrf import get_token
 from django.utils import timezone
 from django.utils.translation import get_language
 
@@ -42,8 +43,12 @@ async def stream(request, game_id: int):
     key = request.session.session_key
     session = live.session_streams(key) if key else None
     # Each change comes with the update itself, drawn once for the table's pages in this
-    # page's language and time zone.
-    follow = follower(game_id, seat[0], get_language(), timezone.get_current_timezone_name())
+    # page's language and time zone; when the turn comes to this page's player, with their
+    # own forms, which carry the page's form token (read now, so that a browser without
+    # one is given it with the stream's answer).
+    get_token(request)
+    follow = follower(game_id, seat[0], get_language(), timezone.get_current_timezone_name(),
+                      lambda: get_token(request))
     return StreamingHttpResponse(
         live.events(game_id, seat[0], session, follow), content_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},

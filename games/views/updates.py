@@ -29,6 +29,7 @@ import asyncio
 import json
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
@@ -206,7 +207,55 @@ def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
     for reader, slots in drawing.mine.items():
         if reader in parts:
             parts[reader]["slots"] = slots
+    by_player = {str(seat.player): seat for seat in seats}
+    for reader, part in parts.items():
+        if part["awaited"] and not part["ask"]:
+            _draw_own(game, by_player[reader], seats, part, drawing.nonce)
     return shared, parts
+
+
+def _draw_own(game: Game, me: Seat, seats: list[Seat], part: dict, nonce: str) -> None:
+    """Draw into `part` the own parts of a reader the table now waits for (whose turn it
+    is to them, their tip, their hand and dock), so that their page takes the update
+    without asking for them. Their forms carry a marker where the page's form token goes,
+    filled in by their stream (`Update.event_for`). The host of a table people watch is
+    asked instead: their panel shows the watch link, drawn with the address their page
+    came from."""
+    if me.user_id == game.host_id and game.watch_token:
+        part["ask"] = True
+        return
+    context = _own_context(game, me, seats, part["panels"])
+    context["csrf_token"] = csrf_marker(nonce)
+    part["slots"] = {**part.get("slots", {}), **own_drawn(context, None, send_me=True)}
+    part["mine"] = True
+
+
+def csrf_marker(nonce: str) -> str:
+    """Where a reader's own form token goes in their own parts drawn with an update."""
+    return f"\ue000{nonce}:csrf\ue001"
+
+
+def _own_context(game: Game, me: Seat, seats: list[Seat], panels: str) -> dict:
+    """What the reader's own parts of an update are drawn from."""
+    context = own_context(game, me, seats)
+    context.update({
+        "game": game, "me": me, "error": "", "error_in_form": "", "oob": True,
+        "orders_saved": False, "poll_url": reverse("poll", args=[game.pk]),
+        "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
+        "panels_key": panels,
+    })
+    return context
+
+
+def own_drawn(context: dict, request, send_me: bool) -> dict[str, str]:
+    """The reader's own parts of an update: whose turn it is to them, their tip, and
+    (`send_me`) their hand, dock and standing orders."""
+    return {
+        "turn": render_to_string("games/table/_turn.html", context),
+        "tip": render_to_string("games/table/_tip.html", context, request=request),
+        "mine": render_to_string("games/table/_me.html", context, request=request)
+        if send_me else "",
+    }
 
 
 def prepare(game_id: int, step: Step, language: str, zone: str,
@@ -250,16 +299,17 @@ class Update:
     slots: dict[str, dict[str, str]]
     own: dict[str, dict]
     me: str  # the marker of the key of the reader's own part
+    csrf: str  # the marker of the reader's form token in their own parts
 
     @classmethod
     def read(cls, shared: dict, own: dict) -> "Update":
         head = {name: shared.get(name) for name in
                 ("version", "since", "round", "day", "ask", "lines")}
         if shared["ask"]:
-            return cls(head, [], {}, own, "")
+            return cls(head, [], {}, own, "", "")
         nonce = shared["nonce"]
         return cls(head, re.split(f"\ue000{nonce}:([a-z0-9]+)\ue001", shared["html"]),
-                   shared["slots"], own, f"\ue000{nonce}:me\ue001")
+                   shared["slots"], own, f"\ue000{nonce}:me\ue001", csrf_marker(nonce))
 
     def fill(self, player: int, drawn: dict[str, str], key: str) -> str:
         """The update for `player`'s page: each slot with their variant, their own (kept
@@ -279,17 +329,24 @@ class Update:
                 pieces.append(slot.get(reader, slot["*"]))
         return "".join(pieces).replace(self.me, key)
 
-    def event_for(self, player: int) -> str:
+    def event_for(self, player: int, csrf_token: str) -> str:
         """The event for `player`'s stream: a line of what the page must show for the
         update to fit it (the version it starts from, its round and day, the keys of its
-        own part and of its folded panels), then the update; or word to ask."""
+        own part and of its folded panels), then the update; or word to ask. An update
+        that brings the reader's own part (`mine`: the table waits for them) fits
+        whatever own part the page showed, and its forms get the stream's `csrf_token`
+        (the page's own, masked afresh)."""
         own = self.own.get(str(player))
         if own is None or own["ask"] or self.head["ask"]:
             return live.ask_event(self.head["version"])
         head = {"v": self.head["version"], "since": self.head["since"],
                 "round": self.head["round"], "day": self.head["day"], "key": own["key"],
                 "panels": own["panels"]}
-        html = self.fill(player, {}, own["key"]).replace("\n", "\ndata: ")
+        html = self.fill(player, {}, own["key"])
+        if own.get("mine"):
+            head["mine"] = True
+            html = html.replace(self.csrf, csrf_token)
+        html = html.replace("\n", "\ndata: ")
         return f"event: update\ndata: {json.dumps(head)}\ndata: {html}\n\n"
 
 
@@ -331,23 +388,15 @@ def answer(request, game: Game, me: Seat, seats: list[Seat], *, me_seen: str = "
     own = update.own.get(str(me.player))
     if own is None or own["apart"] or own["panels"] != shown["p"]:
         return None
-    context = own_context(game, me, seats)
-    context.update({
-        "game": game, "me": me, "error": "", "error_in_form": "", "oob": True,
-        "orders_saved": orders_saved, "poll_url": reverse("poll", args=[game.pk]),
-        "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
-        "log_count": shown["n"] + update.head["lines"], "panels_key": own["panels"],
-        "log_day": shown["d"],
-    })
+    context = _own_context(game, me, seats, own["panels"])
+    context.update({"orders_saved": orders_saved,
+                    "log_count": shown["n"] + update.head["lines"], "log_day": shown["d"]})
     # My hand, the dock and my standing orders only when they changed: a half-made choice
     # (ticked cards) survives other players' moves.
     send_me = context["me_key"] != me_seen or orders_saved
     own_parts_drawn = {
         "poller": render_to_string("games/table/_poller.html", context),
-        "turn": render_to_string("games/table/_turn.html", context),
-        "tip": render_to_string("games/table/_tip.html", context, request=request),
-        "mine": render_to_string("games/table/_me.html", context, request=request)
-        if send_me else "",
+        **own_drawn(context, request, send_me),
     }
     html = update.fill(me.player, own_parts_drawn, context["me_key"])
     # The new lines numbered after the page's own (each reader's log has its own lines).
@@ -396,12 +445,15 @@ async def update_for(game_id: int, step: Step, language: str, zone: str) -> Upda
     return await asyncio.shield(task)
 
 
-def follower(game_id: int, player: int | None, language: str, zone: str):
+def follower(game_id: int, player: int | None, language: str, zone: str,
+             csrf_token: Callable[[], str]):
     """What a stream of `player`'s page sends after each new version's event: the update,
-    or word to ask for it."""
+    or word to ask for it; `csrf_token` gives the page's form token, masked afresh."""
     async def follow(step: Step) -> str:
         if player is None or step.since is None:
             return live.ask_event(step.version)
         update = await update_for(game_id, step, language, zone)
-        return live.ask_event(step.version) if update is None else update.event_for(player)
+        if update is None:
+            return live.ask_event(step.version)
+        return update.event_for(player, csrf_token())
     return follow

@@ -302,7 +302,10 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const head = JSON.parse(cut < 0 ? event.data : event.data.slice(0, cut));
     const page = shown();
     if (!page || head.v <= page.v) return;  // shown already: the answer to its own move
-    const fits = !head.ask && cut >= 0 && head.since === page.v && head.key === page.key
+    // An update that brings the page's own part (the turn came to it) fits whatever
+    // own part the page showed.
+    const fits = !head.ask && cut >= 0 && head.since === page.v
+      && (head.key === page.key || head.mine === true)
       && String(head.round) === page.round && head.day === page.day
       && head.panels === page.panels;
     if (!fits || !window.htmx) {

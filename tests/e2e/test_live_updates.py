@@ -1,7 +1,8 @@
 """Four players follow a table live in real browsers, served as in production (an ASGI
 server with Redis): after each move, every page whose update fits it swaps in what its
 stream brought, without asking the server anything, and shows the table as a freshly
-loaded page does; only the page whose turn it now is asks for its own part."""
+loaded page does; the page whose turn it now is too, its hand and dock brought with the
+update, and its player's next move goes through with the form token the stream put in."""
 
 import json
 import random
@@ -110,7 +111,8 @@ def _shown(page) -> dict[str, str]:
     """The page's round, seats and trick, turn and log (folded, but there), as text."""
     return {part: " ".join(page.locator(selector).text_content().split())
             for part, selector in (("round", "#game-head-info"), ("table", "#table"),
-                                   ("turn", "#status .turn"), ("log", "#log-lines"))}
+                                   ("turn", "#status .turn"), ("log", "#log-lines"),
+                                   ("mine", "#me"))}
 
 
 def test_open_pages_take_the_changes_their_streams_bring(served, browser, screenshot_dir):
@@ -136,7 +138,7 @@ def test_open_pages_take_the_changes_their_streams_bring(served, browser, screen
         assert int(marks.get_attribute("data-ticks") or 0) >= 1, name
         assert marks.get_attribute("data-polls") is None, f"{name}'s page polled"
         assert asked[name] == 0, name
-    taken = 0
+    taken = turns = 0
     for _ in range(MOVES):
         actor = next(name for name, page in pages.items()
                      if page.locator("#status .turn.mine").count())
@@ -148,16 +150,19 @@ def test_open_pages_take_the_changes_their_streams_bring(served, browser, screen
         for name, other in pages.items():
             if name == actor or kind == "opening" or _round(other) != rounds[name]:
                 continue  # the round's play began or ended: every page asks
-            if other.locator("#status .turn.mine").count():
-                continue  # its turn: it asks for its dock
             assert asked[name] == before[name], f"{name}'s page asked after {actor}'s {kind}"
+            if other.locator("#status .turn.mine").count():
+                # Its turn came with the update: the page says so in its title too.
+                assert other.title().startswith(
+                    other.locator("#game").get_attribute("data-your-turn")), name
+                turns += 1
             taken += 1
             # What the update brought is what a fresh page of the same player shows.
             fresh = other.context.new_page()
             fresh.goto(f"/t/{game_id}/")
             assert _shown(other) == _shown(fresh), f"{name} after {actor}'s {kind}"
             fresh.close()
-    assert taken >= MOVES, taken
+    assert taken >= MOVES and turns >= MOVES // 2, (taken, turns)
     # The log's lines that updates added: each once, in order, numbered after the page's.
     for page in pages.values():
         numbers = page.locator("#log-lines > li").evaluate_all(

@@ -87,7 +87,7 @@ def _without_looked(html: str) -> str:
 
 
 def _event(update: updates.Update, player: int) -> tuple[dict, str]:
-    event = update.event_for(player)
+    event = update.event_for(player, "test-form-token")
     lines = [line.removeprefix("data: ") for line in event.split("\n") if line.startswith("data")]
     return json.loads(lines[0]), "\n".join(lines[1:])
 
@@ -218,7 +218,7 @@ def test_an_update_is_not_drawn_for_what_differs_from_reader_to_reader(people):
     assert game.engine_state().round.phase == "taxes"
     shared, own = updates.draw(game, game.version - 1, 0)
     assert shared["ask"] and own == {}
-    event = updates.Update.read(shared, own).event_for(0)
+    event = updates.Update.read(shared, own).event_for(0, "t")
     assert json.loads(event.split("data: ", 1)[1].split("\n", 1)[0]) == {
         "v": game.version, "ask": True}
 
@@ -270,7 +270,11 @@ def test_a_standing_orders_pass_reads_as_such_to_its_owner_alone(client):
     assert not shared["ask"]
     assert "standing order" not in json.dumps(shared)
     for owner in owners:
-        mine = updates.Update.read(shared, own).event_for(owner)
+        mine = updates.Update.read(shared, own).event_for(owner, "t")
         assert "by your standing order" in mine
     for player in set(map(int, own)) - owners:
-        assert "standing order" not in updates.Update.read(shared, own).event_for(player)
+        event = updates.Update.read(shared, own).event_for(player, "t")
+        # The player whose turn it is gets their own standing orders' panel; beside it,
+        # nothing says so.
+        assert "standing order" not in re.sub(r'<section id="me".*?</section>', "", event,
+                                              flags=re.S)

@@ -4,6 +4,7 @@ that page's reader, with the key of the reader's own part and nobody else's."""
 
 import asyncio
 import json
+import re
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -20,7 +21,16 @@ from tests.games.test_shared_updates import (
     _without_looked,
     drawn_alone,
 )
-from tests.helpers import act_as, legal, make_user, start_table, waiting_humans
+from tests.helpers import (
+    act_as,
+    form_for,
+    legal,
+    make_user,
+    play_until,
+    start_table,
+    waiting_humans,
+)
+from tools.bench_load import fits
 
 # A bound for the test never to hang; an event arrives in milliseconds.
 NEVER = 20
@@ -101,24 +111,78 @@ def test_the_stream_brings_each_page_the_change_drawn_for_its_reader(table):
         alone = page.poll()
     assert _same_page(_pushed(update, int(page.looked["n"]))) == _same_page(
         _without_looked(alone.content.decode()))
-    # Nobody else's key: each reader's own part is theirs alone.
+    # Nobody else's key: each reader's own part is theirs alone. A page whose turn did not
+    # come gets no hand and no form.
     others = [Page(Client(), game, user).key for user in people if user != reader]
     assert not any(key in events[-1] for key in others)
+    assert "mine" not in head
+    assert '<section id="me"' not in update and "csrfmiddlewaretoken" not in update
 
 
-def test_a_page_whose_turn_comes_is_told_to_ask(table):
+def _events_and_cookies(reader, game_id: int, during) -> tuple[list[str], dict]:
+    """`_events`, and the cookies the stream's answer set (its form token's, if the
+    browser had none)."""
+    cookies = {}
+
+    async def watch():
+        client = AsyncClient()
+        await client.aforce_login(reader)
+        response = await client.get(f"/t/{game_id}/stream/")
+        cookies.update({name: morsel.value for name, morsel in response.cookies.items()})
+        stream = response.streaming_content.__aiter__()
+        assert "retry:" in (await asyncio.wait_for(stream.__anext__(), NEVER)).decode()
+        await sync_to_async(during)()
+        seen = []
+        while not seen or not seen[-1].startswith("event: update"):
+            seen.append((await asyncio.wait_for(stream.__anext__(), NEVER)).decode())
+        await stream.aclose()
+        return seen
+
+    return async_to_sync(watch)(), cookies
+
+
+def test_a_page_whose_turn_comes_gets_its_hand_and_dock_with_its_own_form_token(table):
+    """The stream brings the player whose turn it now is their own part too (hand, dock,
+    standing orders), drawn with the update; their forms carry their browser's form
+    token, and a move sent with it is taken."""
+    from django.conf import settings
+
     game, people = table
-    game.refresh_from_db()
+    game = play_until(game, lambda g: g.engine_state().round.phase == "play")
     mover = waiting_humans(game)[0]
     state = game.engine_state()
-    action = legal(game, mover)[0]
+    action = next(a for a in legal(game, mover) if a["type"] == "play")
     after = state.apply(mover.player, engine.action_from_json(action))
     next_player = after.awaiting_players[0]
     reader = game.seats.get(player=next_player).user
+    page = Page(Client(), game, reader)
 
-    head, _html = _update(_events(reader, game.pk, lambda: act_as(game, mover, action))[-1])
+    events, cookies = _events_and_cookies(
+        reader, game.pk, lambda: act_as(game, mover, action))
+    head, update = _update(events[-1])
     game.refresh_from_db()
-    assert head == {"v": game.version, "ask": True}
+    assert head["mine"] is True and head["v"] == game.version
+    assert head["key"] != page.key  # the page showed the hand before its turn
+    assert fits(head, page.version, page.key, page.looked)
+    # Their hand, their dock, their turn.
+    assert '<section id="me"' in update and 'id="actions"' in update
+    assert "Your turn!" in update
+    tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', update))
+    assert tokens and "\ue000" not in update
+    # The token is the browser's own: a move sent with it passes the site's check.
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(reader)
+    browser.cookies[settings.CSRF_COOKIE_NAME] = cookies[settings.CSRF_COOKIE_NAME]
+    seat = game.seats.get(user=reader)
+    move = next(a for a in legal(game, seat))
+    forged = browser.post(f"/t/{game.pk}/act/", {**form_for(move, game.wait_for(seat.player).token),
+                                                  "csrfmiddlewaretoken": "x" * 64})
+    assert forged.status_code == 403
+    taken = browser.post(f"/t/{game.pk}/act/", {**form_for(move, game.wait_for(seat.player).token),
+                                                 "csrfmiddlewaretoken": tokens.pop()})
+    assert taken.status_code == 302
+    game.refresh_from_db()
+    assert game.version > head["v"]
 
 
 def test_the_others_hear_of_a_move_once_its_answer_drew_their_update(table):
