@@ -23,6 +23,17 @@ def seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
     return seat.game, seat
 
 
+def seat_to_act(request, game_id: int) -> Seat:
+    """The requesting user's seat at the table, as `seat_for_user` finds it, without the
+    table: a change reads the table again under its lock (games.commands), and a move
+    is the request made most often."""
+    seat = Seat.objects.filter(game_id=game_id, user=request.user).first()
+    if seat is None:
+        raise Http404(_("You have no seat at this table."))
+    seat.user = getattr(request.user, "_wrapped", request.user)
+    return seat
+
+
 def finished_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
     """The table and the user's seat at it, once the game is over. No seat: 404, as for
     the game itself; a seat at a game not yet over: 403 (its record reveals every hand)."""

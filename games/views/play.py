@@ -19,7 +19,7 @@ from accounts.middleware import activate_user_language
 from chat import services as chat
 from games.core import live
 from games.core.clock import some_deadline_passed
-from games.read.access import seat_for_user
+from games.read.access import seat_for_user, seat_to_act
 from games.read.narration import lines_of_game
 
 from .. import commands
@@ -35,7 +35,7 @@ from .page import after_change, int_param, keep_up, not_understood, refusals_ans
 @login_required
 @refusals_answered("move")
 def act(request, game_id: int):
-    game, me = seat_for_user(request, game_id)
+    me = seat_to_act(request, game_id)
     form = MoveForm(request.POST)
     if not form.is_valid():
         raise not_understood()
@@ -44,40 +44,40 @@ def act(request, game_id: int):
     # the update they share (games.views.updates), drawn here in this page's language.
     with live.holding() as held:
         try:
-            played = commands.act(game.pk, request.user, action, turn)
+            played = commands.act(game_id, request.user, action, turn)
         except DatabaseError:
             # The connection failed while the move was being made: whether it was
             # committed is in the record, read on a fresh connection.
             connection.close()
-            if commands.already_recorded(Game.objects.get(pk=game.pk), request.user, action,
+            if commands.already_recorded(Game.objects.get(pk=game_id), request.user, action,
                                          turn):
-                return _recorded(request, game)
+                return _recorded(request, game_id)
             raise commands.Rejected(_("That did not go through — please try again."),
                                     503) from None
-        steps = held.steps(game.pk)
+        steps = held.steps(game_id)
         try:
             if not (steps and updates.sharing(request)):
-                return after_change(request, game.pk, me)
+                return after_change(request, game_id, me)
             # The table as the move left it: the update the other pages share is drawn
             # from it before the answer, which is drawn from that update too. Drawing it
             # reads the round's record: a connection lost after the commit shows there.
             seats = played.seats_after or list(played.seats.select_related("user"))
             request.shared_update = updates.prepare(
-                game.pk, steps[-1], get_language(), timezone.get_current_timezone_name(),
+                game_id, steps[-1], get_language(), timezone.get_current_timezone_name(),
                 played=(played, seats))
-            return after_change(request, game.pk, me, game=played, seats=seats)
+            return after_change(request, game_id, me, game=played, seats=seats)
         except DatabaseError:
             # The move is committed; only showing the table afterwards failed.
             connection.close()
-            return _recorded(request, game)
+            return _recorded(request, game_id)
 
 
-def _recorded(request, game):
+def _recorded(request, game_id: int):
     """The move is in the record but the table could not be shown: say so and reload."""
     messages.success(request, _("Your move was recorded."))
     if request.htmx:
         return HttpResponse(_("Your move was recorded."), headers={"HX-Refresh": "true"})
-    return redirect(game)
+    return redirect("game", game_id)
 
 
 @never_cache

@@ -14,8 +14,10 @@ them, their tip, their poller), drawn for them alone.
 - A page's stream sends it the update with the variants filled in for its reader, and
   the key of the reader's own part (hand, dock, standing orders:
   `games.read.seat.own_parts`, kept apart, and sent to that reader alone); the page swaps
-  the update in without asking anything (`follower`).
-- A page that asks (its own part changed, the table waits for it, it moved) gets the
+  the update in without asking anything (`follower`). The player the table now waits
+  for gets their own part with it, drawn with the update and kept apart likewise, their
+  forms' token filled in by their stream (`_draw_own`).
+- A page that asks (it holds a tip, a line only its reader reads, it moved) gets the
   same update with its own parts drawn for it alone (`answer`).
 
 Anything else is drawn for the page alone, as before: a page that does not show the
