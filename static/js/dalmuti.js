@@ -276,8 +276,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
   // reached the page, which asks as soon as its stream is back.
   let streamLost = false;
   // The safety net counts from when the page last heard the table whole: its drawing,
-  // then each poll (not from nought, or the first tick of a page that never had to ask
-  // would go through).
+  // then each poll and each update that fit (not from nought, or the first tick of a
+  // page that never had to ask would go through). A page its stream keeps up polls only
+  // once its table has been quiet for the whole interval.
   let lastPoll = Date.now();
   let waiting = 0;
   const ask = () => {
@@ -313,6 +314,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
       return;
     }
     window.htmx.swap(page.poller, event.data.slice(cut + 1), { swapStyle: "none" });
+    lastPoll = Date.now();
   };
   document.addEventListener("htmx:sseOpen", (event) => {
     streamAlive = Date.now();

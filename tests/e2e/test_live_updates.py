@@ -30,9 +30,11 @@ NAMES = tuple(LANGUAGES)
 
 
 @pytest.fixture
-def served(live_server):
+def served(live_server, request):
     """A table of four people in play, their sessions, and the production server (one
-    uvicorn worker) on this test's database and Redis; stopped at the end."""
+    uvicorn worker) on this test's database and Redis; stopped at the end. Its pages'
+    safety net polls every `request.param` seconds (an hour unless told)."""
+    safety = getattr(request, "param", 3600)
     people = [make_user(name, display_name=name.title(), language=LANGUAGES[name])
               for name in NAMES]
     game = start_table(people[0], people[1:], seed=7, name="Live table",
@@ -40,10 +42,11 @@ def served(live_server):
     game.seats.update(auto_pass=False)
     sessions = {user.username: session_for(user) for user in people}
     # The production settings, its static files collected, over plain HTTP on loopback;
-    # the pages' safety-net poll (every 30 s by default) out of the way, so that every
-    # poll the test counts is one a page sent because its update did not fit.
+    # the pages' safety-net poll (every 30 s by default) out of the way unless the test
+    # is about it, so that every poll the test counts is one a page sent because its
+    # update did not fit.
     env = production.environment(DEBUG="0", SECURE_SSL_REDIRECT="0", SECURE_HSTS_SECONDS="0",
-                                 STREAM_SAFETY_SECONDS="3600")
+                                 STREAM_SAFETY_SECONDS=str(safety))
     with production.serve(env) as server:
         yield f"http://127.0.0.1:{server.port}", game.pk, sessions
 
@@ -219,3 +222,39 @@ def test_a_page_whose_stream_broke_asks_once_it_is_back(served, browser):
     assert marks.get_attribute("data-asks") == "1"
     # The break itself is logged by htmx on each page (its error event); nothing else.
     assert [problem for problem in problems if not problem.endswith(": [object Event]")] == []
+
+
+@pytest.mark.parametrize("served", [30], indirect=True)
+def test_a_page_kept_up_by_its_stream_polls_only_after_a_quiet_interval(served, browser):
+    """The safety net polls a streamed page once its table has been quiet for the whole
+    interval: an update that fit counts as hearing the table, as a poll does."""
+    base_url, game_id, sessions = served
+    expect.set_options(timeout=TIMEOUT)
+    pages = {name: _open(browser, base_url, sessions[name], "phone", [], name)
+             for name in NAMES}
+    for page in pages.values():
+        page.goto(f"/t/{game_id}/")
+        page.locator("html[data-stream=open]").wait_for(state="attached")
+    # The round's opening, by whoever it falls to: every page asks for that one.
+    actor = next(name for name, page in pages.items()
+                 if page.locator("#status .turn.mine").count())
+    _, version = _move(pages[actor], random.Random(3))
+    for page in pages.values():
+        _wait_for_version(page, version)
+    actor = next(name for name, page in pages.items()
+                 if page.locator("#status .turn.mine").count())
+    reader = next(name for name in NAMES if name != actor)
+    page, marks = pages[reader], pages[reader].locator("html")
+    asked = int(marks.get_attribute("data-polls") or 0)
+    # 20 s on, the table moves; the update fits the reader's page.
+    page.clock.fast_forward(20_000)
+    _, version = _move(pages[actor], random.Random(3))
+    _wait_for_version(page, version)
+    assert int(marks.get_attribute("data-polls") or 0) == asked
+    # 40 s after the page last polled, but 20 s after the update: no poll yet.
+    page.clock.fast_forward(20_000)
+    assert int(marks.get_attribute("data-ticks")) > 0
+    assert int(marks.get_attribute("data-polls") or 0) == asked, "polled before the interval"
+    # Once the table has been quiet for the interval, the safety net polls.
+    page.clock.fast_forward(12_000)
+    page.locator(f"html[data-polls='{asked + 1}']").wait_for(state="attached")
