@@ -68,13 +68,16 @@ def _a_move_not_handing_the_turn_to(game: Game, reader) -> tuple:
     raise AssertionError("no such move")
 
 
-def _events(reader, game_id: int, during) -> list[str]:
+def _events(reader, game_id: int, during, cookies: dict | None = None) -> list[str]:
     """The stream of `reader`'s page: the events it sends while `during` runs (in a
-    thread), up to and including the first update."""
+    thread), up to and including the first update; into `cookies`, the cookies its answer
+    set (its form token's, if the browser had none)."""
     async def watch():
         client = AsyncClient()
         await client.aforce_login(reader)
         response = await client.get(f"/t/{game_id}/stream/")
+        if cookies is not None:
+            cookies.update({name: morsel.value for name, morsel in response.cookies.items()})
         stream = response.streaming_content.__aiter__()
         assert "retry:" in (await asyncio.wait_for(stream.__anext__(), NEVER)).decode()
         await sync_to_async(during)()
@@ -119,28 +122,6 @@ def test_the_stream_brings_each_page_the_change_drawn_for_its_reader(table):
     assert '<section id="me"' not in update and "csrfmiddlewaretoken" not in update
 
 
-def _events_and_cookies(reader, game_id: int, during) -> tuple[list[str], dict]:
-    """`_events`, and the cookies the stream's answer set (its form token's, if the
-    browser had none)."""
-    cookies = {}
-
-    async def watch():
-        client = AsyncClient()
-        await client.aforce_login(reader)
-        response = await client.get(f"/t/{game_id}/stream/")
-        cookies.update({name: morsel.value for name, morsel in response.cookies.items()})
-        stream = response.streaming_content.__aiter__()
-        assert "retry:" in (await asyncio.wait_for(stream.__anext__(), NEVER)).decode()
-        await sync_to_async(during)()
-        seen = []
-        while not seen or not seen[-1].startswith("event: update"):
-            seen.append((await asyncio.wait_for(stream.__anext__(), NEVER)).decode())
-        await stream.aclose()
-        return seen
-
-    return async_to_sync(watch)(), cookies
-
-
 def test_a_page_whose_turn_comes_gets_its_hand_and_dock_with_its_own_form_token(table):
     """The stream brings the player whose turn it now is their own part too (hand, dock,
     standing orders), drawn with the update; their forms carry their browser's form
@@ -157,8 +138,8 @@ def test_a_page_whose_turn_comes_gets_its_hand_and_dock_with_its_own_form_token(
     reader = game.seats.get(player=next_player).user
     page = Page(Client(), game, reader)
 
-    events, cookies = _events_and_cookies(
-        reader, game.pk, lambda: act_as(game, mover, action))
+    cookies = {}
+    events = _events(reader, game.pk, lambda: act_as(game, mover, action), cookies)
     head, update = _update(events[-1])
     game.refresh_from_db()
     assert head["mine"] is True and head["v"] == game.version
