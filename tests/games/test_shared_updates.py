@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.utils import timezone, translation
 
 from games import commands
+from games.core import live
 from games.core.live import Step
 from games.views import updates
 from tests.games.test_privacy import CSRF, _shuffle_hidden_cards
@@ -278,3 +279,35 @@ def test_a_standing_orders_pass_reads_as_such_to_its_owner_alone(client):
         # nothing says so.
         assert "standing order" not in re.sub(r'<section id="me".*?</section>', "", event,
                                               flags=re.S)
+
+
+def test_the_host_of_a_watched_table_asks_for_their_own_part_at_their_turn(people):
+    """The next player's own part comes with the update, but for the host of a table
+    people watch: their panel shows the watch link, drawn from their page's address,
+    which an update drawn in another request has not got. They are told to ask."""
+    game = _two_worlds(people, swap=False)
+    host = game.seats.get(user=game.host)
+    for watched in (False, True):
+        game.watch_token = "watch-me" if watched else ""
+        game.save(update_fields=["watch_token"])
+        # Play on until the table waits for the host, then draw what that move brought.
+        for _ in range(200):
+            game.refresh_from_db()
+            since, since_seq = game.version, game.seq
+            seat = waiting_humans(game)[0]
+            act_as(game, seat, legal(game, seat)[0])
+            game.refresh_from_db()
+            if (host.player in game.engine_state().awaiting_players
+                    and game.engine_state().round.phase == "play"):
+                break
+        else:
+            raise AssertionError("the turn never came to the host")
+        with translation.override("en"):
+            shared, own = updates.draw(game, since, since_seq)
+        assert not shared["ask"]
+        event = updates.Update.read(shared, own).event_for(host.player, "t")
+        if watched:
+            assert own[str(host.player)]["ask"] and "mine" not in own[str(host.player)]
+            assert event == live.ask_event(game.version)
+        else:
+            assert own[str(host.player)]["mine"] and '"mine": true' in event
