@@ -14,12 +14,7 @@ from games.models import Game, Seat
 def seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
     """The table and the requesting user's seat at it. Anyone without a seat gets a 404,
     whether or not the table exists."""
-    user = request.user
-    seat = Seat.objects.select_related("game").filter(game_id=game_id, user=user).first()
-    if seat is None:
-        raise Http404(_("You have no seat at this table."))
-    # The seat's user is the one the request already read.
-    seat.user = getattr(user, "_wrapped", user)
+    seat = _users_seat(request, game_id, Seat.objects.select_related("game"))
     return seat.game, seat
 
 
@@ -27,10 +22,16 @@ def seat_to_act(request, game_id: int) -> Seat:
     """The requesting user's seat at the table, as `seat_for_user` finds it, without the
     table: a change reads the table again under its lock (games.commands), and a move
     is the request made most often."""
-    seat = Seat.objects.filter(game_id=game_id, user=request.user).first()
+    return _users_seat(request, game_id, Seat.objects.all())
+
+
+def _users_seat(request, game_id: int, seats) -> Seat:
+    user = request.user
+    seat = seats.filter(game_id=game_id, user=user).first()
     if seat is None:
         raise Http404(_("You have no seat at this table."))
-    seat.user = getattr(request.user, "_wrapped", request.user)
+    # The seat's user is the one the request already read.
+    seat.user = getattr(user, "_wrapped", user)
     return seat
 
 

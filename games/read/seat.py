@@ -181,8 +181,10 @@ def own_parts(game: Game, seats: list[Seat], state: engine.Game,
     events since the page's version) hold a private line of theirs, or when they host a
     table whose bots needed help (only the host is told); whether the table waits for
     them (`awaited`, publicly or not: the update then brings their own part, drawn for
-    them); and whether their stream must tell them to ask (`ask`): when apart, or when a
-    tip is shown to them, which their own page draws.
+    them); and whether their stream must tell them to ask (`ask`): when apart, when a
+    tip is shown to them, which their own page draws, and when the table waits for the
+    host of a table people watch (their panel shows the watch link, drawn with the
+    address their page came from).
 
     Private to each player: kept apart from the shared drawing, and only ever sent to
     that player's own page."""
@@ -201,7 +203,9 @@ def own_parts(game: Game, seats: list[Seat], state: engine.Game,
         own = any((visible := event.get("visible_to")) is not None and player in visible
                   for _by, event in news)
         apart = own or seat.user_id == helped_host
-        ask = apart or tip_context(game, seat, view).get("tip") is not None
+        watched_host = seat.user_id == game.host_id and bool(game.watch_token)
+        ask = (apart or tip_context(game, seat, view).get("tip") is not None
+               or (player in awaited and watched_host))
         parts[str(player)] = {
             "key": own_key(view, wait.token if wait else None, my_orders(sight)),
             "panels": panels_key(view, _taxes(view, sight.name_of), _trade(view, sight.name_of)),

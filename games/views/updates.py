@@ -220,12 +220,7 @@ def _draw_own(game: Game, me: Seat, seats: list[Seat], part: dict, nonce: str) -
     """Draw into `part` the own parts of a reader the table now waits for (whose turn it
     is to them, their tip, their hand and dock), so that their page takes the update
     without asking for them. Their forms carry a marker where the page's form token goes,
-    filled in by their stream (`Update.event_for`). The host of a table people watch is
-    asked instead: their panel shows the watch link, drawn with the address their page
-    came from."""
-    if me.user_id == game.host_id and game.watch_token:
-        part["ask"] = True
-        return
+    filled in by their stream (`Update.event_for`)."""
     context = _own_context(game, me, seats, part["panels"])
     context["csrf_token"] = csrf_marker(nonce)
     part["slots"] = {**part.get("slots", {}), **own_drawn(context, None, send_me=True)}

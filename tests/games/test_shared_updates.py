@@ -247,6 +247,20 @@ def test_the_step_a_change_announces_names_where_it_started(people):
     assert Step.read("c12") is None
 
 
+def _play_until(game, choose, reached, failure: str) -> tuple[int, int]:
+    """Play on, each waiting player taking `choose`'s action, until `reached(since_seq)`
+    after a move: the version and record number that move started from."""
+    for _ in range(200):
+        game.refresh_from_db()
+        since, since_seq = game.version, game.seq
+        seat = waiting_humans(game)[0]
+        act_as(game, seat, choose(legal(game, seat)))
+        game.refresh_from_db()
+        if reached(since_seq):
+            return since, since_seq
+    raise AssertionError(failure)
+
+
 def test_a_standing_orders_pass_reads_as_such_to_its_owner_alone(client):
     """What a standing order did is its owner's business: the update every page shares
     says an ordinary pass, and only the owner's own part (sent to them alone) says it
@@ -255,17 +269,15 @@ def test_a_standing_orders_pass_reads_as_such_to_its_owner_alone(client):
     game = start_table(people[0], people[1:], seed=3, options={"first_round_taxes": False})
     game.seats.update(auto_pass=True)
     rng = random.Random(2)
-    for _ in range(200):
-        game.refresh_from_db()
-        since, since_seq = game.version, game.seq
-        seat = waiting_humans(game)[0]
-        act_as(game, seat, rng.choice(legal(game, seat)))
-        game.refresh_from_db()
-        owners = {a.player for a in game.actions.filter(seq__gt=since_seq, by="standing_order")}
-        if owners and game.engine_state().round.phase == "play":
-            break
-    else:
-        raise AssertionError("no standing order passed")
+
+    def passed_by_order(since_seq: int) -> set[int]:
+        return {a.player for a in game.actions.filter(seq__gt=since_seq, by="standing_order")}
+
+    since, since_seq = _play_until(
+        game, rng.choice,
+        lambda since_seq: passed_by_order(since_seq)
+        and game.engine_state().round.phase == "play", "no standing order passed")
+    owners = passed_by_order(since_seq)
     with translation.override("en"):
         shared, own = updates.draw(game, since, since_seq)
     assert not shared["ask"]
@@ -291,17 +303,10 @@ def test_the_host_of_a_watched_table_asks_for_their_own_part_at_their_turn(peopl
         game.watch_token = "watch-me" if watched else ""
         game.save(update_fields=["watch_token"])
         # Play on until the table waits for the host, then draw what that move brought.
-        for _ in range(200):
-            game.refresh_from_db()
-            since, since_seq = game.version, game.seq
-            seat = waiting_humans(game)[0]
-            act_as(game, seat, legal(game, seat)[0])
-            game.refresh_from_db()
-            if (host.player in game.engine_state().awaiting_players
-                    and game.engine_state().round.phase == "play"):
-                break
-        else:
-            raise AssertionError("the turn never came to the host")
+        since, since_seq = _play_until(
+            game, lambda actions: actions[0],
+            lambda _since_seq: host.player in game.engine_state().awaiting_players
+            and game.engine_state().round.phase == "play", "the turn never came to the host")
         with translation.override("en"):
             shared, own = updates.draw(game, since, since_seq)
         assert not shared["ask"]
