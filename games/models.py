@@ -212,8 +212,22 @@ class Game(ChannelOwner):
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
 
     def engine_state(self) -> engine.Game:
-        """The stored snapshot of the game, as the engine's Game (None before the start)."""
-        return engine.Game.from_json(self.state)
+        """The stored snapshot of the game, as the engine's Game (None before the start).
+
+        Read once per snapshot: a move's answer asks for it a handful of times (the
+        command, the update, each reader's own part), and the engine's Game never changes
+        once made. A new snapshot is a new dict (`save_state`, `refresh_from_db`)."""
+        read = self.__dict__.get("_engine_state")
+        if read is not None and read[0] is self.state:
+            return read[1]
+        state = engine.Game.from_json(self.state)
+        self._engine_state = (self.state, state)
+        return state
+
+    def keep_state(self, state: engine.Game) -> None:
+        """Hold `state` as the game's snapshot (saved with the row), already read."""
+        self.state = state.to_json()
+        self._engine_state = (self.state, state)
 
     def engine_options(self) -> engine.Options:
         return engine.Options.from_json(self.options)

@@ -140,7 +140,7 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None,
         waits[player] = Wait(game.version * TOKEN_STEPS, now,
                              deadline(game, seats[player], now) if player in seats else None)
         new_waits.append(player)
-    game.state = state.to_json()
+    game.keep_state(state)
     game.set_waits({p: waits[p] for p in state.awaiting_players if p in waits})
     fields = ["state", "awaiting", "banks", "seq", "version", "round_number", "status",
               "started", "finished"]

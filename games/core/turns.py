@@ -148,13 +148,18 @@ def shown_end_proposal(game: Game) -> EndProposal | None:
     whether there is is kept in the shared cache, which the commands that open and close
     proposals set when they commit (`end_proposals_changed`). A page that finds nothing
     kept asks the database and keeps the answer, unless a command set it meanwhile."""
+    # Asked once per snapshot of the table: a move's answer draws the update and two
+    # players' own parts from the same row, and opening, answering or closing a
+    # proposal is recorded, so the record's number moves with it.
+    asked = game.__dict__.get("_end_proposal_shown")
+    if asked is not None and asked[0] == game.seq:
+        return asked[1]
     key = _proposal_key(game.pk)
     known = cache.get(key)
-    if known == 0:
-        return None
-    proposal = open_end_proposal(game)
+    proposal = None if known == 0 else open_end_proposal(game)
     if known is None:
         cache.add(key, proposal.pk if proposal is not None else 0, PROPOSAL_SECONDS)
+    game._end_proposal_shown = (game.seq, proposal)
     return proposal
 
 
@@ -164,6 +169,7 @@ def end_proposals_changed(game: Game) -> None:
     open without asking (`shown_end_proposal`)."""
     key = _proposal_key(game.pk)
     cache.delete(key)
+    game.__dict__.pop("_end_proposal_shown", None)
     proposal = open_end_proposal(game)
     known = proposal.pk if proposal is not None else 0
     transaction.on_commit(partial(cache.set, key, known, PROPOSAL_SECONDS))

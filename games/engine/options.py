@@ -33,7 +33,7 @@ game and option dicts stored before an option existed still load unchanged.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 TRIBUTE_RETURNS = ("choice", "worst")
 MERCHANT_TRADES = ("off", "chosen", "random")
@@ -97,7 +97,9 @@ class Options:
         return self.rounds is None and self.target_score is None
 
     def to_json(self) -> dict:
-        return asdict(self)
+        # Every field is a plain value: asdict's deep copy, on every view of the table,
+        # would copy nothing but cost more than the rest of the options' share of a view.
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_json(cls, data: dict) -> Options:
@@ -110,3 +112,6 @@ class Options:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Options))

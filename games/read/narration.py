@@ -6,10 +6,11 @@ Every line comes from the record's events, and a private event only reaches thos
 concerns (`visible_to`)."""
 
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.utils import timezone
+from django.utils.translation import get_language, ngettext, npgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, npgettext
 
 from games.core.words import cards_phrase, move_sentence
 from games.models import Action, Game, Seat
@@ -54,15 +55,20 @@ def last_trick(lines: list[dict], names: dict[int, str]) -> dict | None:
             continue
         kind = event["type"]
         if kind == "play":
-            plays.append({"name": names.get(event["player"], "?"), "cards": event["cards"],
-                          "label": cards_phrase(event["cards"])})
+            plays.append(event)
         elif kind == "trick_won":
-            finished = {"winner": names.get(event["player"], "?"), "plays": plays,
-                        "leader": names.get(event["leader"], "?")}
+            finished = (event, plays)
             plays = []
         elif kind == "round_starts":
             plays, finished = [], None
-    return finished
+    if finished is None:
+        return None
+    # Only the last trick's plays are put in words (a round's log has dozens).
+    won, played = finished
+    return {"winner": names.get(won["player"], "?"),
+            "plays": [{"name": names.get(play["player"], "?"), "cards": play["cards"],
+                       "label": cards_phrase(play["cards"])} for play in played],
+            "leader": names.get(won["leader"], "?")}
 
 
 def _names_phrase(names: list[str]) -> str:
@@ -230,6 +236,62 @@ def lines_of_round(game: Game, me: Seat | None, names: dict[int, str]) -> list[d
     actions = Action.objects.filter(game=game, round_number=game.round_number) \
         .order_by("seq").values_list(*LINE_FIELDS, named=True)
     return log_lines(list(actions), me, names)
+
+
+class RoundLog(NamedTuple):
+    """A round's record in play as this process has read it, and its lines as a spectator
+    reads them in each language (for the record's first so many actions)."""
+
+    actions: tuple
+    lines: dict[tuple, tuple[int, list[dict]]]
+
+
+# The rounds in play this process read, by table and round. While a round is in play its
+# record only grows, one action after another under the table's lock, so a page's update
+# (drawn after every move) reads only the actions since and narrates them once per
+# language, instead of reading and narrating the whole round again. Begun afresh when
+# full: one round's record is a few hundred small rows.
+_rounds_read: dict[tuple[int, int], RoundLog] = {}
+ROUNDS_KEPT = 512
+
+
+def round_log(game: Game) -> RoundLog:
+    """The record of the round in play of `game`, up to its last committed action (more
+    than `game.seq` when a move was made since `game` was read).
+
+    The last action this process read is read again with those since: a record that no
+    longer holds it as it was (a transaction that wrote it rolled back; another table
+    given the same id, as in a test database) is read whole again."""
+    key = (game.pk, game.round_number)
+    kept = _rounds_read.get(key)
+    fields = ("id", *LINE_FIELDS)
+    record = Action.objects.filter(game=game, round_number=game.round_number).order_by("seq")
+    if kept is not None and kept.actions:
+        last = kept.actions[-1]
+        since = list(record.filter(seq__gte=last.seq).values_list(*fields, named=True))
+        if since and since[0] == last:
+            if len(since) == 1:
+                return kept
+            found = RoundLog(kept.actions + tuple(since[1:]), dict(kept.lines))
+            _rounds_read[key] = found
+            return found
+    found = RoundLog(tuple(record.values_list(*fields, named=True)), {})
+    if len(_rounds_read) >= ROUNDS_KEPT:
+        _rounds_read.clear()
+    _rounds_read[key] = found
+    return found
+
+
+def spectator_lines(log: RoundLog, names: dict[int, str], through: int) -> list[dict]:
+    """`log_lines` of the round's record up to action `through`, as a spectator reads them
+    in the active language: the lines of actions this process narrated before are taken
+    as they were (each line a copy, for the caller to number)."""
+    key = (get_language(), tuple(sorted(names.items())))
+    told, lines = log.lines.get(key, (0, []))
+    if told < len(log.actions):
+        lines = lines + log_lines(log.actions[told:], None, names)
+        log.lines[key] = (len(log.actions), lines)
+    return [dict(line) for line in lines if line["seq"] <= through]
 
 
 def lines_of_game(game: Game, me: Seat | None, names: dict[int, str]) -> list[dict]:

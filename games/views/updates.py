@@ -48,8 +48,8 @@ from games.core import live
 from games.core.live import Step
 from games.core.turns import nudge_open, stand_in_vote_open
 from games.core.words import move_sentence
-from games.models import Action, Game, Seat
-from games.read.narration import LINE_FIELDS, log_lines, since, since_you_looked
+from games.models import Game, Seat
+from games.read.narration import round_log, since, since_you_looked, spectator_lines
 from games.read.seat import own_context, own_parts, table_context
 
 from .drawn import drawn_by, fill_table
@@ -150,18 +150,17 @@ def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
     caller read them."""
     if seats is None:
         seats = list(game.seats.select_related("user"))
-    # The round's record up to `game` (a move made since is another update's), read
+    # The round's record (up to `game`: a move made since is another update's), read
     # first: whoever draws right after a commit learns here if the connection was lost.
-    actions = list(Action.objects.filter(game=game, round_number=game.round_number,
-                                         seq__lte=game.seq)
-                   .order_by("seq").values_list(*LINE_FIELDS, named=True))
+    record = round_log(game)
+    actions = [action for action in record.actions if action.seq <= game.seq]
     context = table_context(game, None, seats, results=False)
     shared = {"version": game.version, "since": since, "round": game.round_number,
               "day": timezone.localdate().isoformat(), "ask": True}
     if since >= game.version or not shareable(game, context, seats):
         return shared, {}
     names = {s.player: s.name for s in seats}
-    log = log_lines(actions, None, names)
+    log = spectator_lines(record, names, game.seq)
     news = [line for line in log if line["seq"] > since_seq]
     # What a standing order did is its owner's business: to everyone else (and in what
     # they share) it is an ordinary pass; its owner reads their own lines apart.
