@@ -250,9 +250,10 @@ class RoundLog(NamedTuple):
 # record only grows, one action after another under the table's lock, so a page's update
 # (drawn after every move) reads only the actions since and narrates them once per
 # language, instead of reading and narrating the whole round again. Begun afresh when
-# full: one round's record is a few hundred small rows.
+# full: a round of five, its record and its lines in one language, holds about 150 KB,
+# so a full store about 40 MB.
 _rounds_read: dict[tuple[int, int], RoundLog] = {}
-ROUNDS_KEPT = 512
+ROUNDS_KEPT = 256
 
 
 def round_log(game: Game) -> RoundLog:
