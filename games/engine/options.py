@@ -97,8 +97,8 @@ class Options:
         return self.rounds is None and self.target_score is None
 
     def to_json(self) -> dict:
-        # Every field is a plain value: asdict's deep copy, on every view of the table,
-        # would copy nothing but cost more than the rest of the options' share of a view.
+        # Every field is a plain value, so asdict's recursive copy would only cost time,
+        # and this runs for every view of the table.
         return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
