@@ -4,6 +4,7 @@ title, and the flourishes their own title offers."""
 from django.urls import reverse
 from django.utils import timezone
 
+from dalmuti_site.compiled import CompiledQuery
 from games.core import live
 from games.core.words import title_name
 from games.models import Game, Seat
@@ -13,6 +14,18 @@ from .models import Message, ReadMarker
 from .services import mark_read, seated_names
 
 PANEL_SIZE = 30
+
+# What every table page asks of the talk (compiled once): the panel's newest messages,
+# the newest one's id, and what the reader had read.
+_NEWEST = CompiledQuery(
+    lambda game_id: Message.objects.filter(game_id=game_id).order_by("-pk")
+    .select_related("seat__user")[:PANEL_SIZE])
+_NEWEST_ID = CompiledQuery(
+    lambda game_id: Message.objects.filter(game_id=game_id).order_by("-pk")
+    .values_list("pk", flat=True)[:1])
+_READ_BEFORE = CompiledQuery(
+    lambda seat_id: ReadMarker.objects.filter(seat_id=seat_id)
+    .values_list("last_read", flat=True)[:1])
 
 
 def _int(value) -> int | None:
@@ -44,11 +57,11 @@ def lines(messages: list[Message], me: Seat | None, titles: dict[int, str]) -> l
     return out
 
 
-def _newest_id(game: Game, newest) -> int:
+def _newest_id(game: Game) -> int:
     """The newest message's id (0: none yet), read from the database when Redis did not
     know it, and told to Redis for the answers that follow (a table nobody has talked at
     has no entry there until it is read once)."""
-    last_id = newest.values_list("pk", flat=True).first() or 0
+    last_id = next(iter(_NEWEST_ID(game.pk)), 0)
     live.chat_known(game.pk, last_id)
     return last_id
 
@@ -66,27 +79,30 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
     panel survive every other update. A caller that has read the table's seats (with
     their users) or the newest message's id passes them, and they are not read again.
     """
-    newest = Message.objects.filter(game=game).order_by("-pk")
     last_id = None
     if send_log is None and oob:
         # An update whose page shows every message needs the newest one's id alone.
         seen = _int(request.GET.get("c"))
-        last_id = newest_id if newest_id is not None else _newest_id(game, newest)
+        last_id = newest_id if newest_id is not None else _newest_id(game)
         send_log = seen is not None and seen < last_id
     messages = []
     if send_log is not False:
-        messages = newest.select_related("seat__user")
-        messages = list(messages[:limit] if limit else messages)[::-1]
+        if limit == PANEL_SIZE:
+            messages = _NEWEST(game.pk)[::-1]
+        else:
+            newest = Message.objects.filter(game=game).order_by("-pk").select_related(
+                "seat__user")
+            messages = list(newest[:limit] if limit else newest)[::-1]
         last_id = messages[-1].pk if messages else 0
         if send_log is None:
             send_log = True
     elif last_id is None:
-        last_id = newest_id if newest_id is not None else _newest_id(game, newest)
+        last_id = newest_id if newest_id is not None else _newest_id(game)
     shown = lines(messages, me, titles) if send_log else []
     # What the player had read before this page: the page counts what came since as
     # unread until they open the panel.
     read_before = 0 if oob or me is None else (
-        ReadMarker.objects.filter(seat=me).values_list("last_read", flat=True).first() or 0
+        next(iter(_READ_BEFORE(me.pk)), 0)
     )
     if send_log and me is not None:
         mark_read(me, last_id)

@@ -47,7 +47,7 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
     keeps the earlier rounds the player's in league standings."""
     commands.check_bot_level(level)
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         if not game.is_playing:
             raise Rejected(_("Only a game in play can have a player replaced."), 409)
         seat = game.seats.select_related("user").filter(pk=seat_id).first()
@@ -79,7 +79,7 @@ def end_game(game_id: int, reason: str) -> Game:
     if not reason:
         raise Rejected(_("Give the reason for ending the game."))
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         if game.is_over:
             raise Rejected(_("This game is already over."), 409)
         if not game.is_playing:

@@ -596,7 +596,8 @@ def parser() -> argparse.ArgumentParser:
                         help="full page loads per second during the run")
     parser.add_argument("--ramp", type=float, default=None,
                         help="seconds over which the pages open (default: pages / 25)")
-    parser.add_argument("--hammer-seconds", type=int, default=10)
+    parser.add_argument("--hammer-seconds", type=int, default=10,
+                        help="seconds of each kind of request side by side (0: none)")
     parser.add_argument("--hammer-connections", type=int, default=8)
     parser.add_argument("--seats", type=int, default=4,
                         help="players a table, each with their page open (4-10)")
@@ -708,6 +709,8 @@ class Bench:
         """The three kinds of request in turns of a second or two, so that a change in
         what else runs on the machine weighs on all three alike."""
         seconds, conns = options["hammer_seconds"], options["hammer_connections"]
+        if seconds <= 0:
+            return  # `--hammer-seconds 0`: the open pages alone
         pids = options["server_pids"]
         run = Run(port, tables, {**options, "stream": False})
         page = run.pages[0]

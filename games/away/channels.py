@@ -25,7 +25,7 @@ Status = Notification.Status
 
 
 def _names(game) -> dict[int, str]:
-    return {s.player: s.name for s in game.seats.select_related("user")}
+    return {s.player: s.name for s in game.seats_with_users()}
 
 
 def notice_message(notice: ChannelNotice) -> channels.Message:

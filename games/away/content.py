@@ -25,7 +25,7 @@ def game_context(game, user) -> dict:
     if game.state is not None:
         view = game.engine_state().view(seat.player)
         kinds = {a["type"] for a in view["legal_actions"]}
-        names = {s.player: s.name for s in game.seats.select_related("user")}
+        names = {s.player: s.name for s in game.seats_with_users()}
         context.update({
             "round_number": view["game"]["round_number"],
             "my_title": TITLE_NAMES[view["titles"][view["seat"]]] if view["seat"] is not None
@@ -115,7 +115,7 @@ def _decision(phase: str, kinds: set[str]) -> str:
 
 
 def _standings(game, view) -> list[dict]:
-    names = {s.player: s.name for s in game.seats.select_related("user")}
+    names = {s.player: s.name for s in game.seats_with_users()}
     return [{"rank": s["rank"], "name": names.get(s["player"], "?"), "score": s["score"]}
             for s in view["game"]["standings"]]
 

@@ -43,7 +43,7 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or not deadlines_may_have_passed(game, now):
             return 0
-        seats = {s.player: s for s in game.seats.select_related("user")}
+        seats = {s.player: s for s in game.seats_with_users()}
         earliest = min(wait.since for wait in game.waits().values())
         pauses = pauses_of(game, seats.values(), earliest)
         for _step in range(len(seats) * 2):
@@ -92,7 +92,7 @@ def take_seat_back(game_id: int, user) -> None:
     it is theirs, starts afresh (the wait so far was the bot's). Without a stand-in this
     changes nothing (it must not be a way to reset one's own clock)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         seat = game.seats.get(user=user)
         if seat.leaving or seat.left:
             raise Rejected(_("You left this game: the bot keeps the seat."), 409)
@@ -134,7 +134,7 @@ def seen_at(seat_pk: int, last_seen: datetime | None) -> datetime:
 def start_vacation(game_id: int, user, days: int) -> Seat:
     """Pause the player's clock for up to `days` days (at most VACATION_DAYS per game)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         seat = game.seats.get(user=user)
         now = timezone.now()
         if seat.vacation_until and seat.vacation_until > now:
@@ -156,7 +156,7 @@ def end_vacation(game_id: int, user) -> Seat:
     """Back early: the pause is cut to the time it lasted, and the unused days return to
     the player's allowance. The wait does not start again."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         seat = game.seats.get(user=user)
         now = timezone.now()
         if seat.vacation_until and seat.vacation_until > now:
@@ -190,7 +190,7 @@ def set_away(user, until) -> None:
         for game_id in Seat.objects.filter(
             user=user, game__status=Game.Status.PLAYING,
         ).exclude(game__turn_limit=0).order_by("game_id").values_list("game_id", flat=True):
-            game = Game.objects.select_for_update().get(pk=game_id)
+            game = Game.locked(game_id)
             refresh_deadlines(game)
             game.save(update_fields=["updated"])
 
@@ -214,7 +214,7 @@ def nudge(game_id: int, user, player: int) -> None:
     most one from each player per turn, and only once that turn has lasted an hour (half
     the time limit on a shorter clock)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         me = game.seats.filter(user=user).first()
         target = game.seats.select_related("user").filter(player=player).first()
         if (not game.is_playing or me is None or target is None or target.pk == me.pk
@@ -259,7 +259,7 @@ def vote_stand_in(game_id: int, user, player: int) -> bool:
     """`user` votes to let the stand-in bot play for `player`, who missed their last turns;
     once most of the other human players agree, it does. True if it now plays."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         voter = game.seats.filter(user=user).first()
         target = game.seats.select_related("user").filter(player=player).first()
         if (not game.is_playing or voter is None or target is None or target.pk == voter.pk

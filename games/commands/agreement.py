@@ -28,7 +28,7 @@ Outcome = EndProposal.Outcome
 
 
 def _lock_playing(game_id: int) -> Game:
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = Game.locked(game_id)
     if not game.is_playing:
         raise Rejected(_("This game is not in play."), 409)
     return game
@@ -145,7 +145,7 @@ def lapse_end_proposals(now: datetime | None = None) -> int:
         outcome=Outcome.OPEN, expires__lte=now, game__status=Game.Status.PLAYING,
     ).values_list("game_id", flat=True):
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=game_id)
+            game = Game.locked(game_id)
             proposal = open_end_proposal(game)
             if not game.is_playing or proposal is None or proposal.expires > now:
                 continue

@@ -118,7 +118,7 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None,
         game.version += 1
     now = timezone.now()
     if seats is None and game.is_playing:
-        seats = list(game.seats.select_related("user"))
+        seats = game.seats_with_users()
     seats = {s.player: s for s in seats} if game.is_playing else {}
     waits: dict[int, Wait] = {}
     new_waits = []
@@ -159,7 +159,7 @@ def refresh_deadlines(game: Game) -> None:
     waits = game.waits()
     if not waits:
         return
-    seats = {s.player: s for s in game.seats.select_related("user")}
+    seats = {s.player: s for s in game.seats_with_users()}
     earliest = min(wait.since for wait in waits.values())
     pauses = pauses_of(game, seats.values(), earliest)
     game.set_waits({

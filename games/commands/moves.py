@@ -40,9 +40,9 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
     """A human's action for their own seat. `turn` is the token the page was rendered
     with: the version at which this player's current decision began."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         # The seats, read once for the whole move (see `apply`).
-        seats = list(game.seats.select_related("user").order_by("pk"))
+        seats = game.seats_with_users(by_pk=True)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise Rejected(_("You have no seat at this table."), 403)
@@ -391,7 +391,7 @@ def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: boo
     """The player's standing orders at one table; `pass_trick` None leaves "pass for the
     rest of this trick" as it is."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         seat = game.seats.get(user=user)
         seat.auto_pass = auto_pass
         seat.auto_tax_worst = auto_tax_worst
@@ -422,7 +422,7 @@ def end_after_this_round(game_id: int, user, end: bool = True) -> Game:
     """The host marks the game to end once the round in play is over (how an open-ended
     game ends; any game may end early this way), or takes the mark back."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         if game.host_id != user.pk:
             raise Rejected(_("Only the host can end the game."), 403)
         if not game.is_playing:

@@ -76,7 +76,7 @@ def begin_review(game_id: int) -> Review | None:
         rows.append(ReviewedDecision(seq=action.seq, round_number=action.round_number,
                                      player=action.player))
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         review, created = Review.objects.get_or_create(
             game=game,
             defaults={"seed": derive_seed(game.seed, "review"), "samples": review_samples(),

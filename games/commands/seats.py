@@ -52,7 +52,7 @@ def _seat_change(game: Game, user, check: bool = True) -> None:
 def join_in_progress(game_id: int, user) -> Seat:
     """Take a seat from the next round on."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         if not game.is_playing:
             raise Rejected(_("This game is over: there is no seat to take."), 409)
         seat = game.seats.filter(user=user).first()
@@ -88,7 +88,7 @@ def answer_invitations(game: Game, user) -> None:
 def choose_join_place(game_id: int, user, seat_id: int, upper: bool) -> None:
     """The Great Dalmuti seats a newcomer in the upper or the lower middle place."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         newcomer = game.seats.filter(pk=seat_id, joining=True).first()
         me = game.seats.filter(user=user).first()
         state = game.engine_state()
@@ -105,7 +105,7 @@ def leave_game(game_id: int, user) -> Seat:
     player is out (or, at a table where a bot takes the seat of whoever leaves, the bot
     goes on playing it)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         seat = game.seats.filter(user=user).first()
         if not game.is_playing or seat is None:
             raise Rejected(_("There is no game in progress to leave here."), 409)

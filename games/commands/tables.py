@@ -42,7 +42,7 @@ def free_bot_name(game: Game) -> str:
     """A bot's name that nobody at the table has yet, bot or person (two "Ada"s at one
     table, one of them a bot, would leave every log line in doubt)."""
     used = set()
-    for seat in game.seats.select_related("user"):
+    for seat in game.seats_with_users():
         used.add((seat.bot_name or "").casefold())
         if seat.user is not None:
             used.add(str(seat.user).casefold())
@@ -66,7 +66,7 @@ def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0
 
 
 def _lock_open(game_id: int) -> Game:
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = Game.locked(game_id)
     if not game.is_open:
         if game.state is None:
             raise Rejected(_("This table closed before it started."), 410)
@@ -129,7 +129,7 @@ def set_min_on_time(game_id: int, user, minimum: int) -> Game:
     if minimum not in OnTime.values:
         raise Rejected(_("Choose one of the offered shares."), 400)
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         if game.host_id != user.pk:
             raise Rejected(_("Only the host changes the table's settings."), 403)
         if game.is_over:
@@ -143,7 +143,7 @@ def set_watchable(game_id: int, user, watchable: bool, talk: bool = False) -> Ga
     """The host lets people without a seat watch by link (a new link each time), and
     perhaps join the table talk, or stops it (the old link stops working)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         if game.host_id != user.pk:
             raise Rejected(_("Only the host can share the table with watchers."), 403)
         if watchable != bool(game.watch_token):
@@ -157,7 +157,7 @@ def set_channel(game_id: int, user, url: str) -> Game:
     """The host gives the table a channel (an address already checked), or takes it away
     (empty). Saving it again switches a paused channel back on."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         if game.host_id != user.pk:
             raise Rejected(_("Only the host can choose the table's channel."), 403)
         game.channel_url = url
@@ -169,7 +169,7 @@ def set_channel(game_id: int, user, url: str) -> Game:
 
 def try_channel(game_id: int, user) -> None:
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         if game.host_id != user.pk:
             raise Rejected(_("Only the host can choose the table's channel."), 403)
         if group_channel.for_test(game) is None:
@@ -199,7 +199,7 @@ def expire_open_tables(now=None) -> int:
     for game_id in Game.objects.filter(status=Game.Status.OPEN, created__lte=closing) \
             .values_list("pk", flat=True):
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=game_id)
+            game = Game.locked(game_id)
             if game.is_open:
                 _close(game, gettext_noop("Nobody started the table within 14 days."))
                 closed += 1
@@ -275,7 +275,7 @@ def start(game_id: int, started_by=None) -> Game:
 def _lock_invitable(game_id: int) -> Game:
     """The table, locked, if it still takes newcomers: before the start, or between the
     rounds of a game in progress (they join at the next round)."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = Game.locked(game_id)
     if game.is_open:
         return game
     if not game.is_playing:
@@ -364,7 +364,7 @@ def open_rematch(game_id: int, user) -> Game:
     standings) is kept in a Rematch for the start. A second request for the same game
     joins the rematch already opened."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.locked(game_id)
         if not game.is_over:
             raise Rejected(_("A rematch can start once the game is over."), 409)
         existing = Rematch.objects.filter(previous=game).select_related("game").first()

@@ -11,6 +11,7 @@ from functools import partial
 from django.core.cache import cache
 from django.db import transaction
 
+from dalmuti_site.compiled import CompiledQuery
 from games import engine
 from games.models import EndProposal, Game, Seat, StandInVote
 
@@ -41,12 +42,14 @@ def games_waiting_for(user) -> list[Game]:
 def tables_awaiting(user) -> int:
     """How many games in play wait for the player now (not for a bot standing in for
     them), in one query: for the header, the tab title and the app's badge."""
-    return sum(
-        1 for player, awaiting in Seat.objects.filter(
-            user=user, game__status=Game.Status.PLAYING, stand_in=False,
-        ).values_list("player", "game__awaiting")
-        if str(player) in awaiting
-    )
+    return sum(1 for player, awaiting in _AWAITING(user.pk) if str(player) in awaiting)
+
+
+# Asked for the header of nearly every page (compiled once).
+_AWAITING = CompiledQuery(
+    lambda user_id: Seat.objects.filter(
+        user_id=user_id, game__status=Game.Status.PLAYING, stand_in=False,
+    ).values_list("player", "game__awaiting"))
 
 
 def trick_key(view: dict) -> str:

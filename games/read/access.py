@@ -8,13 +8,21 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 
+from dalmuti_site.compiled import CompiledQuery
 from games.models import Game, Seat
+
+# Every page and every action at a table asks one of these first (compiled once).
+_SEAT_WITH_TABLE = CompiledQuery(
+    lambda game_id, user_id: Seat.objects.select_related("game")
+    .filter(game_id=game_id, user_id=user_id)[:1])
+_SEAT = CompiledQuery(
+    lambda game_id, user_id: Seat.objects.filter(game_id=game_id, user_id=user_id)[:1])
 
 
 def seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
     """The table and the requesting user's seat at it. Anyone without a seat gets a 404,
     whether or not the table exists."""
-    seat = _users_seat(request, game_id, Seat.objects.select_related("game"))
+    seat = _users_seat(request, game_id, _SEAT_WITH_TABLE)
     return seat.game, seat
 
 
@@ -22,14 +30,15 @@ def seat_to_act(request, game_id: int) -> Seat:
     """The requesting user's seat at the table, as `seat_for_user` finds it, without the
     table: a change reads the table again under its lock (games.commands), and a move
     is the request made most often."""
-    return _users_seat(request, game_id, Seat.objects.all())
+    return _users_seat(request, game_id, _SEAT)
 
 
-def _users_seat(request, game_id: int, seats) -> Seat:
+def _users_seat(request, game_id: int, query: CompiledQuery) -> Seat:
     user = request.user
-    seat = seats.filter(game_id=game_id, user=user).first()
-    if seat is None:
+    found = query(game_id, user.pk) if user.pk is not None else []
+    if not found:
         raise Http404(_("You have no seat at this table."))
+    seat = found[0]
     # The seat's user is the one the request already read.
     seat.user = getattr(user, "_wrapped", user)
     return seat

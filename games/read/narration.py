@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, ngettext, npgettext
 from django.utils.translation import gettext as _
 
+from dalmuti_site.compiled import CompiledQuery
 from games.core.words import cards_phrase, move_sentence
 from games.models import Action, Game, Seat
 
@@ -231,11 +232,16 @@ ARRIVALS = 9
 LINE_FIELDS = ("seq", "round_number", "player", "events", "by", "created")
 
 
+# The round's record from an action on (every page reads it; compiled once).
+_ROUND_FROM = CompiledQuery(
+    lambda game_id, round_number, seq: Action.objects
+    .filter(game_id=game_id, round_number=round_number, seq__gte=seq)
+    .order_by("seq").values_list("id", *LINE_FIELDS, named=True))
+
+
 def lines_of_round(game: Game, me: Seat | None, names: dict[int, str]) -> list[dict]:
     """The log lines of the round in play, as this seat (or a watcher) may read them."""
-    actions = Action.objects.filter(game=game, round_number=game.round_number) \
-        .order_by("seq").values_list(*LINE_FIELDS, named=True)
-    return log_lines(list(actions), me, names)
+    return log_lines(_ROUND_FROM(game.pk, game.round_number, 0), me, names)
 
 
 class RoundLog(NamedTuple):
@@ -265,18 +271,16 @@ def round_log(game: Game) -> RoundLog:
     given the same id, as in a test database) is read whole again."""
     key = (game.pk, game.round_number)
     kept = _rounds_read.get(key)
-    fields = ("id", *LINE_FIELDS)
-    record = Action.objects.filter(game=game, round_number=game.round_number).order_by("seq")
     if kept is not None and kept.actions:
         last = kept.actions[-1]
-        since = list(record.filter(seq__gte=last.seq).values_list(*fields, named=True))
+        since = _ROUND_FROM(game.pk, game.round_number, last.seq)
         if since and since[0] == last:
             if len(since) == 1:
                 return kept
             found = RoundLog(kept.actions + tuple(since[1:]), dict(kept.lines))
             _rounds_read[key] = found
             return found
-    found = RoundLog(tuple(record.values_list(*fields, named=True)), {})
+    found = RoundLog(tuple(_ROUND_FROM(game.pk, game.round_number, 0)), {})
     if len(_rounds_read) >= ROUNDS_KEPT:
         _rounds_read.clear()
     _rounds_read[key] = found

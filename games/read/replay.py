@@ -37,7 +37,7 @@ def rebuild_state(game: Game) -> engine.Game | None:
 
 
 def player_names(game: Game) -> dict[int, str]:
-    return {s.player: s.name for s in game.seats.select_related("user") if s.player is not None}
+    return {s.player: s.name for s in game.seats_with_users() if s.player is not None}
 
 
 def game_results(rounds, left: dict[int, set[int]] | None = None) -> dict[int, list[dict]]:

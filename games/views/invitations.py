@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import throttle
+from dalmuti_site.compiled import CompiledQuery
 from games.core.turns import no_next_round, room_for_newcomers
 from games.read.access import seat_for_user
 from players.reliability import RELIABILITY_MIN_TURNS, reliability, why_not_admitted
@@ -16,6 +17,18 @@ from players.reliability import RELIABILITY_MIN_TURNS, reliability, why_not_admi
 from .. import commands
 from ..forms import GroupInviteForm, InviteForm
 from ..models import Game, Invitation, Seat
+
+# Read by the game page whenever the table has room (compiled once).
+_INVITATIONS = CompiledQuery(
+    lambda game_id: Invitation.objects.filter(game_id=game_id).select_related("user")
+    .order_by("created"))
+
+
+def _invitations(game: Game) -> list[Invitation]:
+    invitations = _INVITATIONS(game.pk)
+    for invitation in invitations:
+        invitation.game = game
+    return invitations
 
 
 def invite_context(request, game: Game, seats: list[Seat] | None = None) -> dict:
@@ -26,8 +39,7 @@ def invite_context(request, game: Game, seats: list[Seat] | None = None) -> dict
     the table's seats, if the caller read them."""
     is_host = game.host_id == request.user.pk
     room = room_for_newcomers(game, seats)
-    invitations = (list(game.invitations.select_related("user").order_by("created"))
-                   if room else [])
+    invitations = _invitations(game) if room else []
     return {
         "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
         "invite_form": InviteForm() if is_host else None,
@@ -80,7 +92,7 @@ def _join_page(request, game: Game, token: str, error: str = "", status: int = 2
         record = reliability(request.user)
         refusal = why_not_admitted(request.user, game.min_on_time)
     return render(request, "games/join.html", {
-        "game": game, "token": token, "seats": list(game.seats.select_related("user")),
+        "game": game, "token": token, "seats": game.seats_with_users(),
         "last_round": last_round, "error": error, "not_admitted": refusal,
         "record": record, "min_turns": RELIABILITY_MIN_TURNS,
     }, status=status)

@@ -52,7 +52,7 @@ def hint(request, game_id: int):
         return refused(request, game_id, rejected)
     if not request.htmx:
         return redirect(game)
-    seats = {s.player: s.name for s in game.seats.select_related("user")}
+    seats = {s.player: s.name for s in game.seats_with_users()}
     view = game.engine_state().view(me.player)
     return render(request, "games/table/_advice.html", {
         "hint_line": hint_line(me.hint, lambda seat: seats.get(view["seats"][seat], "?")),

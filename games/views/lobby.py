@@ -152,7 +152,7 @@ def lobby_page(request, game: Game, me: Seat):
     """The table before the start: seats, invitations, bots, and its table talk."""
     # Whoever is looking at the table when it starts sees it start: no email about it.
     commands.seen(me)
-    seats = list(game.seats.select_related("user"))
+    seats = game.seats_with_users()
     return render(request, "games/lobby.html", {
         **panel_context(request, game, me, {}, seats=seats),
         **invite_context(request, game, seats),

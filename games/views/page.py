@@ -66,7 +66,7 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
     version that update starts from (games.views.updates). `seats`: the table's seats
     with their users, if the caller read them already."""
     if seats is None:
-        seats = list(game.seats.select_related("user"))
+        seats = game.seats_with_users()
     if template.endswith("#update") and me is not None and not error:
         shared = updates.answer(request, game, me, seats, me_seen=me_seen,
                                 orders_saved=orders_saved, chat_last=chat_last)

@@ -61,7 +61,7 @@ def act(request, game_id: int):
             # The table as the move left it: the update the other pages share is drawn
             # from it before the answer, which is drawn from that update too. Drawing it
             # reads the round's record: a connection lost after the commit shows there.
-            seats = played.seats_after or list(played.seats.select_related("user"))
+            seats = played.seats_after or played.seats_with_users()
             request.shared_update = updates.prepare(
                 game_id, steps[-1], get_language(), timezone.get_current_timezone_name(),
                 played=(played, seats))
@@ -182,7 +182,7 @@ def _changed(request, game_id: int, chat_last: int | None):
 @login_required
 def game_log(request, game_id: int):
     game, me = seat_for_user(request, game_id)
-    names = {s.player: s.name for s in game.seats.select_related("user")}
+    names = {s.player: s.name for s in game.seats_with_users()}
     return render(request, "games/log.html", {
         "game": game, "me": me, "log": lines_of_game(game, me, names),
     })

@@ -149,7 +149,7 @@ def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
     player's own part (`own_parts`). `seats`: the table's seats with their users, if the
     caller read them."""
     if seats is None:
-        seats = list(game.seats.select_related("user"))
+        seats = game.seats_with_users()
     # The round's record (up to `game`: a move made since is another update's), read
     # first: whoever draws right after a commit learns here if the connection was lost.
     record = round_log(game)

@@ -49,7 +49,7 @@ def watch_poll(request, token: str):
 @never_cache
 def watch_log(request, token: str):
     game = game_to_watch(token)
-    names = {s.player: s.name for s in game.seats.select_related("user")}
+    names = {s.player: s.name for s in game.seats_with_users()}
     return render(request, "games/log.html", {
         "game": game, "me": None, "log": lines_of_game(game, None, names),
         "back_url": reverse("watch", args=[token]),
@@ -70,7 +70,7 @@ def watch_chat(request, token: str):
         if error:
             messages.error(request, error)
         return redirect("watch", token)
-    seats = list(game.seats.select_related("user"))
+    seats = game.seats_with_users()
     titles = {p.player: p.title_key for p in table_context(game, None, seats)["players"]}
     return render(request, "chat/_chat.html", {
         "game": game, "oob": True, **panel_context(
