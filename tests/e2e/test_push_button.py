@@ -17,8 +17,14 @@ PushManager.prototype.subscribe = function () {
                                          "NotAllowedError"));
 };
 """
-# A push service that never answers.
-NO_ANSWER = "PushManager.prototype.subscribe = function () { return new Promise(() => {}); };"
+# A push service that never answers; the page is marked once the browser is asked (the
+# page's wait starts before that, once the permission is answered).
+NO_ANSWER = """
+PushManager.prototype.subscribe = function () {
+  document.documentElement.dataset.pushAsked = "yes";
+  return new Promise(() => {});
+};
+"""
 
 
 @pytest.fixture
@@ -59,6 +65,9 @@ def test_a_push_service_that_never_answers_is_reported_after_ten_seconds(
     state = box.locator("[data-push-state]")
     box.get_by_role("button", name="Notify me on this device").click()
     expect(state).to_contain_text("Switching notifications on")
+    # The ten seconds start once the permission is answered, which takes its own time:
+    # moving the clock on before then would move it on before the wait began.
+    expect(page.locator("html[data-push-asked]")).to_be_attached()
     page.clock.run_for(9_000)
     expect(state).not_to_contain_text("could not reach")
     page.clock.run_for(1_500)
