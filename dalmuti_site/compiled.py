@@ -10,6 +10,11 @@ returns is what the same QuerySet returns.
 
 What it returns is a list, never a QuerySet: a QuerySet filtered further would carry the
 SQL compiled without the filter.
+
+It leans on how Django (pinned to 5.2 in pyproject.toml) runs a query: the iterables ask
+the query for its compiler and the compiler for its SQL (`as_sql`), and read the rows
+with what compiling set on the compiler. tests/test_compiled.py fails if an upgrade
+changes that.
 """
 
 import copy
