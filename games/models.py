@@ -237,10 +237,16 @@ class Game(ChannelOwner):
     def locked(cls, game_id: int) -> "Game":
         """The table, read under its row lock (inside a transaction), as
         `select_for_update().get(pk=game_id)` reads it: every change to a table begins so."""
-        found = _LOCKED_TABLE(game_id)
-        if not found:
+        game = cls.locked_if_there(game_id)
+        if game is None:
             raise cls.DoesNotExist("Game matching query does not exist.")
-        return found[0]
+        return game
+
+    @classmethod
+    def locked_if_there(cls, game_id: int) -> "Game | None":
+        """`locked`, or None when there is no such table (work sent for a table since
+        deleted)."""
+        return next(iter(_LOCKED_TABLE(game_id)), None)
 
     def seats_with_users(self, by_pk: bool = False) -> list["Seat"]:
         """The table's seats with their users, in the seats' order (or by `pk`), each

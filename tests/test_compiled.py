@@ -173,3 +173,5 @@ def test_the_locked_table_is_read_as_get_reads_it(tables):
         assert Game.locked(str(tables[1].pk)).pk == tables[1].pk
         with pytest.raises(Game.DoesNotExist):
             Game.locked(max(g.pk for g in tables) + 1000)
+        assert Game.locked_if_there(tables[0].pk) == tables[0]
+        assert Game.locked_if_there(max(g.pk for g in tables) + 1000) is None

@@ -40,7 +40,7 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
     now = now or timezone.now()
     applied = 0
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = Game.locked_if_there(game_id)
         if game is None or not deadlines_may_have_passed(game, now):
             return 0
         seats = {s.player: s for s in game.seats_with_users()}

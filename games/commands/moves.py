@@ -98,7 +98,7 @@ def play_bot_move(game_id: int, seq: int | None = None) -> bool:
     never does: ``engine.decide`` falls back to simpler bots) is logged and skipped, so
     that it never blocks another seat's decision; if no bot could move, ``BotsStuck``."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = Game.locked_if_there(game_id)
         if game is None or not game.is_playing or (seq is not None and game.seq != seq):
             return False
         state = game.engine_state()
