@@ -103,6 +103,26 @@ def test_the_units_run_the_commands_of_the_readme():
         assert name in readme
 
 
+def test_the_web_workers_serve_with_the_compiled_event_loop_and_http_parser():
+    """The worker class the unit names picks its event loop and HTTP parser from what is
+    installed: uvloop and httptools, not asyncio's own loop and h11 (pure Python, which
+    every request and stream event would go through)."""
+    import uvloop
+    from uvicorn.config import Config
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    from uvicorn_worker import UvicornWorker
+
+    assert "uvicorn_worker.UvicornWorker" in unit("dalmuti-web.service")["Service"]["ExecStart"]
+    config = Config(app="dalmuti_site.asgi:application", **UvicornWorker.CONFIG_KWARGS)
+    config.load()
+    assert config.http_protocol_class is HttpToolsProtocol
+    loop = config.get_loop_factory()()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()
+
+
 def test_the_backup_runs_daily_and_keeps_what_the_template_says():
     timer = unit("dalmuti-backup.timer")
     assert timer["Timer"]["Persistent"] == "true"
