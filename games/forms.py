@@ -7,7 +7,7 @@ from dalmuti_site.channels import ChannelURLField
 from dalmuti_site.text import PlainLineField
 
 from . import engine
-from .core.usual_group import played_with
+from .core.usual_group import usual_group
 from .engine.options import MAX_ROUNDS
 from .models import BotLevel, OnTime, TimeBank, TurnLimit
 
@@ -238,8 +238,12 @@ class PeopleField(forms.ModelMultipleChoiceField):
                          error_messages={"invalid_choice": NOT_IN_THE_GROUP,
                                          "invalid_pk_value": NOT_IN_THE_GROUP}, **kwargs)
 
-    def label_from_instance(self, obj) -> str:
-        return obj.name
+    def offer(self, people: list[tuple[int, str]]) -> None:
+        """Tick boxes for these people (id, name as the table shows it), read once: the
+        boxes are drawn from the list, and only these ids are taken when the form comes
+        back."""
+        self.queryset = get_user_model().objects.filter(pk__in=[pk for pk, _name in people])
+        self.choices = people
 
 
 class NewTableForm(TableForm):
@@ -249,7 +253,7 @@ class NewTableForm(TableForm):
 
     def __init__(self, *args, host, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["guests"].queryset = played_with(host)
+        self.fields["guests"].offer(usual_group(host))
 
     @staticmethod
     def initial_from(game) -> dict:
@@ -275,11 +279,17 @@ class GroupInviteForm(forms.Form):
 
     guests = PeopleField(label=_("People you have played with"))
 
-    def __init__(self, *args, host, game, **kwargs):
+    def __init__(self, *args, host, game, seats=None, invitations=None, **kwargs):
+        """`seats`, `invitations`: the table's, if the caller read them (the people
+        seated or invited already are not offered)."""
         super().__init__(*args, **kwargs)
-        self.fields["guests"].queryset = played_with(host).exclude(
-            pk__in=game.seats.exclude(user=None).values("user")).exclude(
-            pk__in=game.invitations.exclude(user=None).values("user"))
+        if seats is None:
+            seats = game.seats.all()
+        if invitations is None:
+            invitations = game.invitations.all()
+        taken = {seat.user_id for seat in seats} | {i.user_id for i in invitations}
+        self.fields["guests"].offer([(pk, name) for pk, name in usual_group(host)
+                                     if pk not in taken])
 
 
 class InviteForm(forms.Form):

@@ -5,29 +5,50 @@ it; the new-table form, the lobby and the profile list it."""
 from django.contrib.auth import get_user_model
 from django.db.models import Case, Count, IntegerField, Max, When
 
+from dalmuti_site.compiled import CompiledQuery
+
 from ..models import InvitationBlock, Seat
 
 # How many people the lists offer, the most recent companions first.
 USUAL_GROUP_SIZE = 40
 
 
-def _companions(user):
-    """Rows (user id, last game together, games together) of the other people at the
-    user's started tables."""
+def _companions(user, user_again, blocked_by_user=None, *fields: str):
+    """Rows (user id, `fields` of theirs, last game together, games together) of the
+    other people at the user's started tables, the most recent and most frequent
+    companions first; without whoever refuses the invitations of `blocked_by_user`.
+
+    The user comes once for each use (`user`, `user_again`, `blocked_by_user`: the same
+    id), so that the query compiles with one marker for each (`usual_group`)."""
     tables = Seat.objects.filter(user=user, game__started__isnull=False).values("game")
-    return (Seat.objects.filter(game__in=tables, user__isnull=False, user__is_active=True)
-            .exclude(user=user).values("user")
+    rows = (Seat.objects.filter(game__in=tables, user__isnull=False, user__is_active=True)
+            .exclude(user=user_again).values("user", *fields)
             .annotate(last=Max("game__started"), games=Count("game", distinct=True))
             .order_by("-last", "-games", "user"))
+    if blocked_by_user is not None:
+        rows = rows.exclude(user__in=blockers_of(blocked_by_user))
+    return rows
+
+
+# The usual group with the names to show, as a host's page offers it at every load.
+_NAMED_GROUP = CompiledQuery(
+    lambda user, user_again, blocked_by_user: _companions(
+        user, user_again, blocked_by_user, "user__display_name", "user__username",
+    )[:USUAL_GROUP_SIZE])
+
+
+def usual_group(user) -> list[tuple[int, str]]:
+    """The people `played_with` lists (whoever refuses the user's invitations left out),
+    in its order, as (id, name shown at the table): one query, compiled once."""
+    return [(row["user"], row["user__display_name"] or row["user__username"])
+            for row in _NAMED_GROUP(user.pk, user.pk, user.pk)]
 
 
 def played_with(user, *, include_blockers: bool = False):
     """The people the user has played with, the most recent and most frequent companions
     first (at most USUAL_GROUP_SIZE), as a queryset in that order. Whoever refuses the
     user's invitations is left out unless `include_blockers`."""
-    rows = _companions(user)
-    if not include_blockers:
-        rows = rows.exclude(user__in=blockers_of(user))
+    rows = _companions(user, user, None if include_blockers else user)
     ids = [row["user"] for row in rows[:USUAL_GROUP_SIZE]]
     order = Case(*[When(pk=pk, then=index) for index, pk in enumerate(ids)],
                  output_field=IntegerField())

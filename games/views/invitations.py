@@ -42,8 +42,10 @@ def invite_context(request, game: Game, seats: list[Seat] | None = None) -> dict
     invitations = _invitations(game) if room else []
     return {
         "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
-        "invite_form": InviteForm() if is_host else None,
-        "group_form": GroupInviteForm(host=request.user, game=game) if is_host else None,
+        # The forms only where the panel shows (the host's, with room).
+        "invite_form": InviteForm() if is_host and room else None,
+        "group_form": GroupInviteForm(host=request.user, game=game, seats=seats,
+                                      invitations=invitations) if is_host and room else None,
         "invitations": invitations if is_host else [],
         "pending_invitations": len(invitations),
         "room_for_newcomers": room,

@@ -7,10 +7,13 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.db import connection
+from django.db.models.sql.compiler import SQLCompiler
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import commands
-from games.core.usual_group import played_with
+from games.core.usual_group import played_with, usual_group
 from games.models import Game, Invitation, InvitationBlock
 from tests.helpers import start_table
 
@@ -54,6 +57,25 @@ def erin(alice, make_user):
 
 def test_the_group_is_who_you_played_with_latest_first_humans_only(alice, history, erin):
     assert [u.username for u in played_with(alice)] == ["dave", "bob", "carol"]
+
+
+def test_the_group_with_its_names_is_played_with_in_one_query_compiled_once(
+        alice, bob, history, monkeypatch):
+    """`usual_group` (what the host's page offers) is `played_with`, the blockers left out
+    alike, read without building the query again."""
+    bob.display_name = "Bobby"
+    bob.save(update_fields=["display_name"])
+    expected = [(u.pk, u.name) for u in played_with(alice)]
+    assert usual_group(alice) == expected and ("Bobby" in dict(expected).values())
+    InvitationBlock.objects.create(user=bob, blocked=alice)
+    compiles = []
+    compiling = SQLCompiler.as_sql
+    monkeypatch.setattr(SQLCompiler, "as_sql", lambda self, *args, **kwargs: (
+        compiles.append(self.query.model), compiling(self, *args, **kwargs))[1])
+    with CaptureQueriesContext(connection) as asked:
+        found = usual_group(alice)
+    assert len(asked) == 1 and compiles == []
+    assert found == [(pk, name) for pk, name in expected if pk != bob.pk]
 
 
 def test_whoever_blocks_you_leaves_your_group_and_refuses_every_invitation(
@@ -222,3 +244,30 @@ def test_only_the_site_administrators_see_who_blocks_whom(client, alice, bob, ma
     assert client.get(f"{listing}{block.pk}/change/").status_code == 403
     index = client.get("/admin/").context["app_list"]
     assert "InvitationBlock" not in [m["object_name"] for a in index for m in a["models"]]
+
+
+def test_the_hosts_page_offers_whom_she_can_still_invite_read_in_one_query(
+        client, alice, bob, carol, dave, history):
+    """Bob is seated and Carol invited: the list offers Dave alone, and the host's page
+    reads the list in one query beside what every seated player's page reads."""
+    table = commands.create_table(alice, "Friday", 6, {})
+    commands.join(table.pk, bob)
+    client.force_login(alice)
+    client.post(f"/t/{table.pk}/invite/", {"who": "carol"})
+    with CaptureQueriesContext(connection) as host:
+        lobby = client.get(f"/t/{table.pk}/").content.decode()
+    picks = lobby[lobby.index('class="people-picks"'):]
+    picks = picks[:picks.index("</ul>")]
+    assert f'value="{dave.pk}"' in picks and ">Dave<" in picks
+    assert f'value="{bob.pk}"' not in picks and f'value="{carol.pk}"' not in picks
+    client.force_login(bob)
+    with CaptureQueriesContext(connection) as guest:
+        assert "people-picks" not in client.get(f"/t/{table.pk}/").content.decode()
+    assert len(host) == len(guest) + 1, [q["sql"] for q in host]
+    # What it offers is what it takes.
+    client.force_login(alice)
+    page = client.post(f"/t/{table.pk}/invite-group/", {"guests": [dave.pk]}, follow=True)
+    assert "1 invitation sent." in page.content.decode()
+    # Bob, seated, is not offered, nor taken from a forged form.
+    assert client.post(f"/t/{table.pk}/invite-group/", {"guests": [bob.pk]}).status_code == 403
+    assert not table.invitations.filter(user=bob).exists()
