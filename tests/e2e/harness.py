@@ -15,6 +15,14 @@ from tests.helpers import PASSWORD
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 850}}
 
 
+def wider_than_screen(page) -> int:
+    """How many pixels the page is wider than the screen (0: none). The screen is the
+    layout viewport (clientWidth), not innerWidth: a phone's browser shrinks a page wider
+    than the screen to fit it, and innerWidth grows with the page."""
+    return page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
 def new_context(browser, size: str, **options):
     """A fresh browser profile (no cookies) at one of SIZES; the phone is a touch screen.
     `options` go to Playwright's new_context (locale, base_url, timezone_id, …)."""

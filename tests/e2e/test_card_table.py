@@ -95,7 +95,8 @@ def _uncovered(page, selector: str) -> bool:
             if (!el) return false;
             const box = el.getBoundingClientRect();
             const x = box.left + box.width / 2, y = box.top + box.height / 2;
-            if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+            const width = document.documentElement.clientWidth;  // not innerWidth: see harness
+            if (x < 0 || y < 0 || x > width || y > innerHeight) return false;
             const hit = document.elementFromPoint(x, y);
             return hit === el || el.contains(hit);
         }""",

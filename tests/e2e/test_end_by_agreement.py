@@ -70,7 +70,7 @@ def test_the_proposal_and_the_record_read_well(table, browser, live_server, size
                                                       box.top + box.height / 2);
                 return b === hit || b.contains(hit);
             }""", selector), selector
-        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        assert not harness.wider_than_screen(page)
         page.screenshot(path=str(screenshots / f"end-proposal-{code}-{size}.png"))
         # The accessibility check once per page: the words change, not the markup.
         checked = code == "en"
@@ -80,7 +80,7 @@ def test_the_proposal_and_the_record_read_well(table, browser, live_server, size
         record = page.locator("section.reliability")
         expect(record).to_contain_text("85%")
         record.scroll_into_view_if_needed()
-        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        assert not harness.wider_than_screen(page)
         page.screenshot(path=str(screenshots / f"reliability-{code}-{size}.png"))
         assert not checked or harness.serious_violations(page) == []
 

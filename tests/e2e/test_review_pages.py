@@ -61,7 +61,7 @@ def test_the_review_pages_read_well_in_every_language(reviewed, browser, live_se
                 expect(page.locator(".review-mark .verdict")).to_be_visible()
             else:
                 expect(page.locator("svg.accuracy-chart")).to_be_visible()
-            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), name
+            assert not harness.wider_than_screen(page), name
             part = {"record": "#review", "progress": "#review", "replay": ".replay-controls",
                     "player": "section[aria-labelledby=accuracy-heading]"}[name]
             if name == "replay":  # the controls, the verdict and the table below it

@@ -35,10 +35,13 @@ MOST_PAGES = 16
 SKIP = re.compile(r"(logout|/act/|/stream/|/poll/|\.json$|\.txt$|\.csv$|/delete/"
                   r"|/password_change|/unsubscribe/|/admin/[a-z]+/[a-z]+/add/|/admin/auth/)")
 # The checks, run in the page. Each control must be reachable at some scroll position
-# (a fixed bar may cover it at another).
+# (a fixed bar may cover it at another). The screen is as wide as the layout viewport
+# (clientWidth), not innerWidth: a phone's browser shrinks a page wider than the screen
+# to fit, and innerWidth grows with it.
 CHECK = r"""() => {
     const problems = [];
-    if (document.documentElement.scrollWidth > innerWidth + 1) {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1) {
         problems.push(`page ${document.documentElement.scrollWidth}px wide`);
     }
     const scrolls = (el) => {
@@ -55,14 +58,14 @@ CHECK = r"""() => {
     for (const el of controls) {
         const box = el.getBoundingClientRect();
         const x = box.left + box.width / 2;
-        if ((x < 0 || x > innerWidth) && !scrolls(el)) {
+        if ((x < 0 || x > width) && !scrolls(el)) {
             problems.push(`off screen: ${el.outerHTML.slice(0, 90)}`);
         }
     }
     let pending = controls.filter((el) => {
         const box = el.getBoundingClientRect();
         const x = box.left + box.width / 2;
-        return x >= 0 && x <= innerWidth;
+        return x >= 0 && x <= width;
     });
     const height = document.documentElement.scrollHeight;
     for (let y = 0; y < height + innerHeight && pending.length; y += innerHeight / 3) {
