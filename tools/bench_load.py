@@ -8,8 +8,8 @@ It creates players and tables and deletes them again by name, so it refuses any 
 whose name does not contain "bench" (tools/project.py), and migrates the one it is given.
 
 Part 1, side by side in one run: the throughput of a view that reads no session and no
-database (/health/), of the unchanged poll, and of the game page, each asked by the
-same number of connections for the same time.
+database (/health/), of the unchanged poll, and of the game page (as its host sees it),
+each asked by the same number of connections for the same time.
 
 Part 2: `--pages` open game pages (`--seats` players a table, four unless told), their
 tables in the play of their first round (its taxes already exchanged). Each does what
