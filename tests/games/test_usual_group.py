@@ -70,8 +70,12 @@ def test_the_group_with_its_names_is_played_with_in_one_query_compiled_once(
     InvitationBlock.objects.create(user=bob, blocked=alice)
     compiles = []
     compiling = SQLCompiler.as_sql
-    monkeypatch.setattr(SQLCompiler, "as_sql", lambda self, *args, **kwargs: (
-        compiles.append(self.query.model), compiling(self, *args, **kwargs))[1])
+
+    def counted(self, *args, **kwargs):
+        compiles.append(self.query.model)
+        return compiling(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counted)
     with CaptureQueriesContext(connection) as asked:
         found = usual_group(alice)
     assert len(asked) == 1 and compiles == []
