@@ -9,6 +9,7 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core import mail
+from django.db.models.sql.compiler import SQLCompiler
 
 from games import commands, engine
 from games.away import emails
@@ -27,6 +28,19 @@ def wait_for(condition, timeout=120) -> bool:
             return True
         time.sleep(0.05)
     return condition()
+
+
+def sql_compiles(monkeypatch) -> list:
+    """Every SQL compiling of a SELECT from now on, by the model queried."""
+    calls = []
+    compiling = SQLCompiler.as_sql
+
+    def counted(self, *args, **kwargs):
+        calls.append(self.query.model)
+        return compiling(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counted)
+    return calls
 
 
 def make_user(username: str, **extra):

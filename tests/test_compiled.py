@@ -5,14 +5,21 @@ import threading
 
 import pytest
 from django.db import connection, connections, transaction
-from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from dalmuti_site.compiled import CompiledQuery
 from games.models import Action, Game, Seat
 from games.read import access
-from tests.helpers import act_as, first, legal, make_user, start_table, waiting_humans
+from tests.helpers import (
+    act_as,
+    first,
+    legal,
+    make_user,
+    sql_compiles,
+    start_table,
+    waiting_humans,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -27,19 +34,6 @@ def tables(db):
         seat = waiting_humans(game)[0]
         act_as(game, seat, first(legal(game, seat)))
     return Game.objects.get(pk=one.pk), Game.objects.get(pk=other.pk)
-
-
-def _compiles(monkeypatch) -> list:
-    """Every SQL compiling of a SELECT from now on."""
-    calls = []
-    compiling = SQLCompiler.as_sql
-
-    def counted(self, *args, **kwargs):
-        calls.append(self.query.model)
-        return compiling(self, *args, **kwargs)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counted)
-    return calls
 
 
 def test_the_rows_are_the_querysets_with_their_joins(tables):
@@ -74,7 +68,7 @@ def test_values_and_arguments_in_their_places(tables):
 def test_compiled_once(tables, monkeypatch):
     seats = CompiledQuery(
         lambda game_id: Seat.objects.filter(game_id=game_id).select_related("user"))
-    compiles = _compiles(monkeypatch)
+    compiles = sql_compiles(monkeypatch)
     seats(tables[0].pk)
     assert compiles == [Seat]
     with CaptureQueriesContext(connection) as asked:
@@ -94,7 +88,7 @@ def test_the_pages_seat_and_the_tables_seats_are_read_without_compiling(tables, 
     access.seat_to_act(request, game.pk)
     game.seats_with_users()
     in_order = [s.pk for s in game.seats.all()]
-    compiles = _compiles(monkeypatch)
+    compiles = sql_compiles(monkeypatch)
     found_game, found = access.seat_for_user(request, game.pk)
     assert (found_game.pk, found.pk) == (game.pk, seat.pk)
     assert access.seat_to_act(request, game.pk).pk == seat.pk

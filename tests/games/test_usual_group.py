@@ -8,14 +8,13 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.db import connection
-from django.db.models.sql.compiler import SQLCompiler
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import commands
 from games.core.usual_group import played_with, usual_group
 from games.models import Game, Invitation, InvitationBlock
-from tests.helpers import start_table
+from tests.helpers import sql_compiles, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -68,14 +67,7 @@ def test_the_group_with_its_names_is_played_with_in_one_query_compiled_once(
     expected = [(u.pk, u.name) for u in played_with(alice)]
     assert usual_group(alice) == expected and ("Bobby" in dict(expected).values())
     InvitationBlock.objects.create(user=bob, blocked=alice)
-    compiles = []
-    compiling = SQLCompiler.as_sql
-
-    def counted(self, *args, **kwargs):
-        compiles.append(self.query.model)
-        return compiling(self, *args, **kwargs)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counted)
+    compiles = sql_compiles(monkeypatch)
     with CaptureQueriesContext(connection) as asked:
         found = usual_group(alice)
     assert len(asked) == 1 and compiles == []
