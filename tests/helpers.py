@@ -96,6 +96,11 @@ def start_on_the_clock(host, others, turn_limit, options=None, bots=2) -> Game:
 def waiting_humans(game: Game) -> list[Seat]:
     """The seats of human players the game waits for now."""
     game.refresh_from_db()
+    return _awaited_humans(game)
+
+
+def _awaited_humans(game: Game) -> list[Seat]:
+    """The seats of human players `game`, as it was last read, waits for."""
     return [s for s in game.seats.select_related("user")
             if not s.played_by_bot and str(s.player) in game.awaiting]
 
@@ -114,6 +119,12 @@ def first(actions: list[dict]) -> dict:
     return actions[0]
 
 
+def shed_worst(actions: list[dict]) -> dict:
+    """A player out to finish first: the biggest set, of the worst cards that will do
+    (keeping the strong ones to win tricks), and a pass only when nothing can be played."""
+    return max(actions, key=lambda a: (len(a.get("cards") or ()), max(a.get("cards") or (0,))))
+
+
 def play_until(game: Game, done, choose=first, max_steps=5000) -> Game:
     """Play on (bots, and each human taking `choose`'s action) until `done(game)` or the
     end of the game."""
@@ -121,7 +132,7 @@ def play_until(game: Game, done, choose=first, max_steps=5000) -> Game:
         game.refresh_from_db()
         if done(game) or game.is_over:
             return game
-        humans = waiting_humans(game)
+        humans = _awaited_humans(game)
         if not humans:
             assert commands.play_bot_move(game.pk), "the game waits for nobody"
             continue
