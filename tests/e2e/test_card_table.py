@@ -89,6 +89,33 @@ def tables(live_server):
     return found
 
 
+def _under_seats(page) -> list[str]:
+    """What the centre of the felt shows (the trick, a round's result, the taxes) that a
+    seat round it is drawn over."""
+    return page.evaluate(
+        """() => {
+            const overlap = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+                && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+            const seats = [...document.querySelectorAll('#table .seat')]
+                .map((el) => [el, el.getBoundingClientRect()]);
+            const found = [];
+            const shown = '#table .centre :is(th, td, p, .card)';
+            for (const el of document.querySelectorAll(shown)) {
+                // Not what a folded part (the last trick's details) holds.
+                if (!el.checkVisibility({visibilityProperty: true})) continue;
+                const box = el.getBoundingClientRect();
+                if (!box.width || !box.height) continue;
+                for (const [seat, under] of seats) {
+                    if (overlap(box, under)) {
+                        found.push(`"${el.textContent.trim().slice(0, 30)}" under ` +
+                                   `${seat.querySelector('.seat-name bdi').textContent.trim()}`);
+                    }
+                }
+            }
+            return found;
+        }""")
+
+
 def _uncovered(page, selector: str) -> bool:
     """The control's centre is inside the viewport, and it is what a tap there hits."""
     return page.evaluate(
@@ -119,6 +146,7 @@ def test_every_phase_puts_its_control_on_screen(tables, browser, live_server, si
         expect(control).to_be_visible()
         page.screenshot(path=str(screenshots / f"{phase}-{size}.png"))
         assert _uncovered(page, PRIMARY[phase]), f"{phase} at {size}: control off screen"
+        assert _under_seats(page) == [], f"{phase} at {size}"
         if phase == "result":
             expect(page.locator("#table .round-result")).to_contain_text("Result of round 1")
         if phase != "over":
