@@ -24,15 +24,21 @@ def player(live_server):
     return tess
 
 
-@pytest.mark.parametrize("size", harness.SIZES)
 def test_the_player_page_reads_well_and_passes_the_accessibility_check(
-        player, browser, live_server, size, screenshots):
+        player, browser, live_server, screenshots, subtests):
+    # Both sizes from one history (it takes most of the test's time to play).
+    for size in harness.SIZES:
+        with subtests.test(size=size):
+            _reads_well(browser, live_server.url, size, screenshots)
+
+
+def _reads_well(browser, base: str, size: str, screenshots) -> None:
     context = harness.new_context(browser, size)
     page = context.new_page()
     problems = harness.collect_errors(page)
-    harness.log_in(page, live_server.url, "tess")
+    harness.log_in(page, base, "tess")
 
-    page.goto(f"{live_server.url}/players/tess/")
+    page.goto(f"{base}/players/tess/")
     expect(page.locator("h1")).to_contain_text("Tess")
     expect(page.locator(".rating-value")).to_contain_text("±")
     charts = page.locator("svg.chart")
@@ -54,7 +60,7 @@ def test_the_player_page_reads_well_and_passes_the_accessibility_check(
     page.screenshot(path=str(screenshots / f"player-tables-{size}.png"), full_page=True)
     assert harness.serious_violations(page) == []
 
-    page.goto(f"{live_server.url}/players/")
+    page.goto(f"{base}/players/")
     expect(page.locator("h1")).to_contain_text("Ratings")
     expect(page.get_by_role("link", name="Bram")).to_be_visible()
     assert not harness.wider_than_screen(page)
