@@ -1,7 +1,8 @@
 """The game page in each phase, on a phone and on a laptop: the control a player must use
-is on screen without scrolling and not covered by anything, the page passes an automated
-accessibility check, and the tab title says when it is your turn. Screenshots of every
-phase and size are written to var/screenshots/ for a person to look at."""
+is on screen without scrolling and not covered by anything, no seat round the felt is drawn
+over what its centre shows, the page passes an automated accessibility check, and the tab
+title says when it is your turn. Screenshots of every phase and size are written to
+var/screenshots/ for a person to look at."""
 
 import dataclasses
 
