@@ -15,7 +15,7 @@ from games import commands
 from games.models import Action, EndProposal, EndVote, Notification
 from games.read import replay
 from players.models import RatingChange
-from tests.helpers import deliver_due, play_until, start_table
+from tests.helpers import deliver_due, play_until, shed_worst, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +24,6 @@ pytestmark = pytest.mark.django_db
 def five_people(alice, bob, carol, dave, mallory):
     """Five people and a bot, ten rounds: three of the five make a majority."""
     return start_table(alice, [bob, carol, dave, mallory], bots=1, options={"rounds": 10})
-
-
-def _most_cards(actions):
-    """The quickest way through a round: always the biggest set."""
-    return max(actions, key=lambda a: len(a.get("cards") or ()))
 
 
 def _state(game):
@@ -74,7 +69,7 @@ def test_a_majority_of_the_people_seated_ends_it_after_the_round(alice, bob, car
     with pytest.raises(commands.Rejected) as refused:
         commands.end_after_this_round(game.pk, alice, end=False)
     assert refused.value.status == 409 and _state(game).ending
-    game = play_until(game, lambda g: False, choose=_most_cards)
+    game = play_until(game, lambda g: False, choose=shed_worst)
     # Over after the round in play, its standings final, rated like any finished game.
     assert game.status == "finished" and game.round_number == round_number
     assert replay.rebuild_state(game).to_json() == game.state
