@@ -5,12 +5,14 @@ from datetime import datetime, timedelta
 import pyphen
 from django import template
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.timesince import timesince
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from dalmuti_site.drawings import drawn_once
 from games.core.words import day as _day
 from games.core.words import moment as _moment
 from games.core.words import title_name as _title_name
@@ -177,3 +179,43 @@ class SlotNode(template.Node):
         if drawing is None:
             return self.nodelist.render(context)
         return drawing.place(str(self.name.resolve(context)), self.nodelist, context)
+
+
+# What the standing-orders panel shows of a player's orders (my_orders in
+# games.read.seat); the lines above it that change as a turn's time runs out are drawn
+# at every page (games/_orders.html).
+ORDERS_PANEL_SHOWS = ("auto_pass", "auto_tax_worst", "talk_notices", "pass_trick",
+                      "can_pass_trick", "turn_limit", "away_until", "on_vacation",
+                      "vacation_until", "vacation_days_left", "vacation_choices")
+
+
+@register.simple_tag(takes_context=True)
+def orders_panel(context) -> str:
+    """A player's standing-orders panel (games/_orders_panel.html). The mover's page and
+    the next player's are drawn at every move, and the panel is the same from move to
+    move: it is drawn once per process for what it shows (dalmuti_site.drawings), from
+    exactly these values."""
+    orders, game = context["orders"], context["game"]
+    is_host = bool(context.get("is_host"))
+    error_in_form = context.get("error_in_form", "")
+    watch_url = ""
+    if is_host and game.watch_token:
+        watch_url = reverse("watch", args=[game.watch_token])
+        request = context.get("request")
+        if request is not None:
+            watch_url = request.build_absolute_uri(watch_url)
+    values = {
+        "orders": {name: orders[name] for name in ORDERS_PANEL_SHOWS},
+        "game": {"pk": game.pk, "name": game.name, "leaver_bot": game.leaver_bot,
+                 "watch_token": game.watch_token, "watchers_talk": game.watchers_talk},
+        "orders_saved": bool(context.get("orders_saved")),
+        "error_in_form": error_in_form,
+        "error": str(context.get("error", "")) if error_in_form == "vacation" else "",
+        "can_leave": bool(context.get("can_leave")),
+        "can_propose_end": bool(context.get("can_propose_end")),
+        "is_host": is_host,
+        "ending": bool(context.get("ending")),
+        "open_ended": bool(context.get("open_ended")),
+        "watch_url": watch_url,
+    }
+    return drawn_once("games/_orders_panel.html", values, context)

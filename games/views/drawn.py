@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from dalmuti_site.drawings import kept
 from games.read.narration import last_trick, mark_arrivals, since, since_you_looked
 from games.templatetags.games import time_left
 
@@ -52,37 +53,23 @@ def fill_table(context: dict, game, me, names: dict, log: list[dict], new_lines:
     context["seat_ring"] = seat_ring(context["seat_rows"], context["phase"], context["scoring"])
 
 
-# The seats this process has drawn, by everything each shows. A move changes one or two
-# seats of a ring (whose turn it is, the cards left, a pass), so the others are drawn
-# once for many moves and for every page of the table. Begun afresh when full: a
-# drawing costs a few tenths of a millisecond, and a dict's reads and writes are safe
-# from the threads that draw updates for the streams.
-_seats_drawn: dict[str, str] = {}
-SEATS_KEPT = 4096
-
-
 def seat_ring(rows: list, phase: str, scoring: bool) -> str:
     """The seats round the felt as every page of the table draws them: the same for every
     reader (the felt around it says whose page it is), from the spectator's rows, so it
     holds nothing a spectator may not see.
 
-    Each seat is drawn once per process for what it shows (its row, its clock's "time
-    left" as it reads now, the phase, the scores shown, the language), so a drawing can
-    never be out of date."""
+    A move changes one or two seats of a ring (whose turn it is, the cards left, a pass),
+    so each seat is drawn once per process for what it shows (its row, its clock's "time
+    left" as it reads now, the phase, the scores shown, the language) and shared by every
+    page of the table (dalmuti_site.drawings): a drawing can never be out of date."""
     language = get_language()
     drawn = []
     for row in rows:
         # The rows are flat (no dataclass within), so their fields as they are do for the key.
-        key = json.dumps([language, phase, scoring, vars(row), time_left(row.deadline)],
-                         sort_keys=True, default=str)
-        seat = _seats_drawn.get(key)
-        if seat is None:
-            if len(_seats_drawn) >= SEATS_KEPT:
-                _seats_drawn.clear()
-            seat = render_to_string("games/table/_seat.html",
-                                    {"p": row, "phase": phase, "scoring": scoring})
-            _seats_drawn[key] = seat
-        drawn.append(seat)
+        key = json.dumps(["games/table/_seat.html", language, phase, scoring, vars(row),
+                          time_left(row.deadline)], sort_keys=True, default=str)
+        drawn.append(kept(key, lambda row=row: render_to_string(
+            "games/table/_seat.html", {"p": row, "phase": phase, "scoring": scoring})))
     # Our own template's output, escaped as it was drawn.
     return render_to_string("games/table/_seats.html",
                             {"seats_drawn": [mark_safe(seat) for seat in drawn]})

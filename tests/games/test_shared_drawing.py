@@ -10,6 +10,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from dalmuti_site import drawings
 from games import engine
 from games.commands.base import save_state
 from games.views import drawn as table_page
@@ -85,7 +86,7 @@ def test_every_page_of_a_table_shows_one_shared_drawing_of_the_seats(client, peo
 
 def test_two_worlds_that_differ_only_in_hidden_cards_share_identical_drawings(client, people):
     first = _rings(client, _table(people, _hands(swap=False)), people)
-    table_page._seats_drawn.clear()  # the second world draws its own
+    drawings.forget()  # the second world draws its own
     second = _rings(client, _table(people, _hands(swap=True)), people)
     assert first == second
 
@@ -125,7 +126,7 @@ def _seats_drawn_on_page(client, game, user, monkeypatch) -> tuple[int, str]:
 def test_a_move_redraws_only_the_seats_it_changed(client, people, monkeypatch):
     game = play_until(start_table(people[0], people[1:], options={"rounds": 5}, seed=7),
                       lambda g: g.engine_state().round.phase == "play")
-    table_page._seats_drawn.clear()
+    drawings.forget()
     drawn, before = _seats_drawn_on_page(client, game, people[0], monkeypatch)
     assert drawn == 5
     # Every other page takes the same five drawings.

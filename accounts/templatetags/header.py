@@ -1,0 +1,52 @@
+"""The site's header, drawn once for everyone who reads it alike.
+
+Every page draws it, and it is much the same for every player: its links, its language
+menu, its forms. It is drawn once per process for each language, for signed in or not,
+and for each count of tables awaiting the player (dalmuti_site.drawings), with markers
+where players and pages differ: the player's name and page, the page the language menu
+comes back to, and the link to the page itself (`aria-current`), filled in for each page.
+"""
+
+import re
+from html import unescape
+from urllib.parse import unquote
+
+from django import template
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from dalmuti_site.drawings import drawn_once
+
+register = template.Library()
+
+# Characters no name, address or text of the site holds.
+NAME, MY_URL, NEXT, CURRENT = (f"\ue000{part}\ue001" for part in
+                               ("name", "my_url", "next", "current"))
+LINK = re.compile(f'href="([^"]*)"{CURRENT}')
+IS_CURRENT = ' aria-current="page"'
+
+
+@register.simple_tag(takes_context=True)
+def site_header(context) -> SafeString:
+    """The header (templates/_site_header.html) for the page `context` draws."""
+    user, request = context.get("user"), context.get("request")
+    signed_in = user is not None and user.is_authenticated
+    awaiting = context.get("awaiting_count") if signed_in else 0
+    values = {"signed_in": signed_in,
+              # The count is asked of the database once per page (games.views.context).
+              "awaiting_count": (awaiting() if callable(awaiting) else awaiting) or 0,
+              "name": NAME, "my_url": MY_URL, "next": NEXT, "current": CURRENT}
+    header = drawn_once("_site_header.html", values, context)
+    path = request.path if request is not None else ""
+    header = header.replace(NEXT, escape(request.get_full_path()) if request is not None else "")
+    if signed_in:
+        header = header.replace(NAME, escape(user.name)).replace(
+            MY_URL, escape(reverse("player", args=[user.username])))
+
+    def current(link: re.Match) -> str:
+        here = unquote(unescape(link[1])) == path
+        return link[0].replace(CURRENT, IS_CURRENT if here else "")
+
+    # Our own template's output, escaped as it was drawn; what is put in, escaped here.
+    return mark_safe(LINK.sub(current, header))

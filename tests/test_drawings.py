@@ -1,0 +1,132 @@
+"""Parts of pages drawn once per process and shown again (dalmuti_site.drawings): the
+site's header, a player's standing-orders panel. Each page still shows its own reader's
+name, links and form tokens, and a change shows at once."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from dalmuti_site import drawings
+from tests.helpers import make_user, play_until, start_table, waiting_humans
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The templates drawn since the test began, afresh (nothing kept before it)."""
+    drawings.forget()
+    names = []
+    draw = drawings.render_to_string
+
+    def counting(name, *args, **kwargs):
+        names.append(name)
+        return draw(name, *args, **kwargs)
+
+    monkeypatch.setattr(drawings, "render_to_string", counting)
+    return names
+
+
+def _signed_in(user) -> Client:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    return client
+
+
+def _header(page: str) -> str:
+    return page[page.index('<header class="site-header">'):page.index("</header>")]
+
+
+@pytest.mark.django_db
+def test_the_header_is_drawn_once_and_shows_each_reader_their_own(drawn):
+    ada = make_user("ada", display_name='Ada <b>&"')
+    bob = make_user("bob")
+    first = _header(_signed_in(ada).get("/rules/").content.decode())
+    second = _header(_signed_in(bob).get("/history/?page=2&x=<y>").content.decode())
+    assert drawn.count("_site_header.html") == 1
+    # Each reader's name (escaped) and page; the page they are on marked, and only it.
+    assert '<span class="who">Ada &lt;b&gt;&amp;&quot;</span>' in first
+    assert 'href="/players/ada/"' in first and "/players/bob/" not in first
+    assert '<span class="who">Bob</span>' in second and "Ada" not in second
+    assert 'href="/players/bob/"' in second
+    assert first.count('aria-current="page"') == 1
+    assert '<a href="/rules/" aria-current="page">' in first
+    assert second.count('aria-current="page"') == 1
+    assert '<a href="/history/" aria-current="page">' in second
+    # The language menu brings each back to their own page, its query escaped.
+    assert 'name="next" value="/rules/"' in first
+    assert 'name="next" value="/history/?page=2&amp;x=%3Cy%3E"' in second
+    assert "\ue000" not in first + second
+
+
+@pytest.mark.django_db
+def test_the_header_is_drawn_again_for_what_differs_beyond_the_reader(drawn, client):
+    ada = make_user("ada")
+    _signed_in(ada).get("/")
+    client.get("/")  # signed out: its own links
+    with translation.override("de"):
+        german = _signed_in(ada).get("/", headers={"accept-language": "de"}).content.decode()
+    assert drawn.count("_site_header.html") == 3
+    assert "Verlauf" in _header(german)
+    # A table awaiting the player: the count is in the header.
+    play_until(start_table(ada, [make_user("bob"), make_user("cy"), make_user("dee")]),
+               lambda game: any(seat.user == ada for seat in waiting_humans(game)))
+    page = _header(_signed_in(ada).get("/").content.decode())
+    assert drawn.count("_site_header.html") == 4
+    assert 'class="awaiting-count"' in page
+
+
+@pytest.mark.django_db
+def test_each_page_of_a_kept_header_carries_its_own_form_token(drawn):
+    ada, bob = make_user("ada"), make_user("bob")
+    _signed_in(ada).get("/")
+    client = _signed_in(bob)
+    page = client.get("/").content.decode()
+    assert drawn.count("_site_header.html") == 1
+    tokens = set(TOKEN.findall(_header(page)))
+    assert len(tokens) == 1
+    # Bob's token, which his session accepts (another's would be refused: 403).
+    assert client.post("/accounts/logout/", {"csrfmiddlewaretoken": tokens.pop()}).status_code == 302
+    assert client.get("/accounts/profile/").status_code == 302  # signed out
+
+
+def _orders(page: str) -> str:
+    start = page.index('<details class="orders"')
+    return page[start:page.index("</section>", start)]
+
+
+@pytest.mark.django_db
+def test_the_standing_orders_panel_is_drawn_once_for_what_it_shows(drawn):
+    people = [make_user(name) for name in ("ada", "bob", "cy", "dee")]
+    game = start_table(people[0], people[1:])
+    pages = {user.username: _orders(_signed_in(user).get(f"/t/{game.pk}/").content.decode())
+             for user in people[1:]}
+    # Three guests whose orders are alike share one drawing (the host's has her own tools).
+    assert drawn.count("games/_orders_panel.html") == 1
+    assert len({TOKEN.sub("", page) for page in pages.values()}) == 1
+    # A guest changes their orders: their panel shows it, drawn for it.
+    client = _signed_in(people[1])
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    token = TOKEN.search(_orders(page))[1]
+    assert '<input type="checkbox" name="auto_pass" checked>' in page  # the default
+    answer = client.post(f"/t/{game.pk}/orders/", {"csrfmiddlewaretoken": token})
+    assert answer.status_code == 302
+    after = _orders(client.get(f"/t/{game.pk}/").content.decode())
+    assert '<input type="checkbox" name="auto_pass">' in after
+    assert drawn.count("games/_orders_panel.html") == 2
+    # The others' panels are as they were.
+    other = _orders(_signed_in(people[2]).get(f"/t/{game.pk}/").content.decode())
+    assert '<input type="checkbox" name="auto_pass" checked>' in other
+    assert drawn.count("games/_orders_panel.html") == 2
+
+
+@pytest.mark.django_db
+def test_the_hosts_panel_shows_the_watch_link_the_page_came_by(drawn):
+    ada = make_user("ada")
+    game = start_table(ada, [make_user("bob"), make_user("cy"), make_user("dee")])
+    game.watch_token = "a-watch-token"
+    game.save(update_fields=["watch_token"])
+    page = _signed_in(ada).get(f"/t/{game.pk}/", secure=True).content.decode()
+    assert 'value="https://testserver/watch/a-watch-token/"' in _orders(page)
