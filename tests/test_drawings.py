@@ -88,7 +88,8 @@ def test_each_page_of_a_kept_header_carries_its_own_form_token(drawn):
     tokens = set(TOKEN.findall(_header(page)))
     assert len(tokens) == 1
     # Bob's token, which his session accepts (another's would be refused: 403).
-    assert client.post("/accounts/logout/", {"csrfmiddlewaretoken": tokens.pop()}).status_code == 302
+    logout = client.post("/accounts/logout/", {"csrfmiddlewaretoken": tokens.pop()})
+    assert logout.status_code == 302
     assert client.get("/accounts/profile/").status_code == 302  # signed out
 
 
