@@ -155,6 +155,19 @@ def _card(language: str, rank: int, name: str) -> str:
     return render_to_string("games/_card.html", {"rank": rank, "name": name})
 
 
+@register.simple_tag
+def cards(ranks, label, big: bool = False) -> str:
+    """A play's cards (games/_cards.html): the trick in the felt's centre is drawn once
+    for each reader it reads differently to ("You played", "Your lead") at every move,
+    and a play is the same wherever it shows, so each is drawn once and kept."""
+    return _cards(tuple(int(rank) for rank in ranks), str(label), bool(big))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards(ranks: tuple[int, ...], label: str, big: bool) -> str:
+    return render_to_string("games/_cards.html", {"cards": ranks, "label": label, "big": big})
+
+
 @register.tag
 def slot(parser, token):
     """{% slot "name" %}…{% endslot %}: a place where the readers of a table differ (where

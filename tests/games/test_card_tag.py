@@ -30,3 +30,20 @@ def test_the_same_name_is_broken_into_syllables_by_the_readers_language():
     assert "Hof\xadmaar\xadschalk" in _both("nl", [(5, "Hofmaarschalk")])[0]
     assert "Hofmaarschalk" in english
     assert _both("en", [(5, "Hofmaarschalk")])[0] == english
+
+
+PLAYS = Template("{% load games %}{% for cards, label, big in plays %}"
+                 "{% cards cards label big=big %}{% endfor %}")
+PLAYS_INCLUDED = Template('{% for cards, label, big in plays %}'
+                          '{% include "games/_cards.html" with cards=cards label=label big=big %}'
+                          '{% endfor %}')
+
+
+def test_a_kept_play_is_the_play_the_template_draws():
+    plays = [([5, 5], "two 5s", False), ([12, 12, 13], "three 12s (a jester)", True),
+             ([13], "a jester", False), ([5, 5], "two 5s", True), ([1], "a <b>", False)]
+    for _ in range(2):  # drawn, then kept
+        context = Context({"plays": plays})
+        kept = PLAYS.render(context)
+        assert kept == PLAYS_INCLUDED.render(context)
+        assert kept.count('class="cards big"') == 2 and "a &lt;b&gt;" in kept
