@@ -168,6 +168,23 @@ def _cards(ranks: tuple[int, ...], label: str, big: bool) -> str:
     return render_to_string("games/_cards.html", {"cards": ranks, "label": label, "big": big})
 
 
+@register.simple_tag
+def hand_card(card: dict, pick) -> str:
+    """One card of the hand (games/table/_hand_card.html), as a tap may choose it or not:
+    the mover's hand and the next player's are drawn at every move, and there are a few
+    hundred such cards per language, so each is drawn once and kept."""
+    return _hand_card(get_language() or "en", str(pick or ""), int(card["rank"]),
+                      str(card["name"]), bool(card["ok"]), bool(card["checked"]),
+                      bool(card["new_rank"]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_card(language: str, pick: str, rank: int, name: str, ok: bool, checked: bool,
+               new_rank: bool) -> str:
+    card = {"rank": rank, "name": name, "ok": ok, "checked": checked, "new_rank": new_rank}
+    return render_to_string("games/table/_hand_card.html", {"c": card, "pick": pick})
+
+
 @register.tag
 def slot(parser, token):
     """{% slot "name" %}…{% endslot %}: a place where the readers of a table differ (where

@@ -47,3 +47,23 @@ def test_a_kept_play_is_the_play_the_template_draws():
         kept = PLAYS.render(context)
         assert kept == PLAYS_INCLUDED.render(context)
         assert kept.count('class="cards big"') == 2 and "a &lt;b&gt;" in kept
+
+
+HAND = Template("{% load games %}{% for c in hand %}{% hand_card c pick %}{% endfor %}")
+HAND_INCLUDED = Template('{% for c in hand %}'
+                         '{% include "games/table/_hand_card.html" %}{% endfor %}')
+
+
+def test_a_kept_card_of_the_hand_is_the_one_the_template_draws():
+    hand = [{"rank": 2, "name": "Archbishop", "ok": True, "checked": True, "new_rank": False},
+            {"rank": 2, "name": "Archbishop", "ok": True, "checked": False, "new_rank": False},
+            {"rank": 7, "name": "Stonecutter", "ok": False, "checked": False, "new_rank": True},
+            {"rank": 13, "name": "Jester", "ok": True, "checked": False, "new_rank": True}]
+    for language in ("en", "nl", "en"):
+        for pick in ("", "play", "trade_card", "taxes"):
+            with translation.override(language):
+                context = Context({"hand": hand, "pick": pick})
+                kept = HAND.render(context)
+                assert kept == HAND_INCLUDED.render(context)
+            assert kept.count(" checked") == (1 if pick else 0)
+            assert kept.count('type="radio"') == (4 if pick == "trade_card" else 0)
