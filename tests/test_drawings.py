@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 
 from dalmuti_site import drawings
@@ -59,6 +60,14 @@ def test_the_header_is_drawn_once_and_shows_each_reader_their_own(drawn):
     assert 'name="next" value="/rules/"' in first
     assert 'name="next" value="/history/?page=2&amp;x=%3Cy%3E"' in second
     assert "\ue000" not in first + second
+
+
+@pytest.mark.django_db
+def test_the_header_marks_a_players_own_page_whatever_their_name_is_written_in(drawn):
+    zoe = make_user("zoë")
+    page = _header(_signed_in(zoe).get(reverse("player", args=["zoë"])).content.decode())
+    assert '<a href="/players/zo%C3%AB/" aria-current="page">' in page
+    assert page.count('aria-current="page"') == 1
 
 
 @pytest.mark.django_db

@@ -39,14 +39,16 @@ def site_header(context) -> SafeString:
               "name": NAME, "my_url": MY_URL, "next": NEXT, "current": CURRENT}
     header = drawn_once("_site_header.html", values, context)
     path = request.path if request is not None else ""
-    header = header.replace(NEXT, escape(request.get_full_path()) if request is not None else "")
-    if signed_in:
-        header = header.replace(NAME, escape(user.name)).replace(
-            MY_URL, escape(reverse("player", args=[user.username])))
+    my_url = reverse("player", args=[user.username]) if signed_in else ""
 
     def current(link: re.Match) -> str:
-        here = unquote(unescape(link[1])) == path
-        return link[0].replace(CURRENT, IS_CURRENT if here else "")
+        href = unquote(my_url if link[1] == MY_URL else unescape(link[1]))
+        return link[0].replace(CURRENT, IS_CURRENT if href == path else "")
 
-    # Our own template's output, escaped as it was drawn; what is put in, escaped here.
-    return mark_safe(LINK.sub(current, header))
+    # The links first, while the header holds nothing but what the template drew; then
+    # what differs from reader to reader, escaped here (the rest as the template drew it).
+    header = LINK.sub(current, header).replace(
+        NEXT, escape(request.get_full_path()) if request is not None else "")
+    if signed_in:
+        header = header.replace(NAME, escape(user.name)).replace(MY_URL, escape(my_url))
+    return mark_safe(header)
