@@ -43,6 +43,19 @@ def sql_compiles(monkeypatch) -> list:
     return calls
 
 
+def templates_drawn(monkeypatch, module) -> list[str]:
+    """The templates `module` draws from now on (through its `render_to_string`), by name."""
+    names = []
+    draw = module.render_to_string
+
+    def counted(name, *args, **kwargs):
+        names.append(name)
+        return draw(name, *args, **kwargs)
+
+    monkeypatch.setattr(module, "render_to_string", counted)
+    return names
+
+
 def make_user(username: str, **extra):
     return get_user_model().objects.create_user(
         username, f"{username}@example.com", PASSWORD,

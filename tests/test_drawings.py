@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from dalmuti_site import drawings
-from tests.helpers import make_user, play_until, start_table, waiting_humans
+from tests.helpers import make_user, play_until, start_table, templates_drawn, waiting_humans
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -19,15 +19,7 @@ TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 def drawn(monkeypatch):
     """The templates drawn since the test began, afresh (nothing kept before it)."""
     drawings.forget()
-    names = []
-    draw = drawings.render_to_string
-
-    def counting(name, *args, **kwargs):
-        names.append(name)
-        return draw(name, *args, **kwargs)
-
-    monkeypatch.setattr(drawings, "render_to_string", counting)
-    return names
+    return templates_drawn(monkeypatch, drawings)
 
 
 def _signed_in(user) -> Client:

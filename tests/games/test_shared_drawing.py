@@ -14,7 +14,15 @@ from dalmuti_site import drawings
 from games import engine
 from games.commands.base import save_state
 from games.views import drawn as table_page
-from tests.helpers import act_as, legal, make_user, play_until, start_table, waiting_humans
+from tests.helpers import (
+    act_as,
+    legal,
+    make_user,
+    play_until,
+    start_table,
+    templates_drawn,
+    waiting_humans,
+)
 from tools import felt_css
 
 pytestmark = pytest.mark.django_db
@@ -109,17 +117,10 @@ def test_the_stylesheet_that_seats_each_reader_is_up_to_date():
 
 def _seats_drawn_on_page(client, game, user, monkeypatch) -> tuple[int, str]:
     """How many seats the reader's page drew (the others were drawn before), and its ring."""
-    drawn = []
-    draw = table_page.render_to_string
-
-    def counting(name, *args, **kwargs):
-        drawn.append(name)
-        return draw(name, *args, **kwargs)
-
-    monkeypatch.setattr(table_page, "render_to_string", counting)
-    client.force_login(user)
-    response = client.get(f"/t/{game.pk}/")
-    monkeypatch.setattr(table_page, "render_to_string", draw)
+    with monkeypatch.context() as patched:
+        drawn = templates_drawn(patched, table_page)
+        client.force_login(user)
+        response = client.get(f"/t/{game.pk}/")
     return drawn.count("games/table/_seat.html"), response.context
 
 
