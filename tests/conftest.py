@@ -148,6 +148,16 @@ def fresh_redis_cache():
 
 
 @pytest.fixture(autouse=True)
+def updates_read_back():
+    """Each test reads the updates it finds kept from where they are kept, never one this
+    process drew for an earlier test's table of the same number."""
+    from games.views import updates
+
+    updates.forget()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def live_only_with_real_commits(request, settings):
     """games.core.live writes to Redis after each commit; in a test whose transaction never
     commits (pytest-django's default) it would keep the versions of before the test's

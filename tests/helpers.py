@@ -56,6 +56,13 @@ def templates_drawn(monkeypatch, module) -> list[str]:
     return names
 
 
+def sse_events(chunk: bytes | str) -> list[str]:
+    """The server-sent events in one chunk a stream sent, each with its blank line (a
+    change's event goes out with what follows it)."""
+    text = chunk.decode() if isinstance(chunk, bytes) else chunk
+    return [event + "\n\n" for event in text.split("\n\n") if event]
+
+
 def make_user(username: str, **extra):
     return get_user_model().objects.create_user(
         username, f"{username}@example.com", PASSWORD,

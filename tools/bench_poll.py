@@ -122,7 +122,9 @@ def measure(seats: int, moves: int, shared_updates: bool) -> dict:
         game.refresh_from_db()
         update = None
         if shared_updates:
-            # What the streams of the other pages read (drawn by the move's answer).
+            # What the streams of the other pages read (drawn by the move's answer): as
+            # another web process reads it (the one that drew it keeps it at hand).
+            updates.forget()
             started = time.process_time()
             update = updates._read(game.pk, game.version, since.since)
             figures["draw"].append(time.process_time() - started)
@@ -188,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{figures['move_queries']:.0f} queries")
     if not args.no_updates:
         print(f"  reading the update     {figures['draw'] * ms:6.1f} ms (median), once per "
-              f"move and web process (the move's answer draws it)")
+              f"move in each other web process (the move's answer draws it)")
         print(f"  filling it in, a page  {figures['fill'] * ms:6.2f} ms (median), "
               f"{figures['update_bytes'] / 1000:.1f} KB; taken by "
               f"{figures['brought']:.1f} pages a move")

@@ -555,10 +555,10 @@ async def events(game_id: int, player: int | None = None, session: str | None = 
     only once Redis has confirmed the subscription, so nothing committed after it is
     missed.
 
-    `follow(step)`, if given, is awaited after each new version's event: the event it
-    returns goes out right after it (the change itself, for the page to show without
-    asking, or word to ask for it; see games.views.updates), or word to ask when it takes
-    longer than FOLLOW_SECONDS.
+    `follow(step)`, if given, is awaited for each new version's event: the event it
+    returns goes out with it, in the same chunk (the change itself, for the page to show
+    without asking, or word to ask for it; see games.views.updates), or word to ask when
+    it takes longer than FOLLOW_SECONDS.
 
     A session (`session_streams`) holds at most STREAMS_PER_SESSION streams: opening
     one more closes the oldest, which says "closed" first so that its page stops
@@ -595,12 +595,16 @@ async def events(game_id: int, player: int | None = None, session: str | None = 
                 later = replace(step, actor=None).message()
                 asyncio.get_running_loop().call_later(OWN_MOVE_SECONDS, queue.put_nowait, later)
                 continue
-            yield f"event: table\ndata: v{step.version}\n\n"
+            event = f"event: table\ndata: v{step.version}\n\n"
             if follow is not None:
+                # The event and what follows it go out together: each chunk a stream
+                # sends is a pass through Django's and the server's streaming and a
+                # write to the socket, for every open page of the table.
                 try:
-                    yield await asyncio.wait_for(follow(step), FOLLOW_SECONDS)
+                    event += await asyncio.wait_for(follow(step), FOLLOW_SECONDS)
                 except TimeoutError:
-                    yield ask_event(step.version)
+                    event += ask_event(step.version)
+            yield event
     finally:
         current.leave(name, queue)
         if session:

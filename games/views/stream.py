@@ -51,5 +51,7 @@ async def stream(request, game_id: int):
                       lambda: get_token(request))
     return StreamingHttpResponse(
         live.events(game_id, seat[0], session, follow), content_type="text/event-stream",
+        # Named here, the charset is not looked up again for every chunk the stream sends.
+        charset="utf-8",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -31,6 +31,7 @@ import asyncio
 import json
 import re
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -77,6 +78,32 @@ def _keep(values: dict[str, str]) -> None:
         live.store(values, KEPT_SECONDS)
     else:
         cache.set_many(values, KEPT_SECONDS)
+
+
+# The updates this process drew lately, by where they are kept, for as long as they are
+# kept there: its own streams and polls take them from here rather than read them back
+# and parse them again. Begun afresh when full; a dict's reads and writes are safe from
+# the threads that draw them.
+DRAWN_HERE = 256
+_here: dict[tuple[str, str], tuple["Update", float]] = {}
+
+
+def _drawn_here(places: list[tuple[str, str]], update: "Update") -> None:
+    if len(_here) >= DRAWN_HERE:
+        _here.clear()
+    until = time.monotonic() + KEPT_SECONDS
+    for place in places:
+        _here[place] = update, until
+
+
+def _here_still(place: tuple[str, str]) -> "Update | None":
+    update, until = _here.get(place, (None, 0.0))
+    return update if time.monotonic() < until else None
+
+
+def forget() -> None:
+    """Read every update back from where it is kept (tests whose tables share numbers)."""
+    _here.clear()
 
 
 def _kept(*names: str) -> list[str | bytes | None]:
@@ -265,14 +292,15 @@ def prepare(game_id: int, step: Step, language: str, zone: str,
     game, seats = played or (Game.objects.get(pk=game_id), None)
     with translation.override(language), timezone.override(zone):
         shared, own = draw(game, step.since, step.since_seq, seats)
-    shared_key, own_key = keys(game_id, step.version, step.since, language, zone)
-    drawn = {shared_key: json.dumps(shared), own_key: json.dumps(own)}
+    places = [keys(game_id, step.version, step.since, language, zone)]
     if shared["version"] != step.version:
         # The table moved on: kept under the version it shows too, for that step's pages.
-        later = keys(game_id, shared["version"], step.since, language, zone)
-        drawn.update({later[0]: drawn[shared_key], later[1]: drawn[own_key]})
-    _keep(drawn)
-    return Update.read(shared, own)
+        places.append(keys(game_id, shared["version"], step.since, language, zone))
+    written = json.dumps(shared), json.dumps(own)
+    _keep({key: value for place in places for key, value in zip(place, written, strict=True)})
+    update = Update.read(shared, own)
+    _drawn_here(places, update)
+    return update
 
 
 def _prepare_apart(game_id: int, step: Step, language: str, zone: str) -> "Update | None":
@@ -406,8 +434,11 @@ def answer(request, game: Game, me: Seat, seats: list[Seat], *, me_seen: str = "
 
 
 def _read(game_id: int, version: int, since: int) -> Update | None:
-    found = _kept(*keys(game_id, version, since, translation.get_language(),
-                        timezone.get_current_timezone_name()))
+    where = keys(game_id, version, since, translation.get_language(),
+                 timezone.get_current_timezone_name())
+    if (update := _here_still(where)) is not None:
+        return update
+    found = _kept(*where)
     if found[0] is None or found[1] is None:
         return None
     return Update.read(json.loads(found[0]), json.loads(found[1]))
@@ -421,7 +452,10 @@ _held: dict[tuple, asyncio.Task] = {}
 
 
 async def _update(game_id: int, step: Step, language: str, zone: str) -> Update | None:
-    found = await live.fetch(*keys(game_id, step.version, step.since, language, zone))
+    where = keys(game_id, step.version, step.since, language, zone)
+    if (update := _here_still(where)) is not None:
+        return update
+    found = await live.fetch(*where)
     if found is None:
         return None
     if found[0] is not None and found[1] is not None:

@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient
 
 from games import commands
-from tests.helpers import act_as, legal, start_table, waiting_humans
+from tests.helpers import act_as, legal, sse_events, start_table, waiting_humans
 
 # A bound for the test never to hang; an event arrives in milliseconds.
 NEVER = 20
@@ -33,7 +33,7 @@ def test_a_move_is_announced_to_the_open_pages_of_the_table(alice, bob, game):
         events = response.streaming_content.__aiter__()
         assert "retry:" in (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
         version = await sync_to_async(move)()
-        event = (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
+        event = sse_events(await asyncio.wait_for(events.__anext__(), NEVER))[0]
         await events.aclose()
         return version, event
 
@@ -92,7 +92,7 @@ def test_a_private_decision_sends_no_event(make_user):
         events = response.streaming_content.__aiter__()
         assert "retry:" in (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
         versions = await sync_to_async(private_then_public)()
-        event = (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
+        event = sse_events(await asyncio.wait_for(events.__anext__(), NEVER))[0]
         await events.aclose()
         return versions, event
 
@@ -124,7 +124,7 @@ def test_the_player_who_moved_hears_of_it_too(alice, bob, game, monkeypatch):
         events = response.streaming_content.__aiter__()
         assert "retry:" in (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
         version = await sync_to_async(move)()
-        event = (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
+        event = sse_events(await asyncio.wait_for(events.__anext__(), NEVER))[0]
         await events.aclose()
         return version, event
 

@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient
 
 from games import commands
-from tests.helpers import act_as, legal, start_table, waiting_humans
+from tests.helpers import act_as, legal, sse_events, start_table, waiting_humans
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -46,7 +46,9 @@ async def _open(client, game):
 
 
 async def _next(events) -> str:
-    return (await asyncio.wait_for(events.__anext__(), NEVER)).decode()
+    """The first event of what the stream sends next (a change's event goes out with
+    what follows it)."""
+    return sse_events(await asyncio.wait_for(events.__anext__(), NEVER))[0]
 
 
 async def _disconnect(events) -> None:

@@ -9,6 +9,7 @@ import re
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient, Client
+from django.utils import timezone
 
 from games import commands, engine
 from games.core import live
@@ -27,6 +28,7 @@ from tests.helpers import (
     legal,
     make_user,
     play_until,
+    sse_events,
     start_table,
     waiting_humans,
 )
@@ -68,10 +70,12 @@ def _a_move_not_handing_the_turn_to(game: Game, reader) -> tuple:
     raise AssertionError("no such move")
 
 
-def _events(reader, game_id: int, during, cookies: dict | None = None) -> list[str]:
+def _events(reader, game_id: int, during, cookies: dict | None = None,
+            chunks: list | None = None) -> list[str]:
     """The stream of `reader`'s page: the events it sends while `during` runs (in a
     thread), up to and including the first update; into `cookies`, the cookies its answer
-    set (its form token's, if the browser had none)."""
+    set (its form token's, if the browser had none); into `chunks`, how many events each
+    chunk it sent held."""
     async def watch():
         client = AsyncClient()
         await client.aforce_login(reader)
@@ -83,7 +87,10 @@ def _events(reader, game_id: int, during, cookies: dict | None = None) -> list[s
         await sync_to_async(during)()
         seen = []
         while not seen or not seen[-1].startswith("event: update"):
-            seen.append((await asyncio.wait_for(stream.__anext__(), NEVER)).decode())
+            chunk = sse_events(await asyncio.wait_for(stream.__anext__(), NEVER))
+            seen += chunk
+            if chunks is not None:
+                chunks.append(len(chunk))
         await stream.aclose()
         return seen
 
@@ -102,9 +109,12 @@ def test_the_stream_brings_each_page_the_change_drawn_for_its_reader(table):
     page = Page(Client(), game, reader)
     shown = game.version
 
-    events = _events(reader, game.pk, lambda: act_as(game, seat, action))
+    chunks = []
+    events = _events(reader, game.pk, lambda: act_as(game, seat, action), chunks=chunks)
     game.refresh_from_db()
     assert events[0] == f"event: table\ndata: v{game.version}\n\n"
+    # The change's event and the update that follows it go out in one chunk.
+    assert chunks == [2]
     head, update = _update(events[-1])
     my_key = page.key
     assert head == {"v": game.version, "since": shown, "round": game.round_number,
@@ -243,3 +253,42 @@ def test_a_table_nobody_talked_at_reads_its_chat_from_the_database_once(table, m
                                if '"chat_message"' in q["sql"]]))
     assert live.chat_last(game.pk) == 0
     assert chat_reads[1:] == [0, 0], chat_reads
+
+
+def test_the_process_that_drew_an_update_sends_it_without_reading_it_back(table, monkeypatch):
+    """The move's answer draws the update in one web process: that process's streams and
+    polls take it as it was drawn, without reading it back from Redis; any other process
+    reads it there, and sends every page the same."""
+    game, _people = table
+    game = play_until(game, lambda g: g.engine_state().round.phase == "play")
+    since, since_seq = game.version, game.seq
+    seat = waiting_humans(game)[0]
+    act_as(game, seat, legal(game, seat)[-1])
+    game.refresh_from_db()
+    step = live.Step(game.version, since, since_seq, seat.player)
+    zone = timezone.get_current_timezone_name()
+    drawn = updates.prepare(game.pk, step, "en", zone)
+    assert drawn is not None and not drawn.head["ask"]
+
+    reads = []
+    fetch = live.fetch
+
+    async def counted(*keys):
+        reads.append(keys)
+        return await fetch(*keys)
+
+    monkeypatch.setattr(live, "fetch", counted)
+    load = live.load
+    monkeypatch.setattr(live, "load", lambda *keys: reads.append(keys) or load(*keys))
+    assert async_to_sync(updates._update)(game.pk, step, "en", zone) is drawn
+    assert updates._read(game.pk, game.version, since) is drawn
+    assert reads == []
+
+    updates.forget()  # another web process
+    streamed = async_to_sync(updates._update)(game.pk, step, "en", zone)
+    polled = updates._read(game.pk, game.version, since)
+    assert len(reads) == 2
+    for player in map(int, drawn.own):
+        event = drawn.event_for(player, "token")
+        assert streamed.event_for(player, "token") == event
+        assert polled.event_for(player, "token") == event
