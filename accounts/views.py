@@ -92,7 +92,8 @@ def signup(request: HttpRequest) -> HttpResponse:
                 # owner: sent by a worker once this commits, never failing the sign-up.
                 confirmation.send_link(user)
             throttle.count_signup(request)
-            auth.login(request, user)
+            # Named: with the backend of older sessions listed too, Django asks which.
+            auth.login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             welcome = reverse("signup_welcome")
             return redirect(f"{welcome}?{urlencode({'next': next_url})}" if next_url else welcome)
         if form.username_taken():

@@ -668,7 +668,7 @@ class Bench:
             for user in users:
                 session = store()
                 session[SESSION_KEY] = str(user.pk)
-                session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+                session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
                 session[HASH_SESSION_KEY] = user.get_session_auth_hash()
                 session.create()
                 pages.append({"session": session.session_key,
