@@ -353,6 +353,12 @@ class Update:
                 pieces.append(slot.get(reader, slot["*"]))
         return "".join(pieces).replace(self.me, key)
 
+    def brings_forms(self, player: int) -> bool:
+        """Whether `player`'s event brings their own forms (the table waits for them),
+        which carry their page's form token."""
+        own = self.own.get(str(player))
+        return bool(own and own.get("mine"))
+
     def event_for(self, player: int, csrf_token: str) -> str:
         """The event for `player`'s stream: a line of what the page must show for the
         update to fit it (the version it starts from, its round and day, the keys of its
@@ -367,7 +373,7 @@ class Update:
                 "round": self.head["round"], "day": self.head["day"], "key": own["key"],
                 "panels": own["panels"]}
         html = self.fill(player, {}, own["key"])
-        if own.get("mine"):
+        if self.brings_forms(player):
             head["mine"] = True
             html = html.replace(self.csrf, csrf_token)
         html = html.replace("\n", "\ndata: ")
@@ -485,5 +491,6 @@ def follower(game_id: int, player: int | None, language: str, zone: str,
         update = await update_for(game_id, step, language, zone)
         if update is None:
             return live.ask_event(step.version)
-        return update.event_for(player, csrf_token())
+        # The token masked afresh only for an event whose forms carry it.
+        return update.event_for(player, csrf_token() if update.brings_forms(player) else "")
     return follow

@@ -292,3 +292,24 @@ def test_the_process_that_drew_an_update_sends_it_without_reading_it_back(table,
         event = drawn.event_for(player, "token")
         assert streamed.event_for(player, "token") == event
         assert polled.event_for(player, "token") == event
+
+
+def test_a_stream_masks_the_form_token_only_for_an_update_that_brings_forms(table):
+    """Masking the page's token afresh costs each stream at each move: only the player
+    whose turn came gets forms with the update, and only their stream asks for it."""
+    game, _people = table
+    game = play_until(game, lambda g: g.engine_state().round.phase == "play")
+    since, since_seq = game.version, game.seq
+    seat = waiting_humans(game)[0]
+    act_as(game, seat, legal(game, seat)[-1])
+    game.refresh_from_db()
+    step = live.Step(game.version, since, since_seq, seat.player)
+    zone = timezone.get_current_timezone_name()
+    drawn = updates.prepare(game.pk, step, "en", zone)
+    awaited = set(game.engine_state().awaiting_players)
+    for player in map(int, drawn.own):
+        masked = []
+        follow = updates.follower(game.pk, player, "en", zone,
+                                  lambda masked=masked: masked.append(1) or "page-token")
+        event = async_to_sync(follow)(step)
+        assert ("page-token" in event) == (player in awaited) == bool(masked)
