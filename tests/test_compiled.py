@@ -169,3 +169,21 @@ def test_the_locked_table_is_read_as_get_reads_it(tables):
             Game.locked(max(g.pk for g in tables) + 1000)
         assert Game.locked_if_there(tables[0].pk) == tables[0]
         assert Game.locked_if_there(max(g.pk for g in tables) + 1000) is None
+
+
+def test_a_players_devices_are_asked_after_without_compiling(make_user, monkeypatch):
+    """Every new turn asks whether its player switched a device on for push."""
+    from games.commands.notifications import channels_for
+    from games.models import Notification
+    from push.models import PushSubscription
+
+    player = make_user("devices")
+    player.notify_by = player.Channel.PUSH
+    player.save()
+    channels_for(player)
+    compiles = sql_compiles(monkeypatch)
+    assert channels_for(player) == []
+    PushSubscription.objects.create(user=player, endpoint="https://push.example/1",
+                                    p256dh="k", auth="a")
+    assert channels_for(player) == [Notification.Channel.PUSH]
+    assert compiles == []

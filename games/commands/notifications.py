@@ -19,13 +19,20 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from dalmuti_site.compiled import CompiledQuery
 from games.core.clock import current_deadline, remind_before
 from games.core.turns import games_waiting_for
 from games.models import Game, Invitation, Notification, Seat
+from push.models import PushSubscription
 
 Kind = Notification.Kind
 Status = Notification.Status
 Channel = Notification.Channel
+
+# Whether a player switched a device on: asked at every new turn of theirs (compiled once).
+_A_DEVICE = CompiledQuery(
+    lambda user_id: PushSubscription.objects.filter(user_id=user_id).order_by()
+    .values_list("pk", flat=True)[:1])
 
 
 def channels_for(user) -> list[str]:
@@ -36,7 +43,7 @@ def channels_for(user) -> list[str]:
     if user.notify_by in (user.Channel.EMAIL, user.Channel.BOTH) and user.verified_email:
         out.append(Channel.EMAIL)
     if (user.notify_by in (user.Channel.PUSH, user.Channel.BOTH)
-            and user.push_subscriptions.exists()):
+            and _A_DEVICE(user.pk)):
         out.append(Channel.PUSH)
     if user.channel_active:
         out.append(Channel.CHAT)
