@@ -255,10 +255,10 @@ def test_a_table_nobody_talked_at_reads_its_chat_from_the_database_once(table, m
     assert chat_reads[1:] == [0, 0], chat_reads
 
 
-def test_the_process_that_drew_an_update_sends_it_without_reading_it_back(table, monkeypatch):
-    """The move's answer draws the update in one web process: that process's streams and
-    polls take it as it was drawn, without reading it back from Redis; any other process
-    reads it there, and sends every page the same."""
+def _a_move_drawn(table) -> tuple[Game, live.Step, str, updates.Update]:
+    """A move in the play, and the update it brings drawn in this process as the move's
+    answer draws it (in English): the table after it, the step it announced, the time
+    zone and the update."""
     game, _people = table
     game = play_until(game, lambda g: g.engine_state().round.phase == "play")
     since, since_seq = game.version, game.seq
@@ -267,7 +267,14 @@ def test_the_process_that_drew_an_update_sends_it_without_reading_it_back(table,
     game.refresh_from_db()
     step = live.Step(game.version, since, since_seq, seat.player)
     zone = timezone.get_current_timezone_name()
-    drawn = updates.prepare(game.pk, step, "en", zone)
+    return game, step, zone, updates.prepare(game.pk, step, "en", zone)
+
+
+def test_the_process_that_drew_an_update_sends_it_without_reading_it_back(table, monkeypatch):
+    """The move's answer draws the update in one web process: that process's streams and
+    polls take it as it was drawn, without reading it back from Redis; any other process
+    reads it there, and sends every page the same."""
+    game, step, zone, drawn = _a_move_drawn(table)
     assert drawn is not None and not drawn.head["ask"]
 
     reads = []
@@ -281,12 +288,12 @@ def test_the_process_that_drew_an_update_sends_it_without_reading_it_back(table,
     load = live.load
     monkeypatch.setattr(live, "load", lambda *keys: reads.append(keys) or load(*keys))
     assert async_to_sync(updates._update)(game.pk, step, "en", zone) is drawn
-    assert updates._read(game.pk, game.version, since) is drawn
+    assert updates._read(game.pk, game.version, step.since) is drawn
     assert reads == []
 
     updates.forget()  # another web process
     streamed = async_to_sync(updates._update)(game.pk, step, "en", zone)
-    polled = updates._read(game.pk, game.version, since)
+    polled = updates._read(game.pk, game.version, step.since)
     assert len(reads) == 2
     for player in map(int, drawn.own):
         event = drawn.event_for(player, "token")
@@ -297,15 +304,7 @@ def test_the_process_that_drew_an_update_sends_it_without_reading_it_back(table,
 def test_a_stream_masks_the_form_token_only_for_an_update_that_brings_forms(table):
     """Masking the page's token afresh costs each stream at each move: only the player
     whose turn came gets forms with the update, and only their stream asks for it."""
-    game, _people = table
-    game = play_until(game, lambda g: g.engine_state().round.phase == "play")
-    since, since_seq = game.version, game.seq
-    seat = waiting_humans(game)[0]
-    act_as(game, seat, legal(game, seat)[-1])
-    game.refresh_from_db()
-    step = live.Step(game.version, since, since_seq, seat.player)
-    zone = timezone.get_current_timezone_name()
-    drawn = updates.prepare(game.pk, step, "en", zone)
+    game, step, zone, drawn = _a_move_drawn(table)
     awaited = set(game.engine_state().awaiting_players)
     for player in map(int, drawn.own):
         masked = []
