@@ -4,6 +4,8 @@ import re
 
 from django.core.asgi import get_asgi_application
 
+from dalmuti_site.serving import ready_to_serve
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dalmuti_site.settings")
 
 # A game page's event stream (games/urls.py): held open for hours, it waits in the event
@@ -35,3 +37,4 @@ class Bounded:
 
 
 application = Bounded(get_asgi_application(), int(os.getenv("ASGI_CONCURRENCY", "4")))
+ready_to_serve()

@@ -20,7 +20,8 @@ that follows each new version's event when it fits the page, and asks for the ch
 table the player whose turn it is acts after a human pause. It prints requests/s,
 p50/p95/p99 of polls, moves and page loads, how long a move takes to show on the other
 open pages of its table (and to reach their streams), the web processes' CPU per move,
-how many updates the pages swapped in, and errors.
+how many updates the pages swapped in, and errors. With `--gc`, also what the web
+processes' garbage collector took of their CPU, in both parts.
 
 The simulated browsers are one asyncio process (aiohttp, whose HTTP parser is compiled):
 each page keeps its own keep-alive connections, one per request in flight (as a browser
@@ -37,7 +38,9 @@ import json
 import random
 import resource
 import secrets
+import shutil
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -48,7 +51,7 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 
 from tools import server as harness
-from tools.figures import Lines, cpu_seconds, percentiles
+from tools.figures import Lines, cpu_seconds, gc_totals, gc_watched, percentiles
 from tools.project import prepare_bench_database, require_bench_database, setup_django
 
 setup_django()
@@ -456,6 +459,8 @@ class Run:
                                        page["session"]))
         self.decider = ThreadPoolExecutor(2)
         self.server_pids: list[int] = options.get("server_pids", [])
+        self.gc_dir: str | None = options.get("gc_dir")
+        self.gc: tuple[list[int], float] | None = None
 
     def spawn(self, coroutine) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -512,6 +517,7 @@ class Run:
         self.measuring = True
         started = time.monotonic()
         cpu = time.process_time(), cpu_seconds(self.server_pids)
+        collected = gc_totals(self.gc_dir, self.server_pids) if self.gc_dir else None
         players = [asyncio.ensure_future(self.play(t)) for t in self.tables]
         reloader = asyncio.ensure_future(self.reload_some()) if self.reloads else None
         await asyncio.sleep(self.seconds)
@@ -519,6 +525,10 @@ class Run:
         elapsed = time.monotonic() - started
         self.client_cpu = (time.process_time() - cpu[0]) / elapsed
         self.server_cpu = (cpu_seconds(self.server_pids) - cpu[1]) / elapsed
+        if collected is not None:
+            now = gc_totals(self.gc_dir, self.server_pids)
+            self.gc = ([b - a for a, b in zip(collected[0], now[0], strict=True)],
+                       now[1] - collected[1])
         last_click = started + self.seconds - SETTLE
         # Let the last moves reach the other pages before counting what arrived.
         await asyncio.sleep(SETTLE)
@@ -571,6 +581,13 @@ class Run:
         out.write(f"  requests/s       {requests / elapsed:.0f}; CPU used: web processes "
                   f"{self.server_cpu:.2f} cores, these simulated browsers {self.client_cpu:.2f}"
                   f"{per_move}")
+        if self.gc is not None:
+            (young, middle, old), seconds = self.gc
+            share = seconds / (self.server_cpu * elapsed) if self.server_cpu else 0.0
+            out.write(f"  garbage collection in the web processes: {young + middle + old} "
+                      f"collections ({young}/{middle}/{old} by generation), "
+                      f"{1000 * seconds:.0f} ms, {100 * share:.1f}% of their CPU"
+                      + (f"; {1000 * seconds / moves:.2f} ms per move" if moves else ""))
         for kind in ("poll (unchanged)", "poll (changed)", "move", "page load (opening)",
                      "page load (during the run)"):
             out.write(f"  {kind:<27}{percentiles(self.timings[kind])}")
@@ -604,6 +621,9 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--stream", action="store_true",
                         help="serve with uvicorn workers (ASGI) and open a server-sent "
                              "event stream for every page (needs Redis)")
+    parser.add_argument("--gc", action="store_true",
+                        help="also print the web processes' garbage collection (each "
+                             "writes a small file after every collection)")
     return parser
 
 
@@ -628,8 +648,12 @@ class Bench:
                           f"Redis: {settings.REDIS_URL or 'none'}")
         # DEBUG=0: the production settings; the same secret key as here, so that the
         # sessions made here are valid there.
-        server = harness.start_server(harness.environment(DEBUG="0"), options["web_workers"],
-                                      options["stream"], graceful_timeout=3, quiet=False)
+        env = harness.environment(DEBUG="0")
+        if options["gc"]:
+            options["gc_dir"] = tempfile.mkdtemp(prefix="bench-gc-")
+            env = gc_watched(env, options["gc_dir"])
+        server = harness.start_server(env, options["web_workers"], options["stream"],
+                                      graceful_timeout=3, quiet=False)
         try:
             server.wait_until_up()
             self.stdout.write(f"gunicorn: {server.workers} {server.kind} workers on port "
@@ -648,6 +672,8 @@ class Bench:
                 harness.stop(server.process, timeout=60)
             finally:
                 self._clean()
+                if options.get("gc_dir"):
+                    shutil.rmtree(options["gc_dir"], ignore_errors=True)
 
     # -- set-up --
 
@@ -724,12 +750,17 @@ class Bench:
         done = Counter()
         cpu = Counter()
         client_cpu = Counter()
+        collecting = Counter()
+        watch = options.get("gc_dir")
         turns = max(1, round(seconds / 2))
         for _ in range(turns):
             for kind, (path, signed_in) in kinds.items():
                 before, mine = cpu_seconds(pids), time.process_time()
+                collected = gc_totals(watch, pids)[1] if watch else 0.0
                 done[kind] += await self._hammer(page, path, seconds / turns, conns, signed_in)
                 cpu[kind] += cpu_seconds(pids) - before
+                if watch:
+                    collecting[kind] += gc_totals(watch, pids)[1] - collected
                 client_cpu[kind] += time.process_time() - mine
         self.stdout.write(f"\nside by side, {conns} connections, {seconds} s each, in {turns} "
                           f"turns (web processes' CPU per request in brackets, then this "
@@ -738,6 +769,8 @@ class Bench:
         for kind in kinds:
             rate = done[kind] / seconds
             per = f"{1000 * cpu[kind] / done[kind]:.1f} ms" if done[kind] and pids else "?"
+            if watch and done[kind]:
+                per += f", garbage collection {1000 * collecting[kind] / done[kind]:.2f} ms"
             ours = f"{1000 * client_cpu[kind] / done[kind]:.2f} ms" if done[kind] else "?"
             self.stdout.write(f"  {kind:<36}{rate:8.0f} requests/s  ({rate / bare:.2f}x)  "
                               f"[{per}; client {ours}]")
