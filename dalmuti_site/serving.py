@@ -5,8 +5,8 @@ last look (700 more than were freed, by default), and now and then walks every o
 process holds. A web process holds a great many that live as long as it does (Django,
 the site's modules, its URLs and views), and each full walk went through all of them
 too: some 60 ms each, while a busy process looked a few times a second. Measured with
-`tools.bench_load --gc` (README, "Load"), collecting took 2.5–5% of the web processes'
-CPU while tables played, about a millisecond a move; with this, under 2%.
+`tools.bench_load --gc` (README, "Load"), collecting took 2.5–6% of the web processes'
+CPU while tables played (0.6–1.6 ms a move); with this, 1.3–2% (0.3–0.5 ms).
 """
 
 import gc
