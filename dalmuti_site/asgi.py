@@ -2,8 +2,9 @@ import asyncio
 import os
 import re
 
-from django.core.asgi import get_asgi_application
+import django
 
+from dalmuti_site.handler import OneThreadHandler
 from dalmuti_site.serving import ready_to_serve
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dalmuti_site.settings")
@@ -36,5 +37,7 @@ class Bounded:
             return await self.app(scope, receive, send)
 
 
-application = Bounded(get_asgi_application(), int(os.getenv("ASGI_CONCURRENCY", "4")))
+# What django.core.asgi.get_asgi_application does, with our handler.
+django.setup(set_prefix=False)
+application = Bounded(OneThreadHandler(), int(os.getenv("ASGI_CONCURRENCY", "4")))
 ready_to_serve()
