@@ -34,6 +34,7 @@ urlpatterns = [
     path("t/<int:game_id>/back/", seat_settings.take_back, name="take_back"),
     path("t/<int:game_id>/end/", seat_settings.end_after_this_round, name="end_after_this_round"),
     path("t/<int:game_id>/invite/", invitations.invite, name="invite"),
+    path("t/<int:game_id>/invite-panel/", invitations.invite_panel, name="invite_panel"),
     path("t/<int:game_id>/invite-group/", usual_group.invite_group, name="invite_group"),
     path("invitations/block/", usual_group.block, name="block_inviter"),
     path("t/<int:game_id>/bots/", lobby.add_bot, name="add_bot"),

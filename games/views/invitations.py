@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import throttle
@@ -52,6 +53,39 @@ def invite_context(request, game: Game, seats: list[Seat] | None = None) -> dict
     }
 
 
+def invitation_panel(request, game: Game, seats: list[Seat]) -> dict:
+    """The folded invitation panel of a game page in play: whether it shows, and its
+    content only when the page was asked with it open (`?invite=1`, the way in without
+    scripts). Otherwise the page opens it empty and fetches its content when the player
+    unfolds it (`invite_panel`): its forms and the invitations it lists cost a fifth of
+    the host's page, at every load, for a panel opened now and then."""
+    if not room_for_newcomers(game, seats):
+        return {"room_for_newcomers": False}
+    if request.GET.get("invite") != "1":
+        return {"room_for_newcomers": True, "invite_panel_url": reverse(
+            "invite_panel", args=[game.pk])}
+    return {**invite_context(request, game, seats), "invite_open": True}
+
+
+def back_to_invitations(game: Game):
+    """After an invitation (sent or refused): the table's page, with the invitation panel
+    open on a game in play (the lobby shows it open anyway)."""
+    if game.is_playing:
+        return redirect(f"{game.get_absolute_url()}?invite=1")
+    return redirect(game)
+
+
+@never_cache
+@login_required
+def invite_panel(request, game_id: int):
+    """The invitation panel's content, fetched when a player unfolds it on the game page."""
+    game, _me = seat_for_user(request, game_id)
+    seats = game.seats_with_users()
+    context = invite_context(request, game, seats) if game.is_playing else {
+        "room_for_newcomers": False}
+    return render(request, "games/_invite_panel.html", {"game": game, **context})
+
+
 @require_POST
 @login_required
 def invite(request, game_id: int):
@@ -63,26 +97,26 @@ def invite(request, game_id: int):
     if throttle.count_attempt("lookup", str(request.user.pk), settings.LOOKUP_LIMIT, 3600):
         messages.error(request, _("You have looked up too many players; try again in an "
                                   "hour, or share the table's link."))
-        return redirect(game)
+        return back_to_invitations(game)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
                 messages.error(request, error)
-        return redirect(game)
+        return back_to_invitations(game)
     user = form.user
     if user is not None and game.seats.filter(user=user).exists():
         if not form.email:  # by username: the name is public; by address, say nothing
             messages.info(request, _("%(name)s already has a seat here.") % {"name": user.name})
-            return redirect(game)
+            return back_to_invitations(game)
     else:
         try:
             commands.invite(game, request.user, user=user, email=form.email,
                             language=translation.get_language() or "", limited=True)
         except commands.Rejected as rejected:
             messages.error(request, rejected.message)
-            return redirect(game)
+            return back_to_invitations(game)
     messages.success(request, _("Invitation sent."))
-    return redirect(game)
+    return back_to_invitations(game)
 
 
 def _join_page(request, game: Game, token: str, error: str = "", status: int = 200):

@@ -25,7 +25,7 @@ from ..models import Game, Seat
 from ..tasks import sweep_in_process
 from . import updates
 from .drawn import fill_table
-from .invitations import invite_context
+from .invitations import invitation_panel
 from .lobby import lobby_page
 
 # The forms whose answer is the table's fragments (they swap the poller), not a new page.
@@ -104,7 +104,7 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         "orders_saved": orders_saved,
     })
     if me is not None and not context["oob"] and game.is_playing:
-        context.update(invite_context(request, game, seats))
+        context.update(invitation_panel(request, game, seats))
     if me is not None or game.watchers_talk:
         # The table talk panel, with the titles of this same view.
         titles = {p.player: p.title_key for p in context["players"]}

@@ -16,6 +16,7 @@ from games.read.access import seat_for_user
 
 from .. import commands
 from ..forms import NOT_IN_THE_GROUP, GroupInviteForm
+from .invitations import back_to_invitations
 
 
 @require_POST
@@ -35,11 +36,11 @@ def invite_group(request, game_id: int):
         commands.invite_group(game, request.user, guests)
     except commands.Rejected as rejected:
         messages.error(request, rejected.message)
-        return redirect(game)
+        return back_to_invitations(game)
     messages.success(request, ngettext("%(count)d invitation sent.",
                                        "%(count)d invitations sent.", len(guests))
                      % {"count": len(guests)})
-    return redirect(game)
+    return back_to_invitations(game)
 
 
 @require_POST

@@ -12,6 +12,8 @@ function label(box) {
 }
 
 function showAll(root) {
+  // A part swapped in may be a link's own box, which querySelectorAll does not include.
+  if (root.matches && root.matches("[data-share]")) label(root);
   root.querySelectorAll("[data-share]").forEach(label);
 }
 

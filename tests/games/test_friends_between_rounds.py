@@ -47,9 +47,9 @@ def test_the_host_invites_by_link_name_and_address_between_rounds(
     alice.language = "nl"
     alice.save()
     client.force_login(alice)
-    page = client.get(f"/t/{game.pk}/").content.decode()
-    assert f"/join/{game.invite_token}/" in page
-    assert f'action="/t/{game.pk}/invite/"' in page
+    panel = client.get(f"/t/{game.pk}/invite-panel/").content.decode()
+    assert f"/join/{game.invite_token}/" in panel
+    assert f'action="/t/{game.pk}/invite/"' in panel
 
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -77,8 +77,8 @@ def test_the_host_invites_by_link_name_and_address_between_rounds(
 def test_nobody_is_invited_into_the_last_round(client, alice, bob):
     game = start_table(alice, [bob], bots=2, options={"rounds": 1})
     client.force_login(alice)
-    page = client.get(f"/t/{game.pk}/").content.decode()
-    assert f'action="/t/{game.pk}/invite/"' not in page
+    for url in (f"/t/{game.pk}/?invite=1", f"/t/{game.pk}/invite-panel/"):
+        assert f'action="/t/{game.pk}/invite/"' not in client.get(url).content.decode()
     answer = _invite(client, game, "carol@example.org")
     assert "last round" in answer.content.decode()
     assert not Invitation.objects.exists()
@@ -88,8 +88,8 @@ def test_nobody_is_invited_to_a_full_table(client, alice, bob, make_user):
     friends = [make_user(f"friend{i}") for i in range(8)]
     game = start_table(alice, [bob, *friends])
     client.force_login(alice)
-    page = client.get(f"/t/{game.pk}/").content.decode()
-    assert f'action="/t/{game.pk}/invite/"' not in page
+    for url in (f"/t/{game.pk}/?invite=1", f"/t/{game.pk}/invite-panel/"):
+        assert f'action="/t/{game.pk}/invite/"' not in client.get(url).content.decode()
     answer = _invite(client, game, "carol@example.org")
     assert "The table is full: 10 players." in answer.content.decode()
     assert not Invitation.objects.exists()
@@ -100,8 +100,8 @@ def test_other_players_see_no_invite_form_and_cannot_post_one(client, game, alic
     commands.join(lobby.pk, bob)
     client.force_login(bob)
     for table in (game, lobby):
-        page = client.get(f"/t/{table.pk}/").content.decode()
-        assert f'action="/t/{table.pk}/invite/"' not in page
+        for url in (f"/t/{table.pk}/?invite=1", f"/t/{table.pk}/invite-panel/"):
+            assert f'action="/t/{table.pk}/invite/"' not in client.get(url).content.decode()
         answer = client.post(f"/t/{table.pk}/invite/", {"who": "someone@example.com"})
         assert answer.status_code == 403
     assert not Invitation.objects.exists() and mail.outbox == []

@@ -124,13 +124,13 @@ def test_an_expired_turn_is_enforced_by_the_poll_of_whoever_watches(client, alic
     assert Action.objects.filter(game=game, by="timeout").exists()
 
 
-def _page_sql(client, game) -> list[str]:
+def _page_sql(client, game, query: str = "") -> list[str]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    client.get(f"/t/{game.pk}/")
+    client.get(f"/t/{game.pk}/{query}")
     with CaptureQueriesContext(connection) as ctx:
-        assert client.get(f"/t/{game.pk}/").status_code == 200
+        assert client.get(f"/t/{game.pk}/{query}").status_code == 200
     return [q["sql"] for q in ctx.captured_queries]
 
 
@@ -142,8 +142,10 @@ def test_the_game_page_counts_the_seats_it_read_and_reads_them_once(client, make
     assert not [q for q in sql if q.startswith('SELECT COUNT(*)') and '"games_seat"' in q], sql
     # The page reads the seat of its reader and the table's seats; nothing per seat.
     assert len([q for q in sql if q.startswith('SELECT "games_seat"."id"')]) == 2, sql
-    # A game with rounds to come and room at the table shows who is invited.
-    assert [q for q in sql if '"games_invitation"' in q]
+    # The invitation panel of a game in play is fetched when unfolded, not read here;
+    # asked with it open, the page reads who is invited.
+    assert not [q for q in sql if '"games_invitation"' in q], sql
+    assert [q for q in _page_sql(client, game, "?invite=1") if '"games_invitation"' in q]
 
 
 def test_without_room_for_newcomers_the_page_reads_no_invitations(client, make_user):

@@ -189,6 +189,11 @@ def test_every_link_to_pass_on_comes_with_a_share_button_that_waits_for_javascri
     playing.refresh_from_db()
     page = client.get(f"/t/{playing.pk}/").content.decode()
     assert f'/watch/{playing.watch_token}/" class="invite-link"' in page
+    assert page.count("data-share-button") == 1  # the invitation's comes when unfolded
+    panel = client.get(f"/t/{playing.pk}/invite-panel/").content.decode()
+    assert panel.count("data-share-button") == 1
+    assert f'/join/{playing.invite_token}/" class="invite-link"' in panel
+    page = client.get(f"/t/{playing.pk}/?invite=1").content.decode()
     assert page.count("data-share-button") == 2  # the watchers' link, and the invitation
 
 
