@@ -57,8 +57,8 @@ def invitation_panel(request, game: Game, seats: list[Seat]) -> dict:
     """The folded invitation panel of a game page in play: whether it shows, and its
     content only when the page was asked with it open (`?invite=1`, the way in without
     scripts). Otherwise the page opens it empty and fetches its content when the player
-    unfolds it (`invite_panel`): its forms and the invitations it lists cost a fifth of
-    the host's page, at every load, for a panel opened now and then."""
+    unfolds it (`invite_panel`): every load of the page read the invitations (and the
+    host's usual group) and drew the host's forms, for a panel opened now and then."""
     if not room_for_newcomers(game, seats):
         return {"room_for_newcomers": False}
     if request.GET.get("invite") != "1":
