@@ -80,9 +80,9 @@ def back_to_invitations(game: Game):
 def invite_panel(request, game_id: int):
     """The invitation panel's content, fetched when a player unfolds it on the game page."""
     game, _me = seat_for_user(request, game_id)
-    seats = game.seats_with_users()
-    context = invite_context(request, game, seats) if game.is_playing else {
-        "room_for_newcomers": False}
+    # Whatever the table's state: a lobby with a free seat gets its own panel, a game
+    # over or without room says so.
+    context = invite_context(request, game, game.seats_with_users())
     return render(request, "games/_invite_panel.html", {"game": game, **context})
 
 

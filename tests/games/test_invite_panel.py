@@ -102,6 +102,15 @@ def test_after_inviting_the_host_is_back_with_the_panel_open(
     assert Invitation.objects.count() == 1
 
 
+def test_a_lobby_with_a_free_seat_gets_its_own_panel(client, alice):
+    lobby = commands.create_table(alice, "Friday", 6, {"rounds": 1})
+    client.force_login(alice)
+    content = client.get(_panel_url(lobby)).content.decode()
+    assert "whoever opens it can take a free seat" in content
+    assert f'action="/t/{lobby.pk}/invite/"' in content
+    assert "Nobody new can join" not in content
+
+
 def test_in_the_lobby_inviting_comes_back_to_the_lobby(client, alice, make_user):
     make_user("dora")
     lobby = commands.create_table(alice, "Friday", 6, {"rounds": 1})
