@@ -433,6 +433,26 @@ def _to_the_play(game_id: int, users: dict) -> None:
         commands.act(game_id, users[seat.user_id], action, game.wait_for(int(player)).token)
 
 
+def _play_on(game_id: int, users: dict, moves: int) -> int:
+    """Play a table at its first lead on for `moves` moves as the basic bot would, while
+    three players or more hold cards (the round goes on); how many were played."""
+    played = 0
+    while played < moves:
+        game = Game.objects.get(pk=game_id)
+        state = game.engine_state()
+        if state.round.phase != "play" or not game.awaiting:
+            break
+        player = min(game.awaiting, key=int)
+        view = state.view(int(player))
+        if sum(count > 0 for count in view["counts"]) <= 2:
+            break  # the round's end is near
+        seat = game.seats.get(player=int(player))
+        action = engine.choose_action("basic", view, game.seq)
+        commands.act(game_id, users[seat.user_id], action, game.wait_for(int(player)).token)
+        played += 1
+    return played
+
+
 class Run:
     """The simulated browsers and players of part 2, and what they measured."""
 
@@ -621,6 +641,9 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--stream", action="store_true",
                         help="serve with uvicorn workers (ASGI) and open a server-sent "
                              "event stream for every page (needs Redis)")
+    parser.add_argument("--played", type=int, default=60,
+                        help="moves the last table plays on into its round before part 1, "
+                             "whose host's page is measured there too (0: none)")
     parser.add_argument("--gc", action="store_true",
                         help="also print the web processes' garbage collection (each "
                              "writes a small file after every collection)")
@@ -660,7 +683,7 @@ class Bench:
                               f"{server.port}, DEBUG=0")
             self._clean()  # what an interrupted run left
             tables = self._tables(max(1, options["pages"] // options["seats"]),
-                                  options["seats"])
+                                  options["seats"], options["played"])
             connection.close()
             options["server_pids"] = server.worker_pids()
             asyncio.run(self._side_by_side(server.port, tables, options))
@@ -677,7 +700,9 @@ class Bench:
 
     # -- set-up --
 
-    def _tables(self, n_tables: int, seats: int = 4) -> list[dict]:
+    def _tables(self, n_tables: int, seats: int = 4, played: int = 0) -> list[dict]:
+        """The tables, each at its first lead; with `played`, the last (of two or more)
+        that many moves further into its round (or to the round's last trick)."""
         User = get_user_model()  # noqa: N806
         store = import_module(settings.SESSION_ENGINE).SessionStore
         tables = []
@@ -690,6 +715,8 @@ class Bench:
                 commands.join(game.pk, user)
             commands.start(game.pk)
             _to_the_play(game.pk, {u.pk: u for u in users})
+            on = (_play_on(game.pk, {u.pk: u for u in users}, played)
+                  if played and t == n_tables - 1 > 0 else 0)
             pages = []
             for user in users:
                 session = store()
@@ -699,7 +726,7 @@ class Bench:
                 session.create()
                 pages.append({"session": session.session_key,
                               "player": game.seats.get(user=user).player})
-            tables.append({"game": game.pk, "pages": pages})
+            tables.append({"game": game.pk, "pages": pages, "played": on})
         return tables
 
     def _clean(self) -> None:
@@ -745,8 +772,17 @@ class Bench:
             page.looked_query())
         await page.request("poll", "GET", poll)
         await page.session.close()
-        kinds = {"/health/ (no session, no database)": ("/health/", False),
-                 "unchanged poll": (poll, True), "game page": (f"/t/{page.game}/", True)}
+        kinds = {"/health/ (no session, no database)": ("/health/", False, page),
+                 "unchanged poll": (poll, True, page),
+                 "game page": (f"/t/{page.game}/", True, page)}
+        played = tables[-1].get("played", 0)
+        if played:
+            # The host's page of the table played on: a round's log grows with every move.
+            host = next(p for p in run.pages if p.game == tables[-1]["game"])
+            await host.reload()
+            await host.session.close()
+            kinds[f"game page, {played} moves into its round"] = (
+                f"/t/{host.game}/", True, host)
         done = Counter()
         cpu = Counter()
         client_cpu = Counter()
@@ -754,10 +790,11 @@ class Bench:
         watch = options.get("gc_dir")
         turns = max(1, round(seconds / 2))
         for _ in range(turns):
-            for kind, (path, signed_in) in kinds.items():
+            for kind, (path, signed_in, asking) in kinds.items():
                 before, mine = cpu_seconds(pids), time.process_time()
                 collected = gc_totals(watch, pids)[1] if watch else 0.0
-                done[kind] += await self._hammer(page, path, seconds / turns, conns, signed_in)
+                done[kind] += await self._hammer(asking, path, seconds / turns, conns,
+                                                 signed_in)
                 cpu[kind] += cpu_seconds(pids) - before
                 if watch:
                     collecting[kind] += gc_totals(watch, pids)[1] - collected
@@ -772,7 +809,7 @@ class Bench:
             if watch and done[kind]:
                 per += f", garbage collection {1000 * collecting[kind] / done[kind]:.2f} ms"
             ours = f"{1000 * client_cpu[kind] / done[kind]:.2f} ms" if done[kind] else "?"
-            self.stdout.write(f"  {kind:<36}{rate:8.0f} requests/s  ({rate / bare:.2f}x)  "
+            self.stdout.write(f"  {kind:<40}{rate:8.0f} requests/s  ({rate / bare:.2f}x)  "
                               f"[{per}; client {ours}]")
 
 

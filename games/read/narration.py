@@ -19,7 +19,11 @@ from games.models import Action, Game, Seat
 
 def log_lines(actions: list[Action], me: Seat | None, names: dict[int, str]) -> list[dict]:
     """The game log as `me` may read it: private events only for those they concern."""
-    my_player = me.player if me is not None else None
+    return lines_for(actions, me.player if me is not None else None, names)
+
+
+def lines_for(actions, my_player: int | None, names: dict[int, str]) -> list[dict]:
+    """`log_lines` as player `my_player` (None: a spectator) reads them."""
     lines = []
     for action in actions:
         for event in action.events:
@@ -240,13 +244,15 @@ _ROUND_FROM = CompiledQuery(
 
 
 def lines_of_round(game: Game, me: Seat | None, names: dict[int, str]) -> list[dict]:
-    """The log lines of the round in play, as this seat (or a watcher) may read them."""
-    return log_lines(_ROUND_FROM(game.pk, game.round_number, 0), me, names)
+    """The log lines of the round in play up to `game`, as this seat (or a watcher) may
+    read them: from the record this process keeps (`round_log`), narrated once per reader."""
+    return lines_read(round_log(game), names, game.seq, me.player if me is not None else None)
 
 
 class RoundLog(NamedTuple):
-    """A round's record in play as this process has read it, and its lines as a spectator
-    reads them in each language (for the record's first so many actions)."""
+    """A round's record in play as this process has read it, and its lines as each reader
+    (a player, or None: a spectator) reads them in each language (for the record's first
+    so many actions)."""
 
     actions: tuple
     lines: dict[tuple, tuple[int, list[dict]]]
@@ -287,16 +293,40 @@ def round_log(game: Game) -> RoundLog:
     return found
 
 
-def spectator_lines(log: RoundLog, names: dict[int, str], through: int) -> list[dict]:
-    """`log_lines` of the round's record up to action `through`, as a spectator reads them
-    in the active language: the lines of actions this process narrated before are taken
-    as they were (each line a copy, for the caller to number)."""
-    key = (get_language(), tuple(sorted(names.items())))
+def lines_read(log: RoundLog, names: dict[int, str], through: int,
+               reader: int | None = None) -> list[dict]:
+    """`log_lines` of the round's record up to action `through`, as player `reader` (None:
+    a spectator) reads them in the active language: the lines of actions this process
+    narrated for them before are taken as they were (each line a copy, for the caller to
+    number)."""
+    return [dict(line) for line in _told(log, names, reader) if line["seq"] <= through]
+
+
+def _told(log: RoundLog, names: dict[int, str], reader: int | None) -> list[dict]:
+    """The lines of the whole record as `reader` reads them, narrated for them once and
+    kept under their own key (their private lines with them). A line that reads to them
+    as to a spectator is kept once, the spectator's, for all of them."""
+    key = (get_language(), tuple(sorted(names.items())), reader)
     told, lines = log.lines.get(key, (0, []))
     if told < len(log.actions):
-        lines = lines + log_lines(log.actions[told:], None, names)
+        new = lines_for(log.actions[told:], reader, names)
+        if reader is not None:
+            first = log.actions[told].seq
+            public = {id(line["event"]): line for line in _told(log, names, None)
+                      if line["seq"] >= first}
+            new = [_shared(public.get(id(line["event"])), line) for line in new]
+        lines = lines + new
         log.lines[key] = (len(log.actions), lines)
-    return [dict(line) for line in lines if line["seq"] <= through]
+    return lines
+
+
+def _shared(public: dict | None, line: dict) -> dict:
+    return public if public == line else line
+
+
+def spectator_lines(log: RoundLog, names: dict[int, str], through: int) -> list[dict]:
+    """`lines_read` as a spectator reads them (what a table's readers share)."""
+    return lines_read(log, names, through)
 
 
 def lines_of_game(game: Game, me: Seat | None, names: dict[int, str]) -> list[dict]:

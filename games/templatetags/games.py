@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
+from django.utils.safestring import SafeData, mark_safe
 from django.utils.timesince import timesince
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -183,6 +184,43 @@ def _hand_card(language: str, pick: str, rank: int, name: str, ok: bool, checked
                new_rank: bool) -> str:
     card = {"rank": rank, "name": name, "ok": ok, "checked": checked, "new_rank": new_rank}
     return render_to_string("games/table/_hand_card.html", {"c": card, "pick": pick})
+
+
+# One line of a round's log, drawn by `log_items`.
+LOG_LINE = "games/table/_log_line.html"
+
+
+@register.simple_tag(takes_context=True)
+def log_items(context, lines, round_number) -> str:
+    """A round's log lines, newest first (each games/table/_log_line.html). Every page
+    draws its round's whole log, and a line comes out the same for every reader it reads
+    the same words to, as long as the round is played: each is drawn once per process
+    from the line and its round alone, in the active language and time zone on the
+    reader's today (its time shows its date from the next day on), and kept. Within an
+    update drawn for all of a table's readers, where a line's words are a slot, each is
+    drawn in that drawing's own context."""
+    if context.get("shared_drawing") is not None:
+        line_template = context.template.engine.get_template(LOG_LINE)
+        drawn = []
+        for line in reversed(lines):
+            with context.push(line=line, round_number=round_number):
+                drawn.append(line_template.render(context))
+        return mark_safe("".join(drawn))
+    language, zone = get_language() or "en", timezone.get_current_timezone_name()
+    today = timezone.localdate()
+    return mark_safe("".join(
+        _log_line(language, zone, today, round_number, line.get("number", ""), line["time"],
+                  line["text"], isinstance(line["text"], SafeData), bool(line.get("private")))
+        for line in reversed(lines)))
+
+
+@functools.lru_cache(maxsize=16384)
+def _log_line(language: str, zone: str, today, round_number, number, time, text: str,
+              safe: bool, private: bool) -> str:
+    # `safe` keeps a line whose words are markup apart from one with the same text to
+    # escape; the language, zone and day are the active ones, named for the key.
+    line = {"number": number, "time": time, "text": text, "private": private, "slot": ""}
+    return render_to_string(LOG_LINE, {"line": line, "round_number": round_number})
 
 
 @register.tag

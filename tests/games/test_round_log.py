@@ -10,7 +10,7 @@ from django.utils import translation
 
 from games.models import Action, Game
 from games.read import narration
-from games.read.narration import lines_of_round, round_log, spectator_lines
+from games.read.narration import log_lines, round_log, spectator_lines
 from tests.helpers import act_as, first, legal, make_user, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
@@ -45,18 +45,24 @@ def _names(game: Game) -> dict[int, str]:
     return {s.player: s.name for s in game.seats.all()}
 
 
+def _afresh(game: Game, me, names: dict[int, str]) -> list[dict]:
+    """The round's lines as `me` reads them, its whole committed record narrated anew."""
+    actions = Action.objects.filter(game=game, round_number=game.round_number).order_by("seq")
+    return log_lines(list(actions), me, names)
+
+
 def test_each_move_reads_and_narrates_only_the_actions_since(game, monkeypatch,
                                                               django_assert_num_queries):
     names = _names(game)
     spectator_lines(round_log(game), names, game.seq)
     narrated = []
-    told = narration.log_lines
+    told = narration.lines_for
 
-    def counting(actions, me, names):
+    def counting(actions, reader, names):
         narrated.extend(action.seq for action in actions)
-        return told(actions, me, names)
+        return told(actions, reader, names)
 
-    monkeypatch.setattr(narration, "log_lines", counting)
+    monkeypatch.setattr(narration, "lines_for", counting)
     for _ in range(6):
         before = game.seq
         game = _move(game)
@@ -65,7 +71,7 @@ def test_each_move_reads_and_narrates_only_the_actions_since(game, monkeypatch,
         lines = spectator_lines(log, names, game.seq)
         assert [a.seq for a in log.actions if a.seq > before] == narrated
         # What the whole round narrated afresh would read, line for line.
-        assert lines == lines_of_round(game, None, names)
+        assert lines == _afresh(game, None, names)
         narrated.clear()
         assert _kept(game) == _committed(game)
 
@@ -76,7 +82,7 @@ def test_each_language_narrates_its_own_lines(game):
     english = spectator_lines(round_log(game), names, game.seq)
     with translation.override("nl"):
         dutch = spectator_lines(round_log(game), names, game.seq)
-        assert dutch == lines_of_round(game, None, names)
+        assert dutch == _afresh(game, None, names)
     assert [line["seq"] for line in dutch] == [line["seq"] for line in english]
     assert [line["text"] for line in dutch] != [line["text"] for line in english]
 
