@@ -19,6 +19,7 @@ changes that.
 
 import copy
 import inspect
+import threading
 from collections.abc import Callable
 
 from django.db import connections
@@ -46,6 +47,7 @@ class CompiledQuery:
         # By database alias: the compiler as it compiled, its SQL and parameters, and
         # where the arguments go among them.
         self._ready: dict[str, tuple] = {}
+        self._compiling = threading.Lock()
 
     def __call__(self, *arguments: int) -> list:
         if len(arguments) != self._arity:
@@ -53,15 +55,9 @@ class CompiledQuery:
         # Numbers, read as Django reads an integer column's value ("7" is 7); None or a
         # model instance would make other SQL than the markers': refused.
         values = [int(argument) for argument in arguments]
-        if self._proto is None:
-            self._proto = self._build(*_MARKERS[:self._arity])
-        proto = self._proto
-        alias = proto.db
-        ready = self._ready.get(alias)
-        if ready is None:
-            ready = self._ready[alias] = self._compile(proto, alias)
+        proto, ready = self._prepared()
         compiler, sql, params, places = ready
-        connection = connections[alias]
+        connection = connections[proto.db]
         if (proto.query.select_for_update and connection.features.has_select_for_update
                 and connection.get_autocommit()):
             # What Django's own compiling would refuse.
@@ -78,8 +74,30 @@ class CompiledQuery:
         queryset.query.get_compiler = lambda *args, **kwargs: run
         return list(queryset)
 
+    def _prepared(self) -> tuple[QuerySet, tuple]:
+        """The QuerySet built with the markers, and what compiling it gave, for its
+        database: built and compiled by one thread, the first to ask, while any other
+        asking then waits. Compiling writes into the query it compiles (its joins'
+        counts are raised, then set back), so two compiling one query at once could keep
+        SQL missing a join, for the life of the process."""
+        proto = self._proto
+        if proto is not None:
+            ready = self._ready.get(proto.db)
+            if ready is not None:
+                return proto, ready
+        with self._compiling:
+            if self._proto is None:
+                self._proto = self._build(*_MARKERS[:self._arity])
+            proto = self._proto
+            ready = self._ready.get(proto.db)
+            if ready is None:
+                ready = self._ready[proto.db] = self._compile(proto, proto.db)
+            return proto, ready
+
     def _compile(self, proto: QuerySet, alias: str) -> tuple:
-        compiler = proto.query.get_compiler(using=alias)
+        # A copy of the query is compiled: the calls' own copies (`_chain`) are made from
+        # the built one, which compiling leaves alone.
+        compiler = proto.query.chain().get_compiler(using=alias)
         sql, params = compiler.as_sql()
         places = []
         for marker in _MARKERS[:self._arity]:

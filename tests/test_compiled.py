@@ -8,6 +8,7 @@ from django.db import connection, connections, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
+from chat.models import Message
 from dalmuti_site.compiled import CompiledQuery
 from games.models import Action, Game, Seat
 from games.read import access
@@ -187,3 +188,54 @@ def test_a_players_devices_are_asked_after_without_compiling(make_user, monkeypa
                                     p256dh="k", auth="a")
     assert channels_for(player) == [Notification.Channel.PUSH]
     assert compiles == []
+
+
+def test_first_calls_at_once_compile_once_and_one_at_a_time(tables, monkeypatch):
+    """A web process's first requests come at once, each in its thread. Two threads that
+    compiled one query together worked on the same Django query, one resetting the joins'
+    counts while the other read them, and the SQL kept (for the life of the process) could
+    lack a join: every table page answered 500. One compiles; the others wait for it."""
+    newest = CompiledQuery(
+        lambda game_id: Message.objects.filter(game_id=game_id).order_by("-pk")
+        .select_related("seat__user")[:20])
+    inside, together, compiled = [], [], []
+    other_came_in = threading.Event()
+    compile_now = CompiledQuery._compile
+
+    def watched(self, proto, alias):
+        compiled.append(alias)
+        inside.append(alias)
+        if len(inside) > 1:
+            together.append(len(inside))
+            other_came_in.set()
+        else:
+            # Long enough for a second thread to come in, were it let in.
+            other_came_in.wait(timeout=1)
+        try:
+            return compile_now(self, proto, alias)
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(CompiledQuery, "_compile", watched)
+    start = threading.Barrier(2)
+    found = []
+
+    def first_request():
+        try:
+            start.wait()
+            found.append([m.pk for m in newest(tables[0].pk)])
+        finally:
+            connections["default"].close()
+
+    threads = [threading.Thread(target=first_request) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert together == [] and len(compiled) == 1
+    # Both answered, as the QuerySet answers (the threads read outside this test's
+    # transaction, where the table has no talk yet).
+    assert found == [[], []]
+    expected = list(Message.objects.filter(game_id=tables[0].pk).order_by("-pk")
+                    .select_related("seat__user")[:20])
+    assert newest(tables[0].pk) == expected
