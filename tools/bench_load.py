@@ -8,8 +8,10 @@ It creates players and tables and deletes them again by name, so it refuses any 
 whose name does not contain "bench" (tools/project.py), and migrates the one it is given.
 
 Part 1, side by side in one run: the throughput of a view that reads no session and no
-database (/health/), of the unchanged poll, and of the game page (as its host sees it),
-each asked by the same number of connections for the same time.
+database (/health/), of the unchanged poll, and of the game page (as its host sees it, at
+the first lead), each asked by the same number of connections for the same time; and, the
+last table played on `--played` moves into its round first (60 unless told, while three
+players or more hold cards), its host's page there, where the round's log has grown.
 
 Part 2: `--pages` open game pages (`--seats` players a table, four unless told), their
 tables in the play of their first round (its taxes already exchanged). Each does what
