@@ -132,3 +132,34 @@ def test_the_hosts_panel_shows_the_watch_link_the_page_came_by(drawn):
     game.save(update_fields=["watch_token"])
     page = _signed_in(ada).get(f"/t/{game.pk}/", secure=True).content.decode()
     assert 'value="https://testserver/watch/a-watch-token/"' in _orders(page)
+
+
+def _scoreboard(page: str) -> str:
+    return page[page.index('<details class="panel scoreboard"'):page.index("</details>",
+                                                                           page.index("score-table"))]
+
+
+@pytest.mark.django_db
+def test_the_scoreboard_is_drawn_once_for_what_it_shows(drawn):
+    people = [make_user(name) for name in ("ada", "bob", "cy", "dee")]
+    game = play_until(start_table(people[0], people[1:], options={"rounds": 3}),
+                      lambda g: g.round_number == 2)
+    ada, bob = _signed_in(people[0]), _signed_in(people[1])
+    first = _scoreboard(ada.get(f"/t/{game.pk}/").content.decode())
+    again = _scoreboard(ada.get(f"/t/{game.pk}/").content.decode())
+    theirs = _scoreboard(bob.get(f"/t/{game.pk}/").content.decode())
+    # Each reader's own row marked: one drawing for each, kept for the next page.
+    assert drawn.count("games/table/_scoreboard.html") == 2
+    assert again == first
+    assert re.search(r'<tr class="is-me">\s*<th scope="row"><bdi>Ada</bdi>', first)
+    assert re.search(r'<tr class="is-me">\s*<th scope="row"><bdi>Bob</bdi>', theirs)
+    assert first.count("is-me") == theirs.count("is-me") == 1
+    with translation.override("nl"):
+        dutch = _scoreboard(ada.get(f"/t/{game.pk}/", headers={"accept-language": "nl"})
+                            .content.decode())
+    assert drawn.count("games/table/_scoreboard.html") == 3 and dutch != first
+    # A round later, a column more.
+    play_until(game, lambda g: g.round_number == 3)
+    later = _scoreboard(ada.get(f"/t/{game.pk}/").content.decode())
+    assert drawn.count("games/table/_scoreboard.html") == 4
+    assert later.count("<td data-label=") == first.count("<td data-label=") + 4

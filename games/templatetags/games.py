@@ -186,6 +186,25 @@ def _hand_card(language: str, pick: str, rank: int, name: str, ok: bool, checked
     return render_to_string("games/table/_hand_card.html", {"c": card, "pick": pick})
 
 
+@register.simple_tag(takes_context=True)
+def scoreboard_panel(context) -> str:
+    """The scoreboard (games/table/_scoreboard.html): a cell for every player and round,
+    so a long game's costs each page more than the rest of its panels together, and it
+    changes once a round. Drawn once per process for what it shows (dalmuti_site.drawings),
+    from exactly these values: the reader's own row is marked, so each reader has theirs."""
+    board = context["scoreboard"]
+    values = {
+        "scoreboard": {
+            "rounds": [int(number) for number in board["rounds"]],
+            "rows": [{"name": str(row["name"]), "points": list(row["points"]),
+                      "total": row["total"], "is_me": bool(row["is_me"])}
+                     for row in board["rows"]],
+        },
+        "game_over": bool(context.get("game_over")),
+    }
+    return drawn_once("games/table/_scoreboard.html", values, context)
+
+
 # One line of a round's log, drawn by `log_items`.
 LOG_LINE = "games/table/_log_line.html"
 
