@@ -260,10 +260,11 @@ class RoundLog(NamedTuple):
 
 # The rounds in play this process read, by table and round. While a round is in play its
 # record only grows, one action after another under the table's lock, so a page's update
-# (drawn after every move) reads only the actions since and narrates them once per
-# language, instead of reading and narrating the whole round again. Begun afresh when
-# full: a round of five, its record and its lines in one language, holds about 150 KB,
-# so a full store about 40 MB.
+# (drawn after every move) and a page read only the actions since and narrate them once
+# per language and reader, instead of reading and narrating the whole round again. Begun
+# afresh when full: a round of five, its record and its lines in one language, holds
+# about 150 KB, and each player's own lines (their private ones, their standing order's;
+# the rest are the spectator's, shared) a few KB more: a full store about 50 MB.
 _rounds_read: dict[tuple[int, int], RoundLog] = {}
 ROUNDS_KEPT = 256
 
