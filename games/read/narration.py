@@ -307,7 +307,9 @@ def _told(log: RoundLog, names: dict[int, str], reader: int | None) -> list[dict
     """The lines of the whole record as `reader` reads them, narrated for them once and
     kept under their own key (their private lines with them). A line that reads to them
     as to a spectator is kept once, the spectator's, for all of them."""
-    key = (get_language(), tuple(sorted(names.items())), reader)
+    # A seat not yet at the table (a newcomer waiting for the next round) has no place
+    # (None) among the names: a set needs no order.
+    key = (get_language(), frozenset(names.items()), reader)
     told, lines = log.lines.get(key, (0, []))
     if told < len(log.actions):
         new = lines_for(log.actions[told:], reader, names)
