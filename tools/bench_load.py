@@ -420,39 +420,41 @@ def _decide(game_id: int) -> tuple[int, str, int] | None:
     return int(player), body, game.version
 
 
+def _as_the_basic_bot(game_id: int, users: dict, playing, moves: int | None = None) -> int:
+    """Make a table's moves as the basic bot would, the lowest awaited seat first, while
+    `playing(round's phase, the mover's view)` holds (and for at most `moves`); how many
+    were made."""
+    made = 0
+    while moves is None or made < moves:
+        game = Game.objects.get(pk=game_id)
+        state = game.engine_state()
+        if not game.awaiting:
+            break
+        player = min(game.awaiting, key=int)
+        view = state.view(int(player))
+        if not playing(state.round.phase, view):
+            break
+        seat = game.seats.get(player=int(player))
+        action = engine.choose_action("basic", view, game.seq)
+        commands.act(game_id, users[seat.user_id], action, game.wait_for(int(player)).token)
+        made += 1
+    return made
+
+
 def _to_the_play(game_id: int, users: dict) -> None:
     """Play a new table's first deal up to its first lead (the taxes, a revolution), as
     the basic bot would: a run of half a minute would otherwise measure mostly the deals
     of its tables, which are a twentieth of a game's moves."""
-    while True:
-        game = Game.objects.get(pk=game_id)
-        state = game.engine_state()
-        if state.round.phase == "play" or not game.awaiting:
-            return
-        player = min(game.awaiting, key=int)
-        seat = game.seats.get(player=int(player))
-        action = engine.choose_action("basic", state.view(int(player)), game.seq)
-        commands.act(game_id, users[seat.user_id], action, game.wait_for(int(player)).token)
+    _as_the_basic_bot(game_id, users, lambda phase, view: phase != "play")
 
 
 def _play_on(game_id: int, users: dict, moves: int) -> int:
     """Play a table at its first lead on for `moves` moves as the basic bot would, while
     three players or more hold cards (the round goes on); how many were played."""
-    played = 0
-    while played < moves:
-        game = Game.objects.get(pk=game_id)
-        state = game.engine_state()
-        if state.round.phase != "play" or not game.awaiting:
-            break
-        player = min(game.awaiting, key=int)
-        view = state.view(int(player))
-        if sum(count > 0 for count in view["counts"]) <= 2:
-            break  # the round's end is near
-        seat = game.seats.get(player=int(player))
-        action = engine.choose_action("basic", view, game.seq)
-        commands.act(game_id, users[seat.user_id], action, game.wait_for(int(player)).token)
-        played += 1
-    return played
+    return _as_the_basic_bot(
+        game_id, users,
+        lambda phase, view: phase == "play" and sum(n > 0 for n in view["counts"]) > 2,
+        moves)
 
 
 class Run:
@@ -704,7 +706,7 @@ class Bench:
 
     def _tables(self, n_tables: int, seats: int = 4, played: int = 0) -> list[dict]:
         """The tables, each at its first lead; with `played`, the last (of two or more)
-        that many moves further into its round (or to the round's last trick)."""
+        that many moves further into its round (`_play_on`)."""
         User = get_user_model()  # noqa: N806
         store = import_module(settings.SESSION_ENGINE).SessionStore
         tables = []
@@ -716,9 +718,9 @@ class Bench:
             for user in users[1:]:
                 commands.join(game.pk, user)
             commands.start(game.pk)
-            _to_the_play(game.pk, {u.pk: u for u in users})
-            on = (_play_on(game.pk, {u.pk: u for u in users}, played)
-                  if played and t == n_tables - 1 > 0 else 0)
+            by_id = {u.pk: u for u in users}
+            _to_the_play(game.pk, by_id)
+            on = _play_on(game.pk, by_id, played) if played and t == n_tables - 1 > 0 else 0
             pages = []
             for user in users:
                 session = store()
