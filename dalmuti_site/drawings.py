@@ -1,5 +1,6 @@
 """Parts of pages this process draws once and shows again wherever they would come out
-the same: the site's header, a seat round the felt, a player's standing-orders panel.
+the same: the site's header, a seat round the felt, a player's hand and standing-orders
+panel, the taxes, the first seating draw, the scoreboard, the form a message is written in.
 
 Django draws a template afresh at every request, tag by tag; a part whose every input is
 known can be drawn once for those inputs and kept. `drawn_once` draws its template from

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from dalmuti_site import drawings
+from games.models import Game
 from tests.helpers import make_user, play_until, start_table, templates_drawn, waiting_humans
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -163,3 +164,120 @@ def test_the_scoreboard_is_drawn_once_for_what_it_shows(drawn):
     later = _scoreboard(ada.get(f"/t/{game.pk}/").content.decode())
     assert drawn.count("games/table/_scoreboard.html") == 4
     assert later.count("<td data-label=") == first.count("<td data-label=") + 4
+
+
+def _between(page: str, start: str, end: str) -> str:
+    at = page.index(start)
+    return page[at:page.index(end, at)]
+
+
+def _hand(page: str) -> str:
+    return _between(page, '<fieldset class="hand', "</fieldset>")
+
+
+@pytest.mark.django_db
+def test_a_hand_is_drawn_once_for_what_it_holds(drawn):
+    people = [make_user(name) for name in ("ada", "bob", "cy", "dee")]
+    game = play_until(start_table(people[0], people[1:]),
+                      lambda g: g.state["round"]["phase"] == "play")
+    pages = {user.username: _signed_in(user) for user in people}
+    first = {name: _hand(client.get(f"/t/{game.pk}/").content.decode())
+             for name, client in pages.items()}
+    again = _hand(pages["ada"].get(f"/t/{game.pk}/").content.decode())
+    # Each reader's own cards, drawn once for them and kept for their next page.
+    assert drawn.count("games/table/_hand_panel.html") == 4
+    assert again == first["ada"] and len(set(first.values())) == 4
+    state = game.engine_state()
+    for seat in game.seats.select_related("user"):
+        shown = re.findall(r'class="card(?: jester)? rank-(\d+)"', first[seat.user.username])
+        assert sorted(map(int, shown)) == sorted(state.view(seat.player)["hand"])
+    # A move changes the mover's hand (fewer cards, no longer to choose from) and the next
+    # player's (now to choose from): theirs are drawn again, the others' kept.
+    mover = waiting_humans(game)[0]
+    game = play_until(game, lambda g: waiting_humans(g)[0] != mover)
+    moved = {mover.user.username, waiting_humans(game)[0].user.username}
+    after = {name: _hand(client.get(f"/t/{game.pk}/").content.decode())
+             for name, client in pages.items()}
+    assert drawn.count("games/table/_hand_panel.html") == 6
+    assert all(after[name] != first[name] for name in moved)
+    assert all(after[name] == first[name] for name in first if name not in moved)
+    with translation.override("fr"):
+        french = _hand(pages["ada"].get(f"/t/{game.pk}/", headers={"accept-language": "fr"})
+                       .content.decode())
+    assert "Votre main" in french and drawn.count("games/table/_hand_panel.html") == 7
+
+
+@pytest.mark.django_db
+def test_a_kept_hand_to_choose_from_takes_the_pages_own_token(drawn):
+    people = [make_user(name) for name in ("ada", "bob", "cy", "dee")]
+    game = play_until(start_table(people[0], people[1:]),
+                      lambda g: g.state["round"]["phase"] == "taxes" and waiting_humans(g))
+    giver = waiting_humans(game)[0]
+    _signed_in(giver.user).get(f"/t/{game.pk}/")  # the hand drawn and kept
+    client = _signed_in(giver.user)
+    form = _between(client.get(f"/t/{game.pk}/").content.decode(), '<form id="move-form"',
+                    "</form>")
+    assert drawn.count("games/table/_hand_panel.html") == 1
+    assert 'class="hand picking"' in form and 'type="checkbox" name="card"' in form
+    due = int(re.search(r'data-due="(\d+)"', form)[1])
+    cards = re.findall(r'name="card" value="(\d+)"\s*>', form)[:due]
+    # This session's token, which it accepts (another's would be refused: 403).
+    answer = client.post(f"/t/{game.pk}/act/", {
+        "csrfmiddlewaretoken": TOKEN.search(form)[1],
+        "turn": re.search(r'name="turn" value="(\d+)"', form)[1],
+        "action": "give_back", "card": cards})
+    assert answer.status_code == 302
+    assert giver.player not in map(int, Game.objects.get(pk=game.pk).awaiting)
+
+
+@pytest.mark.django_db
+def test_the_seating_draw_and_the_taxes_are_drawn_once_for_what_they_show(drawn):
+    people = [make_user(name) for name in ("ada", "bob", "cy", "dee", "eve")]
+    game = play_until(start_table(people[0], people[1:]),
+                      lambda g: g.state["round"]["phase"] == "play")
+    pages = {user.username: _signed_in(user).get(f"/t/{game.pk}/").content.decode()
+             for user in people}
+    # The first round's draw is the same for everybody: one drawing for the table.
+    draws = {_between(page, '<details class="panel seating-draw">', "</details>")
+             for page in pages.values()}
+    assert len(draws) == 1 and drawn.count("games/table/_seating_draw.html") == 1
+    draw = draws.pop()
+    for _player, card in game.state["seating_draws"][0]:
+        assert f'rank-{card}"' in draw
+    # The taxes read alike to the merchant, who takes no part, and to nobody else: the
+    # others are told what they gave or received. Each drawn once for its words.
+    taxes = {name: _between(page, '<div class="taxes">', "</div>") for name, page in pages.items()}
+    assert len(set(taxes.values())) == drawn.count("games/table/_taxes.html") == 5
+    state = game.engine_state()
+    merchant = next(s for s in game.seats.select_related("user")
+                    if not state.view(s.player)["taxes"]["gave"]
+                    and not state.view(s.player)["taxes"]["received"])
+    assert "You gave" not in taxes[merchant.user.username]
+    assert "You received" not in taxes[merchant.user.username]
+    with translation.override("de"):
+        german = _signed_in(people[0]).get(f"/t/{game.pk}/", headers={"accept-language": "de"})
+    german_draw = _between(german.content.decode(), '<details class="panel seating-draw">',
+                           "</details>")
+    assert german_draw != draw and drawn.count("games/table/_seating_draw.html") == 2
+
+
+def _chat_form(page: str) -> str:
+    return _between(page, '<form id="chat-form"', "</form>")
+
+
+@pytest.mark.django_db
+def test_the_talk_form_is_drawn_once_for_each_speaker_and_takes_the_pages_token(drawn):
+    people = [make_user(name) for name in ("ada", "bob", "cy", "dee")]
+    game = start_table(people[0], people[1:])
+    _signed_in(people[0]).get(f"/t/{game.pk}/")
+    client = _signed_in(people[0])
+    form = _chat_form(client.get(f"/t/{game.pk}/").content.decode())
+    assert drawn.count("chat/_form.html") == 1
+    # "@" completes to everybody seated but the speaker.
+    assert 'data-name="Bob"' in form and 'data-name="Ada"' not in form
+    theirs = _chat_form(_signed_in(people[1]).get(f"/t/{game.pk}/").content.decode())
+    assert drawn.count("chat/_form.html") == 2 and 'data-name="Ada"' in theirs
+    answer = client.post(reverse("chat_post", args=[game.pk]),
+                         {"csrfmiddlewaretoken": TOKEN.search(form)[1], "text": "hello"})
+    assert answer.status_code == 302
+    assert "hello" in client.get(reverse("chat", args=[game.pk])).content.decode()

@@ -1,6 +1,7 @@
 """Figures for the web table, printed (never asserted by timed tests):
 
-    python -m tools.bench_table           # polling latency, query counts, emails per round
+    python -m tools.bench_table           # the page's time, polling latency, query counts,
+                                          # emails per round
     python -m tools.bench_table --worker  # + human move -> bot move through a real worker
 
 Everything it creates is removed again (rolled back, or deleted after the worker run). It
@@ -63,6 +64,8 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m tools.bench_table", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--polls", type=int, default=500)
+    parser.add_argument("--loads", type=int, default=300,
+                        help="times the host's game page is loaded and timed at each table")
     parser.add_argument("--worker", action="store_true",
                         help="also time human move -> bot move through a real worker")
     parser.add_argument("--moves", type=int, default=40)
@@ -91,7 +94,7 @@ class Bench:
                 ALLOWED_HOSTS=["testserver"],
                 EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
             ):
-                self.pages(options["polls"])
+                self.pages(options["polls"], options["loads"])
                 self.emails_per_round()
                 raise Rollback
         except Rollback:
@@ -99,41 +102,56 @@ class Bench:
         if options["worker"]:
             self.worker_latency(options["moves"])
 
-    def pages(self, polls: int) -> None:
+    def pages(self, polls: int, loads: int) -> None:
+        # Asked as over HTTPS, as the site is served with DEBUG=0 (it redirects plain HTTP).
         client = Client()
+        if settings.DEBUG:
+            self.stdout.write("DEBUG is on: templates are read afresh and no drawing is kept, "
+                              "so the page's time is not the site's (DEBUG=0 SECRET_KEY=x)")
         for n_bots in (2, 6):
             users = _users(f"bench{n_bots}x", 2)
             game = commands.create_table(users[0], "Bench", 2 + n_bots, {"rounds": 10})
+            Game.objects.filter(pk=game.pk).update(seed=SEED)
             commands.join(game.pk, users[1])
             for _ in range(n_bots):
                 commands.add_bot(game.pk, "basic")
             commands.start(game.pk)
             game.refresh_from_db()
             client.force_login(users[0])
-            client.get(f"/t/{game.pk}/")
+            client.get(f"/t/{game.pk}/", secure=True)
             reset_queries()  # each request resets the log; count from a clean one
             # A capture's queries are a window on the connection's log, read when asked:
             # counted at once, before the next request resets that log.
             with CaptureQueriesContext(connection) as captured:
-                client.get(f"/t/{game.pk}/")
+                client.get(f"/t/{game.pk}/", secure=True)
             page_queries = len(captured.captured_queries)
+            # The page as its host loads it again and again: what each web process keeps
+            # (the header, the seats, the hand...) is drawn by the first load.
+            page_times = []
+            for _ in range(loads):
+                start = time.perf_counter()
+                response = client.get(f"/t/{game.pk}/", secure=True)
+                page_times.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 200
             reset_queries()
             with CaptureQueriesContext(connection) as captured:
-                client.get(f"/t/{game.pk}/poll/?v={game.version}")
+                client.get(f"/t/{game.pk}/poll/?v={game.version}", secure=True)
             poll_queries = len(captured.captured_queries)
             times = []
             for _ in range(polls):
                 start = time.perf_counter()
-                response = client.get(f"/t/{game.pk}/poll/?v={game.version}")
+                response = client.get(f"/t/{game.pk}/poll/?v={game.version}", secure=True)
                 times.append((time.perf_counter() - start) * 1000)
                 assert response.status_code == 204
             changed = []
             for _ in range(max(20, polls // 20)):
                 start = time.perf_counter()
-                client.get(f"/t/{game.pk}/poll/?v=0&me=x")
+                client.get(f"/t/{game.pk}/poll/?v=0&me=x", secure=True)
                 changed.append((time.perf_counter() - start) * 1000)
             self.stdout.write(
-                f"{2 + n_bots} players: game page {page_queries} queries; "
+                f"{2 + n_bots} players: game page {page_queries} queries, "
+                f"median {statistics.median(page_times):.2f} ms, "
+                f"p95 {sorted(page_times)[int(len(page_times) * 0.95)]:.2f} ms over {loads}; "
                 f"unchanged poll {poll_queries} queries, "
                 f"median {statistics.median(times):.2f} ms, "
                 f"p95 {sorted(times)[int(len(times) * 0.95)]:.2f} ms over {polls}; "

@@ -205,6 +205,57 @@ def scoreboard_panel(context) -> str:
     return drawn_once("games/table/_scoreboard.html", values, context)
 
 
+@register.simple_tag(takes_context=True)
+def hand_panel(context) -> str:
+    """The reader's hand (games/table/_hand_panel.html), a card or a choice per card: the
+    page shows it at every load, and it changes when its reader moves, when their turn
+    comes (its cards to choose from) and in the taxes and the trade, so it is drawn once
+    per process for what it shows (dalmuti_site.drawings), from exactly these values. A
+    hand to choose from is the move form's body: the form is drawn around it at every
+    page, with the turn it answers."""
+    values = {
+        "pick": str(context.get("pick") or ""),
+        "my_title": str(context.get("my_title") or ""),
+        "hand_cards": [{"rank": int(c["rank"]), "name": str(c["name"]), "ok": bool(c["ok"]),
+                        "checked": bool(c["checked"]), "new_rank": bool(c["new_rank"])}
+                       for c in context.get("hand_cards") or ()],
+    }
+    return drawn_once("games/table/_hand_panel.html", values, context)
+
+
+@register.simple_tag(takes_context=True)
+def seating_draw_panel(context) -> str:
+    """How the first round's seats were drawn (games/table/_seating_draw.html): the same
+    for every reader of the table all through its first round, so drawn once per process
+    for it (dalmuti_site.drawings), from exactly these values."""
+    values = {
+        "seating_ties": str(context["game"].options.get("seating_ties", "")),
+        "seating_draw": [[{"name": str(d["name"]), "card": int(d["card"]),
+                           "card_name": str(d["card_name"])} for d in draw]
+                         for draw in context["seating_draw"]],
+    }
+    return drawn_once("games/table/_seating_draw.html", values, context)
+
+
+@register.simple_tag(takes_context=True)
+def taxes_panel(context, compact: bool = False) -> str:
+    """The round's taxes (games/table/_taxes.html), on the felt while they are paid
+    (`compact`) and folded among the panels for the rest of the round: drawn once per
+    process for what they say (dalmuti_site.drawings), from exactly these values; the
+    reader's own lines (what they gave, received or chose) are among them."""
+    taxes = context["taxes"]
+    values = {
+        "compact": bool(compact),
+        "taxes": {
+            "status": str(taxes["status"]),
+            "exchanges": [{"from": str(e["from"]), "to": str(e["to"]), "count": int(e["count"])}
+                          for e in taxes["exchanges"]],
+            **{name: str(taxes[name]) for name in ("choice", "gave", "received")},
+        },
+    }
+    return drawn_once("games/table/_taxes.html", values, context)
+
+
 # One line of a round's log, drawn by `log_items`.
 LOG_LINE = "games/table/_log_line.html"
 
