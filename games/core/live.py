@@ -216,40 +216,52 @@ def chat_known(game_id: int, last_id: int) -> None:
         transaction.on_commit(partial(_write_chat, game_id, last_id))
 
 
-def remember(game_id: int, user_id, seat_pk: int, version: int, status: str, awaiting: dict,
-             chat_last: int | None) -> None:
-    """What the database said at a poll that had to ask it."""
+def remember(game_id: int, session_key: str, seat_pk: int, version: int, status: str,
+             awaiting: dict, chat_last: int | None) -> None:
+    """What the database said at a poll that had to ask it, the reader's seat kept under
+    their session's key (`lookup`)."""
     r = client()
     if r is None:
         return
     try:
-        r.set(f"live:seat:{game_id}:{user_id}", seat_pk, ex=SEAT_SECONDS, nx=True)
+        r.set(f"live:seat:{game_id}:{_reader(session_key)}", seat_pk, ex=SEAT_SECONDS, nx=True)
     except redis.RedisError:
         return
     _write_table(game_id, version, status, earliest_deadline(awaiting))
     _write_chat(game_id, chat_last or 0)
 
 
-def lookup(game_id: int, user_id) -> tuple[int, dict] | None:
-    """(seat pk, {"v", "status", "deadline", "chat"}) from Redis, or None if any part is
-    missing."""
+def lookup(game_id: int, session_key: str, session_cached_at: str,
+           seen_seconds: int) -> tuple[int, dict, bool] | None:
+    """(seat pk, {"v", "status", "deadline", "chat"}, first sighting) from Redis, or None if
+    any part is missing, in one round trip.
+
+    The seat is found by the session's key, and only while the session lives: its copy in
+    the cache (`session_cached_at`, the cache's own key for it) goes when the player signs
+    out, the session ends or the cache lets it go, and then the poll asks the database
+    (which loads the session and its player). So a poll that changes nothing loads no
+    session. In the same round trip the player is marked seen (`first_sighting`)."""
     r = client()
-    if r is None or user_id is None:
+    if r is None:
         return None
     table, chat = _keys(game_id)
+    reader = _reader(session_key)
     try:
-        seat_pk, entry, chat_last = (
+        session_lives, seat_pk, entry, chat_last, first = (
             r.pipeline(transaction=False)
-            .get(f"live:seat:{game_id}:{user_id}").hgetall(table).get(chat).execute()
+            .exists(session_cached_at).get(f"live:seat:{game_id}:{reader}")
+            .hgetall(table).get(chat)
+            .set(_seen_key(game_id, reader), 1, ex=seen_seconds, nx=True)
+            .execute()
         )
     except redis.RedisError:
         return None
-    if seat_pk is None or not entry or chat_last is None:
+    if not session_lives or seat_pk is None or not entry or chat_last is None:
         return None
     return int(seat_pk), {
         "v": int(entry[b"v"]), "status": entry[b"status"].decode(),
         "deadline": entry[b"deadline"].decode(), "chat": int(chat_last),
-    }
+    }, bool(first)
 
 
 def store(values: dict[str, str], seconds: int) -> None:
@@ -302,15 +314,27 @@ def chat_last(game_id: int) -> int | None:
     return int(found) if found is not None else None
 
 
-def first_sighting(seat_pk: int, seconds: int) -> bool:
-    """True at most once per `seconds` for a seat: when its "last seen" is due a write."""
+def first_sighting(game_id: int, session_key: str, seconds: int) -> bool:
+    """True at most once per `seconds` for a reader at a table: when their seat's "last
+    seen" is due a write. A sighting marked where no write follows (a poll that goes on to
+    read the table) is one whose reader writes it if due from the seat they read."""
     r = client()
     if r is None:
         return True
     try:
-        return bool(r.set(f"live:seen:{seat_pk}", 1, ex=seconds, nx=True))
+        return bool(r.set(_seen_key(game_id, _reader(session_key)), 1, ex=seconds, nx=True))
     except redis.RedisError:
         return True
+
+
+def _reader(session_key: str) -> str:
+    """What Redis knows a reader by: a digest of their session's key (a secret, which the
+    keys' names need not repeat)."""
+    return hashlib.blake2b(session_key.encode(), digest_size=16).hexdigest()
+
+
+def _seen_key(game_id: int, reader: str) -> str:
+    return f"live:seen:{game_id}:{reader}"
 
 
 # -- the stream: open pages are told at once that something changed --

@@ -3,9 +3,10 @@ alone when nothing changed), and the whole game's log."""
 
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -103,12 +104,19 @@ def _known_by_redis(request, game_id: int) -> HttpResponse | None:
     """The answer when Redis knows this player's seat and the table in play: 204 if
     nothing changed that the page shows, else the change (what a page asks for when its
     stream tells it of one), without first asking the database whether there is one.
-    None to ask the database. The user comes from the session alone: a 204 tells nothing,
-    and a change goes through the full checks."""
-    found = live.lookup(game_id, request.session.get(SESSION_KEY))
+    None to ask the database. The seat is known by the session's key while the session
+    lives, and the session is not loaded: a 204 tells nothing, and a change goes through
+    the full checks."""
+    session = request.session
+    # Sessions kept in the database with a copy in the cache (as the site runs with
+    # Redis): the copy's presence says the session lives.
+    if not live.enabled() or session.session_key is None or not hasattr(session, "cache_key"):
+        return None
+    cached_at = caches[settings.SESSION_CACHE_ALIAS].make_and_validate_key(session.cache_key)
+    found = live.lookup(game_id, session.session_key, cached_at, SEEN_SECONDS)
     if found is None:
         return None
-    seat_pk, entry = found
+    seat_pk, entry, first_sighting = found
     chat_seen = int_param(request, "c")
     now = timezone.now()
     if entry["status"] != Game.Status.PLAYING or (
@@ -119,7 +127,7 @@ def _known_by_redis(request, game_id: int) -> HttpResponse | None:
                                                  and chat_seen < entry["chat"]):
         activate_user_language(request)
         return _changed(request, game_id, entry["chat"])
-    if live.first_sighting(seat_pk, SEEN_SECONDS):
+    if first_sighting:
         Seat.objects.filter(pk=seat_pk).update(last_seen=now)
     return HttpResponse(status=204)
 
@@ -146,8 +154,9 @@ def _poll(request, game_id: int):
             commands.seen_at(seat_pk, last_seen)
             return HttpResponse(status=204)
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
-    live.remember(game_id, request.user.pk, seat_pk, version, status, awaiting, chat_last)
-    live.first_sighting(seat_pk, SEEN_SECONDS)  # seen_at below writes it if due
+    key = request.session.session_key
+    live.remember(game_id, key, seat_pk, version, status, awaiting, chat_last)
+    live.first_sighting(game_id, key, SEEN_SECONDS)  # seen_at below writes it if due
     seen = int_param(request, "v")
     # `c` is the newest chat message the page shows (absent: no chat panel).
     chat_seen = int_param(request, "c")

@@ -72,3 +72,56 @@ def test_a_poll_that_redis_knows_to_be_changed_goes_straight_to_the_table(client
     assert answer.status_code == again.status_code == 200
     assert f"?v={game.version}&" in answer.content.decode()
     assert len(known) == len(cold) - 1
+
+
+def test_a_poll_from_redis_notes_the_player_seen_once_each_while(client, alice, game):
+    """"Last seen" (the others' "away", the clocks' nudges) is written by the polls Redis
+    answers too: once when the last sighting has lapsed, not at every poll."""
+    from games.models import Seat
+
+    client.force_login(alice)
+    seat = game.seats.get(user=alice)
+    _poll(client, game, game.version)  # the database answers, and Redis learns the table
+    long_ago = Seat.objects.get(pk=seat.pk).last_seen.replace(year=2020)
+    Seat.objects.filter(pk=seat.pk).update(last_seen=long_ago)
+    assert _poll(client, game, game.version).status_code == 204
+    # Within the while since the last sighting: nothing written.
+    assert Seat.objects.get(pk=seat.pk).last_seen == long_ago
+    # The sighting lapses (its mark in Redis expires): the next poll writes it.
+    r = live.client()
+    r.delete(*r.keys("live:seen:*"))
+    with CaptureQueriesContext(connection) as written:
+        assert _poll(client, game, game.version).status_code == 204
+    assert Seat.objects.get(pk=seat.pk).last_seen > long_ago
+    assert len(written) == 1  # the write alone: the rest from Redis
+    assert _poll(client, game, game.version).status_code == 204
+    assert Seat.objects.get(pk=seat.pk).last_seen > long_ago
+
+
+def test_an_unchanged_poll_does_not_load_the_session(client, alice, game, monkeypatch):
+    """The session's key is what Redis knows the seat by: the session itself (a pickled
+    read from the cache) is loaded only when the poll goes on to the table."""
+    from django.contrib.sessions.backends.cached_db import SessionStore
+
+    client.force_login(alice)
+    _poll(client, game, game.version)  # Redis learns the seat and the table
+    loads = []
+    load = SessionStore.load
+    monkeypatch.setattr(SessionStore, "load", lambda self: loads.append(1) or load(self))
+    assert _poll(client, game, game.version).status_code == 204
+    assert loads == []
+    assert _poll(client, game, game.version - 1).status_code == 200  # changed: the full checks
+    assert loads == [1]
+
+
+def test_a_session_signed_out_gets_no_answer_from_redis(client, alice, game, settings):
+    """Signing out ends what Redis knows by that session's key at once: a poll with the
+    old cookie is sent to sign in, as any request without a player is."""
+    client.force_login(alice)
+    _poll(client, game, game.version)
+    assert _poll(client, game, game.version).status_code == 204
+    old = client.cookies[settings.SESSION_COOKIE_NAME].value
+    client.logout()
+    client.cookies[settings.SESSION_COOKIE_NAME] = old
+    answer = _poll(client, game, game.version)
+    assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
