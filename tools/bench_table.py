@@ -59,6 +59,22 @@ def _act_like_a_player(game: Game, seat: Seat) -> None:
     commands.act(game.pk, seat.user, action, game.wait_for(seat.player).token)
 
 
+def _timed(client: Client, path: str, times: int, status: int) -> list[float]:
+    """Milliseconds each of `times` requests for `path` took, each answered `status`."""
+    took = []
+    for _ in range(times):
+        start = time.perf_counter()
+        response = client.get(path, secure=True)
+        took.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == status, (path, response.status_code)
+    return took
+
+
+def _spread(took: list[float]) -> str:
+    return (f"median {statistics.median(took):.2f} ms, "
+            f"p95 {sorted(took)[int(len(took) * 0.95)]:.2f} ms over {len(took)}")
+
+
 def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m tools.bench_table", description=__doc__,
@@ -127,34 +143,16 @@ class Bench:
             page_queries = len(captured.captured_queries)
             # The page as its host loads it again and again: what each web process keeps
             # (the header, the seats, the hand...) is drawn by the first load.
-            page_times = []
-            for _ in range(loads):
-                start = time.perf_counter()
-                response = client.get(f"/t/{game.pk}/", secure=True)
-                page_times.append((time.perf_counter() - start) * 1000)
-                assert response.status_code == 200
+            page_times = _timed(client, f"/t/{game.pk}/", loads, 200)
             reset_queries()
             with CaptureQueriesContext(connection) as captured:
                 client.get(f"/t/{game.pk}/poll/?v={game.version}", secure=True)
             poll_queries = len(captured.captured_queries)
-            times = []
-            for _ in range(polls):
-                start = time.perf_counter()
-                response = client.get(f"/t/{game.pk}/poll/?v={game.version}", secure=True)
-                times.append((time.perf_counter() - start) * 1000)
-                assert response.status_code == 204
-            changed = []
-            for _ in range(max(20, polls // 20)):
-                start = time.perf_counter()
-                client.get(f"/t/{game.pk}/poll/?v=0&me=x", secure=True)
-                changed.append((time.perf_counter() - start) * 1000)
+            times = _timed(client, f"/t/{game.pk}/poll/?v={game.version}", polls, 204)
+            changed = _timed(client, f"/t/{game.pk}/poll/?v=0&me=x", max(20, polls // 20), 200)
             self.stdout.write(
-                f"{2 + n_bots} players: game page {page_queries} queries, "
-                f"median {statistics.median(page_times):.2f} ms, "
-                f"p95 {sorted(page_times)[int(len(page_times) * 0.95)]:.2f} ms over {loads}; "
-                f"unchanged poll {poll_queries} queries, "
-                f"median {statistics.median(times):.2f} ms, "
-                f"p95 {sorted(times)[int(len(times) * 0.95)]:.2f} ms over {polls}; "
+                f"{2 + n_bots} players: game page {page_queries} queries, {_spread(page_times)}; "
+                f"unchanged poll {poll_queries} queries, {_spread(times)}; "
                 f"changed poll (fragments rendered) median {statistics.median(changed):.1f} ms"
             )
 
