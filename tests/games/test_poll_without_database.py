@@ -2,11 +2,13 @@
 and stays right when Redis is cold, flushed, or told of changes in any order."""
 
 import pytest
+from django.contrib.sessions.backends.cached_db import SessionStore
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.core import live
+from games.models import Seat
 from tests.helpers import act_as, legal, waiting_humans
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True),
@@ -77,8 +79,6 @@ def test_a_poll_that_redis_knows_to_be_changed_goes_straight_to_the_table(client
 def test_a_poll_from_redis_notes_the_player_seen_once_each_while(client, alice, game):
     """"Last seen" (the others' "away", the clocks' nudges) is written by the polls Redis
     answers too: once when the last sighting has lapsed, not at every poll."""
-    from games.models import Seat
-
     client.force_login(alice)
     seat = game.seats.get(user=alice)
     _poll(client, game, game.version)  # the database answers, and Redis learns the table
@@ -101,8 +101,6 @@ def test_a_poll_from_redis_notes_the_player_seen_once_each_while(client, alice, 
 def test_an_unchanged_poll_does_not_load_the_session(client, alice, game, monkeypatch):
     """The session's key is what Redis knows the seat by: the session itself (a pickled
     read from the cache) is loaded only when the poll goes on to the table."""
-    from django.contrib.sessions.backends.cached_db import SessionStore
-
     client.force_login(alice)
     _poll(client, game, game.version)  # Redis learns the seat and the table
     loads = []
