@@ -104,7 +104,9 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
     read_before = 0 if oob or me is None else (
         next(iter(_READ_BEFORE(me.pk)), 0)
     )
-    if send_log and me is not None:
+    # A page whose reader had read everything it shows has no mark to move (and moving
+    # it would cost two queries: the update that finds nothing older, then the look).
+    if send_log and me is not None and (oob or read_before < last_id):
         mark_read(me, last_id)
     my_title = titles.get(me.player) if me is not None and me.player is not None else None
     return {"chat": {

@@ -28,6 +28,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from chat import services as talk  # noqa: E402
 from games import commands, engine  # noqa: E402
 from games.away import emails  # noqa: E402
 from games.commands import notifications  # noqa: E402
@@ -133,6 +134,8 @@ class Bench:
                 commands.add_bot(game.pk, "basic")
             commands.start(game.pk)
             game.refresh_from_db()
+            # A word at the table, as most tables have: the page shows the talk it read.
+            talk.post(game, game.seats.get(user=users[1]), "Good luck, all")
             client.force_login(users[0])
             client.get(f"/t/{game.pk}/", secure=True)
             reset_queries()  # each request resets the log; count from a clean one

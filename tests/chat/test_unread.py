@@ -1,3 +1,6 @@
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from chat.models import ReadMarker
 
 from .conftest import HTMX, say, seat_of
@@ -32,6 +35,20 @@ def test_opening_the_table_reads_them(client, alice, bob, game):
     say(game, bob, "Two")
     say(game, bob, "Three")
     assert "2 unread messages" in _unread(client)
+
+
+def test_opening_the_table_again_with_nothing_new_writes_no_read_mark(client, alice, bob, game):
+    say(game, bob, "One")
+    client.force_login(alice)
+    client.get(f"/t/{game.pk}/")  # reads it
+    with CaptureQueriesContext(connection) as again:
+        client.get(f"/t/{game.pk}/")
+    marks = [q["sql"] for q in again.captured_queries if "chat_readmarker" in q["sql"]]
+    assert len(marks) == 1 and marks[0].startswith("SELECT")  # what the page had read
+    # Something new: the page reads it, and the mark moves on.
+    latest = say(game, bob, "Two")
+    client.get(f"/t/{game.pk}/")
+    assert ReadMarker.objects.get(seat=seat_of(game, alice)).last_read == latest.pk
 
 
 def test_a_poll_that_brings_new_messages_reads_them(client, alice, bob, game):
