@@ -81,9 +81,14 @@ class TurnLimit(models.IntegerChoices):
 
 
 class OnTime(models.IntegerChoices):
+    # "70% of" reads to gettext as a format ("% o"): marked as not one, so that its
+    # tools do not refuse a translation that writes "70% van".
     ANYONE = 0, _("Anyone may join")
+    # xgettext:no-python-format
     SEVENTY = 70, _("Players who keep at least 70% of their turns on time")
+    # xgettext:no-python-format
     EIGHTY = 80, _("Players who keep at least 80% of their turns on time")
+    # xgettext:no-python-format
     NINETY = 90, _("Players who keep at least 90% of their turns on time")
 
 

@@ -1,7 +1,10 @@
 """Internationalisation: the catalogues are complete and compiled, every user-facing string
 is marked for translation, and the pages and emails speak each of the four languages."""
 
+import os
 import re
+import shutil
+import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -39,6 +42,48 @@ def test_every_entry_of_the_catalogue_is_translated_and_none_is_fuzzy(code):
     assert CATALOGUES[code].exists(), f"run `make messages` to create {CATALOGUES[code]}"
     problems = i18n.problems(CATALOGUES[code])
     assert not problems, "\n".join(problems)
+
+
+def test_a_message_defined_twice_is_found(tmp_path):
+    po = tmp_path / "django.po"
+    po.write_text('''msgid ""
+msgstr "Language: fr\\n"
+
+msgid "A round's result"
+msgstr "Le résultat d'une manche"
+
+msgctxt "card"
+msgid "A round's result"
+msgstr "Autre chose"
+
+#: channels
+msgid ""
+"A round's "
+"result"
+msgstr "Le résultat d’une manche"
+
+#~ msgid "A round's result"
+#~ msgstr "Ancien"
+''', encoding="utf-8")
+    # The same words in another context are another message; obsolete entries are not read.
+    assert i18n.defined_twice(po) == [
+        f"{po}:12: defined twice (first at line 4): \"A round's result\""]
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_gnu_gettext_accepts_the_catalogue(code):
+    """`make messages` hands the catalogues to GNU gettext's tools, which refuse a whole
+    file for one message defined twice or one whose translation breaks a format the
+    English seems to have ("70% of" reads as "% o"); Babel, which compiles them, does not."""
+    msgfmt = shutil.which("msgfmt")
+    if not msgfmt:
+        if os.getenv("REQUIRE_SERVICES") == "1":
+            pytest.fail("REQUIRE_SERVICES=1 but GNU gettext is not installed "
+                        "(apt-get install gettext)", pytrace=False)
+        pytest.skip("GNU gettext is not installed (apt-get install gettext)")
+    checked = subprocess.run([msgfmt, "--check", "-o", os.devnull, str(CATALOGUES[code])],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
 
 
 @pytest.mark.parametrize("code", TRANSLATED)

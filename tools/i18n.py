@@ -132,9 +132,44 @@ def compile_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
     return written
 
 
-def problems(path: Path) -> list[str]:
-    """The entries of a .po that are not ready: untranslated or fuzzy."""
+def defined_twice(path: Path) -> list[str]:
+    """The messages (msgctxt and msgid) a .po defines more than once. Babel keeps one of
+    them without a word, but GNU gettext refuses the whole file, so `make messages`
+    (makemessages runs msgmerge) stops on it."""
+    first: dict[tuple[str | None, str], int] = {}
     found = []
+    context: str | None = None
+    field, text, start = "", [], 0
+
+    def close() -> None:
+        nonlocal context
+        if field == "msgctxt":
+            context = "".join(text)
+        elif field == "msgid":
+            key = (context, "".join(text))
+            if key[1] and key in first:
+                found.append(f"{path}:{start}: defined twice (first at line {first[key]}): "
+                             f"{key[1]!r}")
+            first.setdefault(key, start)
+            context = None
+
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if line.startswith('"') and field:
+            text.append(pofile.unescape(line))
+            continue
+        close()
+        field, text = "", []
+        name, _, rest = line.partition(" ")
+        if name in ("msgctxt", "msgid") and rest.startswith('"'):
+            field, text, start = name, [pofile.unescape(rest)], number
+    close()
+    return found
+
+
+def problems(path: Path) -> list[str]:
+    """The entries of a .po that are not ready: untranslated or fuzzy, or defined twice."""
+    found = defined_twice(path)
     for e in parse_po(path):
         if e.obsolete or e.msgid == "":
             continue
