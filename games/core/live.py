@@ -328,9 +328,9 @@ def first_sighting(game_id: int, session_key: str, seconds: int) -> bool:
 
 
 def _reader(session_key: str) -> str:
-    """What Redis knows a reader by: a digest of their session's key (a secret, which the
-    keys' names need not repeat)."""
-    return hashlib.blake2b(session_key.encode(), digest_size=16).hexdigest()
+    """What Redis knows a reader (a browser session) by, wherever a key names them: a
+    digest of their session's key, a secret that is never written anywhere."""
+    return hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
 def _seen_key(game_id: int, reader: str) -> str:
@@ -389,9 +389,8 @@ _CLOSED = object()
 
 
 def session_streams(session_key: str) -> str:
-    """The Redis key of a session's open streams (the session key itself, a secret,
-    is never written anywhere)."""
-    return "live:streams:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+    """The Redis key of a session's open streams."""
+    return "live:streams:" + _reader(session_key)
 
 
 def ask_event(version: int) -> str:
