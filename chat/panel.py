@@ -1,6 +1,7 @@
 """What the chat panel shows one player: the latest messages with each speaker's current
 title, and the flourishes their own title offers."""
 
+from django.db.models import Subquery
 from django.urls import reverse
 from django.utils import timezone
 
@@ -16,10 +17,13 @@ from .services import mark_read, seated_names
 PANEL_SIZE = 30
 
 # What every table page asks of the talk (compiled once): the panel's newest messages,
-# the newest one's id, and what the reader had read.
+# each with what the reader (a seat's id; 0 for a watcher) had read, asked once in the
+# same query; the newest one's id; and what the reader had read, where no message was.
 _NEWEST = CompiledQuery(
-    lambda game_id: Message.objects.filter(game_id=game_id).order_by("-pk")
-    .select_related("seat__user")[:PANEL_SIZE])
+    lambda game_id, seat_id: Message.objects.filter(game_id=game_id).order_by("-pk")
+    .select_related("seat__user")
+    .annotate(read_before=Subquery(ReadMarker.objects.filter(seat_id=seat_id)
+                                   .values("last_read")[:1]))[:PANEL_SIZE])
 _NEWEST_ID = CompiledQuery(
     lambda game_id: Message.objects.filter(game_id=game_id).order_by("-pk")
     .values_list("pk", flat=True)[:1])
@@ -86,9 +90,13 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
         last_id = newest_id if newest_id is not None else _newest_id(game)
         send_log = seen is not None and seen < last_id
     messages = []
+    # What the reader had read, when the panel's messages said it (None: not asked).
+    read_mark = None
     if send_log is not False:
         if limit == PANEL_SIZE:
-            messages = _NEWEST(game.pk)[::-1]
+            messages = _NEWEST(game.pk, me.pk if me is not None else 0)[::-1]
+            # Without a message there is nothing to have read.
+            read_mark = (messages[-1].read_before or 0) if messages else 0
         else:
             newest = Message.objects.filter(game=game).order_by("-pk").select_related(
                 "seat__user")
@@ -101,9 +109,12 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
     shown = lines(messages, me, titles) if send_log else []
     # What the player had read before this page: the page counts what came since as
     # unread until they open the panel.
-    read_before = 0 if oob or me is None else (
-        next(iter(_READ_BEFORE(me.pk)), 0)
-    )
+    if oob or me is None:
+        read_before = 0
+    elif read_mark is not None:
+        read_before = read_mark
+    else:
+        read_before = next(iter(_READ_BEFORE(me.pk)), 0)
     # A page whose reader had read everything it shows has no mark to move (and moving
     # it would cost two queries: the update that finds nothing older, then the look).
     if send_log and me is not None and (oob or read_before < last_id):

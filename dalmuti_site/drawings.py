@@ -1,6 +1,7 @@
 """Parts of pages this process draws once and shows again wherever they would come out
 the same: the site's header, a seat round the felt, a player's hand and standing-orders
-panel, the taxes, the first seating draw, the scoreboard, the form a message is written in.
+panel, the taxes, the first seating draw, the scoreboard, the form a message is written in,
+a title's flourishes, the box that switches notifications on.
 
 Django draws a template afresh at every request, tag by tag; a part whose every input is
 known can be drawn once for those inputs and kept. `drawn_once` draws its template from

@@ -235,7 +235,8 @@ STORAGES = {
     "staticfiles": {
         # Hashed names (css/dalmuti.1a2b3c.css): WhiteNoise serves them with a far-future,
         # immutable lifetime. Needs collectstatic, so only in production.
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        # Each file's URL looked up once per process (dalmuti_site.staticfiles).
+        "BACKEND": "dalmuti_site.staticfiles.KeptManifestStaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

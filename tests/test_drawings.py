@@ -1,6 +1,7 @@
 """Parts of pages drawn once per process and shown again (dalmuti_site.drawings): the
-site's header, a player's standing-orders panel. Each page still shows its own reader's
-name, links and form tokens, and a change shows at once."""
+site's header, a player's standing-orders panel, a hand, the taxes, the seating draw, the
+talk's forms, the notification box. Each page still shows its own reader's name, links
+and form tokens, and a change shows at once."""
 
 import re
 
@@ -281,3 +282,51 @@ def test_the_talk_form_is_drawn_once_for_each_speaker_and_takes_the_pages_token(
                          {"csrfmiddlewaretoken": TOKEN.search(form)[1], "text": "hello"})
     assert answer.status_code == 302
     assert "hello" in client.get(reverse("chat", args=[game.pk])).content.decode()
+
+
+def _flourishes(page: str) -> str:
+    return TOKEN.sub("", _between(page, '<form id="chat-flourishes"', "</form>"))
+
+
+@pytest.mark.django_db
+def test_the_flourishes_are_drawn_once_for_each_title_and_take_the_pages_token(drawn):
+    people = [make_user(name) for name in ("ada", "bob", "cy", "dee")]
+    game = start_table(people[0], people[1:])
+    ada = _signed_in(people[0])
+    form = _flourishes(ada.get(f"/t/{game.pk}/").content.decode())
+    assert drawn.count("chat/_flourishes.html") == 1
+    # Her page again, and the talk's own page: the same form, not drawn again.
+    again = ada.get(f"/t/{game.pk}/").content.decode()
+    assert _flourishes(again) == form
+    assert _flourishes(ada.get(reverse("chat", args=[game.pk])).content.decode()) == form
+    assert drawn.count("chat/_flourishes.html") == 1
+    # Another player, another title: other flourishes.
+    bob = _signed_in(people[1])
+    theirs = _flourishes(bob.get(f"/t/{game.pk}/").content.decode())
+    assert theirs != form and drawn.count("chat/_flourishes.html") == 2
+    # A flourish sent from the kept form goes through with the page's own token.
+    key = re.search(r'name="flourish" value="([^"]+)"', theirs)[1]
+    token = TOKEN.search(_between(bob.get(f"/t/{game.pk}/").content.decode(),
+                                  '<form id="chat-flourishes"', "</form>"))[1]
+    answer = bob.post(reverse("chat_post", args=[game.pk]),
+                      {"csrfmiddlewaretoken": token, "flourish": key})
+    assert answer.status_code == 302
+    assert game.chat_messages.get().flourish == key
+
+
+@pytest.mark.django_db
+def test_the_notification_box_is_drawn_once_for_what_it_shows(drawn):
+    from push.keys import public_key
+
+    people = [make_user(name) for name in ("ada", "bob", "cy", "dee")]
+    game = start_table(people[0], people[1:])
+    box = '<div class="push-box"'
+    for person in people[:2]:
+        page = _signed_in(person).get(f"/t/{game.pk}/").content.decode()
+        assert f'data-key="{public_key()}"' in _between(page, box, "</div>")
+        assert "data-reload" not in _between(page, box, "</div>")
+    assert drawn.count("push/_device.html") == 1
+    # The profile's box reloads the page once notifications are on: drawn for that.
+    profile = _signed_in(people[0]).get(reverse("profile")).content.decode()
+    assert 'data-reload="1"' in _between(profile, box, "</div>")
+    assert drawn.count("push/_device.html") == 2

@@ -14,7 +14,7 @@ from django.test import RequestFactory, override_settings
 
 from tests.helpers import make_user, play_out, start_table
 
-MANIFEST = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+MANIFEST = "dalmuti_site.staticfiles.KeptManifestStaticFilesStorage"
 
 
 def test_production_settings_choose_the_manifest_storage(settings):
@@ -55,6 +55,30 @@ def test_pages_name_hashed_files_that_whitenoise_keeps_for_good(collected, clien
     assert "setAppBadge(count)" in b"".join(worker.streaming_content if worker.streaming
                                            else [worker.content]).decode()
     assert client.get("/favicon.ico")["Location"] == static("favicon.svg")
+
+
+def test_a_files_url_is_looked_up_once_per_process(collected, monkeypatch):
+    from whitenoise.storage import CompressedManifestStaticFilesStorage as Storage
+
+    from dalmuti_site.staticfiles import KeptManifestStaticFilesStorage
+
+    hashed = Storage().url("css/dalmuti.css")
+    storage = KeptManifestStaticFilesStorage()
+    looked_up = []
+    stored_name = Storage.stored_name
+    monkeypatch.setattr(Storage, "stored_name",
+                        lambda self, name: looked_up.append(name) or stored_name(self, name))
+    assert storage.url("css/dalmuti.css") == hashed != "/static/css/dalmuti.css"
+    assert storage.url("css/dalmuti.css") == hashed
+    assert looked_up == ["css/dalmuti.css"]
+    # A name the manifest lacks is refused at every page that asks, never kept.
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            storage.url("css/no-such-file.css")
+    # collectstatic's own question is answered afresh.
+    assert storage.url("css/dalmuti.css", force=True) == hashed
+    assert looked_up == ["css/dalmuti.css", "css/no-such-file.css", "css/no-such-file.css",
+                         "css/dalmuti.css"]
 
 
 @pytest.mark.django_db

@@ -1,7 +1,7 @@
 """Figures for the web table, printed (never asserted by timed tests):
 
     python -m tools.bench_table           # the page's time, polling latency, query counts,
-                                          # emails per round
+                                          # the page's floor, emails per round
     python -m tools.bench_table --worker  # + human move -> bot move through a real worker
 
 Everything it creates is removed again (rolled back, or deleted after the worker run). It
@@ -10,6 +10,7 @@ still writes, so it refuses a database whose name does not contain "bench"
 """
 
 import argparse
+import logging
 import statistics
 import sys
 import time
@@ -112,6 +113,7 @@ class Bench:
                 EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
             ):
                 self.pages(options["polls"], options["loads"])
+                self.floor(options["loads"])
                 self.emails_per_round()
                 raise Rollback
         except Rollback:
@@ -158,6 +160,54 @@ class Bench:
                 f"unchanged poll {poll_queries} queries, {_spread(times)}; "
                 f"changed poll (fragments rendered) median {statistics.median(changed):.1f} ms"
             )
+
+    def floor(self, loads: int) -> None:
+        """The least a table's page can cost beside what it shows: the CPU time of
+        `/health/` (no session, no database), of the page of a table that closed before
+        it started (the signed-in player and their seat read, the site's frame drawn:
+        the header, its count of tables awaiting the player, the page's head), and of
+        the game page, asked in turns so that the machine's drift falls on each alike."""
+        users = _users("floor", 2)
+        closed = commands.create_table(users[0], "Closed", 4, {"rounds": 1})
+        commands.cancel_table(closed.pk, users[0])
+        game = commands.create_table(users[0], "Bench", 5, {"rounds": 10})
+        Game.objects.filter(pk=game.pk).update(seed=SEED)
+        commands.join(game.pk, users[1])
+        for _ in range(3):
+            commands.add_bot(game.pk, "basic")
+        commands.start(game.pk)
+        talk.post(game, game.seats.get(user=users[1]), "Good luck, all")
+        client = Client()
+        client.force_login(users[0])
+        asked = {"/health/": ("/health/", 200),
+                 "a closed table's page": (f"/t/{closed.pk}/", 410),
+                 "the game page": (f"/t/{game.pk}/", 200)}
+        cpu: dict[str, list[float]] = {name: [] for name in asked}
+        # Django logs each 410 ("Gone") as a warning: not news here.
+        request_log = logging.getLogger("django.request")
+        level = request_log.level
+        request_log.setLevel(logging.ERROR)
+        try:
+            self._floor_turns(client, asked, cpu, max(20, loads // 5))
+        finally:
+            request_log.setLevel(level)
+        health = statistics.median(cpu["/health/"])
+        self.stdout.write(f"the page's floor, CPU per request (median of 5 turns of "
+                          f"{max(20, loads // 5)}, in-process):")
+        for name, took in cpu.items():
+            median = statistics.median(took)
+            self.stdout.write(f"  {name:24s} {median:.2f} ms  ({health / median:.2f}x of "
+                              f"/health/'s rate)")
+
+    @staticmethod
+    def _floor_turns(client: Client, asked: dict, cpu: dict, per_turn: int) -> None:
+        for path, status in asked.values():
+            _timed(client, path, 20, status)  # what each process keeps, drawn
+        for _ in range(5):
+            for name, (path, status) in asked.items():
+                start = time.process_time()
+                _timed(client, path, per_turn, status)
+                cpu[name].append((time.process_time() - start) * 1000 / per_turn)
 
     def emails_per_round(self) -> None:
         """A four-human table, everyone on "every turn", nobody watching: each player acts

@@ -51,6 +51,37 @@ def test_opening_the_table_again_with_nothing_new_writes_no_read_mark(client, al
     assert ReadMarker.objects.get(seat=seat_of(game, alice)).last_read == latest.pk
 
 
+def _talk_read(client, game) -> tuple[str, list[str]]:
+    """The table's page, and the queries it read the talk with."""
+    with CaptureQueriesContext(connection) as ctx:
+        page = client.get(f"/t/{game.pk}/").content.decode()
+    return page, [q["sql"] for q in ctx.captured_queries
+                  if q["sql"].startswith("SELECT") and "chat_" in q["sql"]]
+
+
+def test_a_page_reads_the_talk_and_what_its_reader_had_read_in_one_query(
+        client, alice, bob, game):
+    client.force_login(alice)
+    # Nobody has talked: nothing to have read.
+    page, reads = _talk_read(client, game)
+    assert 'data-read-before="0"' in page and len(reads) == 1
+    first = say(game, bob, "One")
+    client.get(f"/t/{game.pk}/")  # reads "One" (her first mark, made here)
+    second = say(game, bob, "Two")
+    # Read up to "One" by the look before: "Two" counts as new.
+    page, reads = _talk_read(client, game)
+    assert f'data-read-before="{first.pk}"' in page and len(reads) == 1
+    page, reads = _talk_read(client, game)
+    assert f'data-read-before="{second.pk}"' in page and len(reads) == 1
+    # Each reader's own mark: Bob's page reads his, not Alice's.
+    client.force_login(bob)
+    client.get(f"/t/{game.pk}/")
+    third = say(game, alice, "Three")
+    page, reads = _talk_read(client, game)
+    assert f'data-read-before="{second.pk}"' in page and len(reads) == 1
+    assert ReadMarker.objects.get(seat=seat_of(game, bob)).last_read == third.pk
+
+
 def test_a_poll_that_brings_new_messages_reads_them(client, alice, bob, game):
     client.force_login(alice)
     client.get(f"/t/{game.pk}/")
