@@ -180,3 +180,19 @@ def test_no_daily_summary_outside_the_summary_hour(settings):
                              tick=False):
         assert notifications.for_daily_summaries() == 2
         assert notifications.for_daily_summaries() == 0
+
+
+def test_the_zones_to_choose_from_are_read_from_the_system_once(client, monkeypatch):
+    from accounts import models
+
+    models._time_zones.cache_clear()
+    listed = []
+    available = zoneinfo.available_timezones
+    monkeypatch.setattr(zoneinfo, "available_timezones",
+                        lambda: listed.append(1) or available())
+    client.force_login(make_user("tess"))
+    for _ in range(2):
+        page = client.get("/accounts/profile/").content.decode()
+        assert '<option value="Asia/Tokyo">Asia/Tokyo</option>' in page
+        assert '<option value="America/New_York">America/New York</option>' in page
+    assert len(listed) == 1
