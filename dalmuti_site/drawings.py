@@ -61,5 +61,8 @@ def drawn_once(template_name: str, values: dict, context) -> SafeString:
                       values], sort_keys=True, default=str)
     drawing = kept(key, lambda: render_to_string(template_name,
                                                  {**values, "csrf_token": TOKEN}))
+    if _TOKEN_FIELD in drawing:
+        # Only a part with a form asks for the page's token (a field drawn afresh).
+        drawing = drawing.replace(_TOKEN_FIELD, CsrfTokenNode().render(context))
     # Our own template's output, escaped as it was drawn.
-    return mark_safe(drawing.replace(_TOKEN_FIELD, CsrfTokenNode().render(context)))
+    return mark_safe(drawing)

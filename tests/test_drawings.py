@@ -330,3 +330,25 @@ def test_the_notification_box_is_drawn_once_for_what_it_shows(drawn):
     profile = _signed_in(people[0]).get(reverse("profile")).content.decode()
     assert 'data-reload="1"' in _between(profile, box, "</div>")
     assert drawn.count("push/_device.html") == 2
+
+
+def test_only_a_kept_part_with_a_form_asks_for_the_pages_token():
+    from django.template import Context
+
+    class Unasked:
+        """A page's token that must not be asked for."""
+
+        def __bool__(self):
+            raise AssertionError("the token was asked for")
+
+        __str__ = __bool__
+
+    drawings.forget()
+    box = drawings.drawn_once("push/_device.html", {"reload": False, "key": "K"},
+                              Context({"csrf_token": Unasked()}))
+    assert 'data-key="K"' in box
+    form = drawings.drawn_once(
+        "chat/_flourishes.html",
+        {"game": {"pk": 1}, "oob": False, "chat": {"my_title": "", "flourishes": []}},
+        Context({"csrf_token": "page-token"}))
+    assert 'name="csrfmiddlewaretoken" value="page-token"' in form
