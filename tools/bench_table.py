@@ -61,6 +61,20 @@ def _act_like_a_player(game: Game, seat: Seat) -> None:
     commands.act(game.pk, seat.user, action, game.wait_for(seat.player).token)
 
 
+def _table_in_play(users, n_bots: int) -> Game:
+    """The first user's table with the second and `n_bots` bots, dealt from `SEED`, and a
+    word said at it, as most tables have (the page shows the talk it read)."""
+    game = commands.create_table(users[0], "Bench", 2 + n_bots, {"rounds": 10})
+    Game.objects.filter(pk=game.pk).update(seed=SEED)
+    commands.join(game.pk, users[1])
+    for _ in range(n_bots):
+        commands.add_bot(game.pk, "basic")
+    commands.start(game.pk)
+    game.refresh_from_db()
+    talk.post(game, game.seats.get(user=users[1]), "Good luck, all")
+    return game
+
+
 def _timed(client: Client, path: str, times: int, status: int) -> list[float]:
     """Milliseconds each of `times` requests for `path` took, each answered `status`."""
     took = []
@@ -129,15 +143,7 @@ class Bench:
                               "so the page's time is not the site's (DEBUG=0 SECRET_KEY=x)")
         for n_bots in (2, 6):
             users = _users(f"bench{n_bots}x", 2)
-            game = commands.create_table(users[0], "Bench", 2 + n_bots, {"rounds": 10})
-            Game.objects.filter(pk=game.pk).update(seed=SEED)
-            commands.join(game.pk, users[1])
-            for _ in range(n_bots):
-                commands.add_bot(game.pk, "basic")
-            commands.start(game.pk)
-            game.refresh_from_db()
-            # A word at the table, as most tables have: the page shows the talk it read.
-            talk.post(game, game.seats.get(user=users[1]), "Good luck, all")
+            game = _table_in_play(users, n_bots)
             client.force_login(users[0])
             client.get(f"/t/{game.pk}/", secure=True)
             reset_queries()  # each request resets the log; count from a clean one
@@ -170,44 +176,35 @@ class Bench:
         users = _users("floor", 2)
         closed = commands.create_table(users[0], "Closed", 4, {"rounds": 1})
         commands.cancel_table(closed.pk, users[0])
-        game = commands.create_table(users[0], "Bench", 5, {"rounds": 10})
-        Game.objects.filter(pk=game.pk).update(seed=SEED)
-        commands.join(game.pk, users[1])
-        for _ in range(3):
-            commands.add_bot(game.pk, "basic")
-        commands.start(game.pk)
-        talk.post(game, game.seats.get(user=users[1]), "Good luck, all")
+        game = _table_in_play(users, 3)
         client = Client()
         client.force_login(users[0])
         asked = {"/health/": ("/health/", 200),
                  "a closed table's page": (f"/t/{closed.pk}/", 410),
                  "the game page": (f"/t/{game.pk}/", 200)}
+        per_turn = max(20, loads // 5)
         cpu: dict[str, list[float]] = {name: [] for name in asked}
         # Django logs each 410 ("Gone") as a warning: not news here.
         request_log = logging.getLogger("django.request")
         level = request_log.level
         request_log.setLevel(logging.ERROR)
         try:
-            self._floor_turns(client, asked, cpu, max(20, loads // 5))
+            for path, status in asked.values():
+                _timed(client, path, 20, status)  # what each process keeps, drawn
+            for _ in range(5):
+                for name, (path, status) in asked.items():
+                    start = time.process_time()
+                    _timed(client, path, per_turn, status)
+                    cpu[name].append((time.process_time() - start) * 1000 / per_turn)
         finally:
             request_log.setLevel(level)
         health = statistics.median(cpu["/health/"])
         self.stdout.write(f"the page's floor, CPU per request (median of 5 turns of "
-                          f"{max(20, loads // 5)}, in-process):")
+                          f"{per_turn}, in-process):")
         for name, took in cpu.items():
             median = statistics.median(took)
             self.stdout.write(f"  {name:24s} {median:.2f} ms  ({health / median:.2f}x of "
                               f"/health/'s rate)")
-
-    @staticmethod
-    def _floor_turns(client: Client, asked: dict, cpu: dict, per_turn: int) -> None:
-        for path, status in asked.values():
-            _timed(client, path, 20, status)  # what each process keeps, drawn
-        for _ in range(5):
-            for name, (path, status) in asked.items():
-                start = time.process_time()
-                _timed(client, path, per_turn, status)
-                cpu[name].append((time.process_time() - start) * 1000 / per_turn)
 
     def emails_per_round(self) -> None:
         """A four-human table, everyone on "every turn", nobody watching: each player acts
