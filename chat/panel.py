@@ -3,7 +3,6 @@ title, and the flourishes their own title offers."""
 
 from django.db.models import Subquery
 from django.urls import reverse
-from django.utils import timezone
 
 from dalmuti_site.compiled import CompiledQuery
 from games.core import live
@@ -19,9 +18,9 @@ PANEL_SIZE = 30
 # What every table page asks of the talk (compiled once): the panel's newest messages,
 # each with what the reader (a seat's id; 0 for a watcher) had read, asked once in the
 # same query; the newest one's id; and what the reader had read, where no message was.
+# A message's speaker is found among the table's seats (`lines`), not read with it.
 _NEWEST = CompiledQuery(
     lambda game_id, seat_id: Message.objects.filter(game_id=game_id).order_by("-pk")
-    .select_related("seat__user")
     .annotate(read_before=Subquery(ReadMarker.objects.filter(seat_id=seat_id)
                                    .values("last_read")[:1]))[:PANEL_SIZE])
 _NEWEST_ID = CompiledQuery(
@@ -39,11 +38,21 @@ def _int(value) -> int | None:
         return None
 
 
-def lines(messages: list[Message], me: Seat | None, titles: dict[int, str]) -> list[dict]:
-    today = timezone.localdate()
+def lines(messages: list[Message], me: Seat | None, titles: dict[int, str],
+          seats: list[Seat] | None) -> list[dict]:
+    """The messages as the talk panel shows them to `me`: each speaker named and titled as
+    they are now, found among `seats` (the table's, with their users); a message whose
+    speaker has no seat at the table any more (who left it before it began, a watcher)
+    keeps the name it was said under."""
+    by_pk = {seat.pk: seat for seat in seats or ()}
+    missing = {m.seat_id for m in messages if m.seat_id is not None} - by_pk.keys()
+    if missing:
+        # Seated since the caller read the table's seats, and spoke already.
+        by_pk.update((seat.pk, seat) for seat in
+                     Seat.objects.filter(pk__in=missing).select_related("user"))
     out = []
     for m in messages:
-        seat = m.seat
+        seat = by_pk.get(m.seat_id) if m.seat_id is not None else None
         title = titles.get(seat.player) if seat is not None and seat.player is not None else None
         flourish = flourishes.BY_KEY.get(m.flourish) if m.flourish else None
         out.append({
@@ -56,7 +65,6 @@ def lines(messages: list[Message], me: Seat | None, titles: dict[int, str]) -> l
             "icon": flourish.icon if flourish else "",
             "flourish": bool(m.flourish),
             "created": m.created,
-            "today": timezone.localtime(m.created).date() == today,
         })
     return out
 
@@ -98,15 +106,16 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
             # Without a message there is nothing to have read.
             read_mark = (messages[-1].read_before or 0) if messages else 0
         else:
-            newest = Message.objects.filter(game=game).order_by("-pk").select_related(
-                "seat__user")
+            newest = Message.objects.filter(game=game).order_by("-pk")
             messages = list(newest[:limit] if limit else newest)[::-1]
         last_id = messages[-1].pk if messages else 0
         if send_log is None:
             send_log = True
     elif last_id is None:
         last_id = newest_id if newest_id is not None else _newest_id(game)
-    shown = lines(messages, me, titles) if send_log else []
+    if seats is None and (messages and send_log or not oob or send_tools):
+        seats = game.seats_with_users()
+    shown = lines(messages, me, titles, seats) if send_log else []
     # What the player had read before this page: the page counts what came since as
     # unread until they open the panel.
     if oob or me is None:

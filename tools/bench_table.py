@@ -1,7 +1,9 @@
 """Figures for the web table, printed (never asserted by timed tests):
 
     python -m tools.bench_table           # the page's time, polling latency, query counts,
-                                          # the page's floor, emails per round
+                                          # the page's floor, the page in play (first
+                                          # load after each move, then reloaded),
+                                          # emails per round
     python -m tools.bench_table --worker  # + human move -> bot move through a real worker
 
 Everything it creates is removed again (rolled back, or deleted after the worker run). It
@@ -30,6 +32,7 @@ from django.test.utils import CaptureQueriesContext, override_settings  # noqa: 
 from django.utils import timezone  # noqa: E402
 
 from chat import services as talk  # noqa: E402
+from chat.models import Message  # noqa: E402
 from games import commands, engine  # noqa: E402
 from games.away import emails  # noqa: E402
 from games.commands import notifications  # noqa: E402
@@ -61,9 +64,10 @@ def _act_like_a_player(game: Game, seat: Seat) -> None:
     commands.act(game.pk, seat.user, action, game.wait_for(seat.player).token)
 
 
-def _table_in_play(users, n_bots: int) -> Game:
-    """The first user's table with the second and `n_bots` bots, dealt from `SEED`, and a
-    word said at it, as most tables have (the page shows the talk it read)."""
+def _table_in_play(users, n_bots: int, said: int = 1) -> Game:
+    """The first user's table with the second and `n_bots` bots, dealt from `SEED`, and
+    `said` messages said at it by the two in turn: a word, as most tables have (the page
+    shows the talk it read), or a talkative table's (the panel shows the newest 30)."""
     game = commands.create_table(users[0], "Bench", 2 + n_bots, {"rounds": 10})
     Game.objects.filter(pk=game.pk).update(seed=SEED)
     commands.join(game.pk, users[1])
@@ -71,7 +75,13 @@ def _table_in_play(users, n_bots: int) -> Game:
         commands.add_bot(game.pk, "basic")
     commands.start(game.pk)
     game.refresh_from_db()
-    talk.post(game, game.seats.get(user=users[1]), "Good luck, all")
+    speakers = [game.seats.get(user=users[1]), game.seats.get(user=users[0])]
+    talk.post(game, speakers[0], "Good luck, all")
+    # Said in one go, past the limit on how fast a player may talk.
+    Message.objects.bulk_create(
+        Message(game=game, seat=speakers[i % 2], name=speakers[i % 2].name,
+                text=f"Well played, @{speakers[(i + 1) % 2].name}: that was trick {i}")
+        for i in range(1, said))
     return game
 
 
@@ -101,6 +111,11 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--worker", action="store_true",
                         help="also time human move -> bot move through a real worker")
     parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--said", type=int, default=1,
+                        help="messages said at the tables whose page and floor are timed "
+                             "(1: a word, as most tables have; 30: a panel full of talk)")
+    parser.add_argument("--moves-seen", type=int, default=120,
+                        help="moves after which the host's page is loaded, then reloaded")
     return parser
 
 
@@ -120,14 +135,16 @@ class Bench:
         self.stdout = Lines()
 
     def run(self, options: dict) -> None:
-        self.stdout.write(f"database: {connection.vendor}")
+        self.stdout.write(f"database: {connection.vendor}; messages said at each table whose "
+                          f"page is timed: {options['said']}")
         try:
             with transaction.atomic(), override_settings(
                 ALLOWED_HOSTS=["testserver"],
                 EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
             ):
-                self.pages(options["polls"], options["loads"])
-                self.floor(options["loads"])
+                self.pages(options["polls"], options["loads"], options["said"])
+                self.floor(options["loads"], options["said"])
+                self.in_play(options["moves_seen"])
                 self.emails_per_round()
                 raise Rollback
         except Rollback:
@@ -135,7 +152,7 @@ class Bench:
         if options["worker"]:
             self.worker_latency(options["moves"])
 
-    def pages(self, polls: int, loads: int) -> None:
+    def pages(self, polls: int, loads: int, said: int) -> None:
         # Asked as over HTTPS, as the site is served with DEBUG=0 (it redirects plain HTTP).
         client = Client()
         if settings.DEBUG:
@@ -143,7 +160,7 @@ class Bench:
                               "so the page's time is not the site's (DEBUG=0 SECRET_KEY=x)")
         for n_bots in (2, 6):
             users = _users(f"bench{n_bots}x", 2)
-            game = _table_in_play(users, n_bots)
+            game = _table_in_play(users, n_bots, said)
             client.force_login(users[0])
             client.get(f"/t/{game.pk}/", secure=True)
             reset_queries()  # each request resets the log; count from a clean one
@@ -167,7 +184,7 @@ class Bench:
                 f"changed poll (fragments rendered) median {statistics.median(changed):.1f} ms"
             )
 
-    def floor(self, loads: int) -> None:
+    def floor(self, loads: int, said: int) -> None:
         """The least a table's page can cost beside what it shows: the CPU time of
         `/health/` (no session, no database), of the page of a table that closed before
         it started (the signed-in player and their seat read, the site's frame drawn:
@@ -176,7 +193,7 @@ class Bench:
         users = _users("floor", 2)
         closed = commands.create_table(users[0], "Closed", 4, {"rounds": 1})
         commands.cancel_table(closed.pk, users[0])
-        game = _table_in_play(users, 3)
+        game = _table_in_play(users, 3, said)
         client = Client()
         client.force_login(users[0])
         asked = {"/health/": ("/health/", 200),
@@ -204,6 +221,48 @@ class Bench:
         for name, took in cpu.items():
             median = statistics.median(took)
             self.stdout.write(f"  {name:24s} {median:.2f} ms  ({health / median:.2f}x of "
+                              f"/health/'s rate)")
+
+    def in_play(self, moves: int) -> None:
+        """The game page as a player opens it in play: for the first time at a new
+        version (another player moved; a turn email or the app's badge brought them),
+        then reloaded unchanged, the only load `floor` and `bench_load` time. What a
+        web process keeps (the seats, the hand, the log's lines...) serves the first load
+        as well as the reload; a page kept whole per reader and version could serve the
+        reload alone. Five people at the table, each playing as the basic bot would;
+        `/health/` asked at every step too, so that the machine's drift falls on each
+        figure alike. CPU of the page's request alone (the move is not counted)."""
+        users = _users("seen", 5)
+        game = commands.create_table(users[0], "Seen", 5, {"rounds": 10})
+        Game.objects.filter(pk=game.pk).update(seed=SEED)
+        for user in users[1:]:
+            commands.join(game.pk, user)
+        commands.start(game.pk)
+        client = Client()
+        client.force_login(users[0])
+        page = f"/t/{game.pk}/"
+        _timed(client, page, 20, 200)  # what each process keeps of the table, drawn
+        _timed(client, "/health/", 20, 200)
+        cpu: dict[str, list[float]] = {"/health/": [], "first load at a new version": [],
+                                       "reloaded unchanged": []}
+        for _ in range(moves):
+            game.refresh_from_db()
+            if not game.is_playing:
+                break
+            seat = next(s for s in game.seats.select_related("user")
+                        if str(s.player) in game.awaiting)
+            _act_like_a_player(game, seat)
+            for name, path in (("/health/", "/health/"), ("first load at a new version", page),
+                               ("reloaded unchanged", page)):
+                start = time.process_time()
+                _timed(client, path, 1, 200)
+                cpu[name].append((time.process_time() - start) * 1000)
+        health = statistics.median(cpu["/health/"])
+        self.stdout.write(f"the game page in play, CPU per request (median over "
+                          f"{len(cpu['/health/'])} moves at a table of five, in-process):")
+        for name, took in cpu.items():
+            median = statistics.median(took)
+            self.stdout.write(f"  {name:28s} {median:.2f} ms  ({health / median:.2f}x of "
                               f"/health/'s rate)")
 
     def emails_per_round(self) -> None:

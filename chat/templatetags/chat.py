@@ -1,8 +1,63 @@
+import functools
+
 from django import template
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import SafeData, mark_safe
+from django.utils.translation import get_language
 
 from dalmuti_site.drawings import drawn_once
 
 register = template.Library()
+
+# One message of the talk, drawn by `talk_items`.
+MESSAGE = "chat/_message.html"
+
+
+@register.simple_tag
+def talk_items(lines: list[dict]) -> str:
+    """The talk's messages, newest first (each chat/_message.html). Every page of a table
+    draws its newest thirty, and a message comes out the same for every reader it reads
+    the same to (all but its speaker, while the speaker's name and title stand): each is
+    drawn once per process from the message as `chat.panel.lines` gives it, in the
+    active language and time zone on the reader's today (its time shows its date from
+    the next day on), and kept."""
+    language, zone = get_language() or "en", timezone.get_current_timezone_name()
+    today = timezone.localdate()
+    draw = _message.__wrapped__ if settings.DEBUG else _message
+    return mark_safe("".join(
+        draw(language, zone, today, m["id"], _word(m["name"]), _word(m["title_key"]),
+             _word(m["title"]), _word(m["text"]), bool(m["mine"]), m["icon"],
+             bool(m["flourish"]), m["created"])
+        for m in reversed(lines)))
+
+
+def _word(value) -> tuple[str, bool]:
+    # With whether it is markup: a text to escape is never kept as one that was not (a
+    # SafeString and a str of the same text are equal keys).
+    return str(value), isinstance(value, SafeData)
+
+
+def _as_given(word: tuple[str, bool]):
+    text, markup = word
+    return mark_safe(text) if markup else text
+
+
+@functools.lru_cache(maxsize=8192)
+def _message(language: str, zone: str, today, id: int, name: tuple, title_key: tuple,
+             title: tuple, text: tuple, mine: bool, icon: str, flourish: bool,
+             created) -> str:
+    # The language, zone and day are the active ones, named for the key.
+    m = {"id": id, "name": _as_given(name), "title_key": _as_given(title_key),
+         "title": _as_given(title), "text": _as_given(text), "mine": mine, "icon": icon,
+         "flourish": flourish, "created": created}
+    return render_to_string(MESSAGE, {"m": m})
+
+
+def forget() -> None:
+    """Draw every message afresh (tests that count what is drawn)."""
+    _message.cache_clear()
 
 
 @register.simple_tag(takes_context=True)
