@@ -189,3 +189,19 @@ def test_the_replay_draws_the_table_as_the_game_page_does(client, alice, bob, ga
     assert 'class="centre"' in page and 'class="to-beat play' in page
     assert response.context["to_beat_play"] == response.context["trick_plays"][-1]
     assert page.count('<span class="hand-of">') == 4
+
+
+def test_every_line_of_the_records_log_opens_the_replay_at_its_step(client, alice, game):
+    import re
+
+    from games.models import Action
+
+    finish(game)
+    client.force_login(alice)
+    page = client.get(reverse("game_record", args=[game.pk])).content.decode()
+    log = page[page.index('<section class="full-log">'):]
+    steps = [int(step) for step in re.findall(
+        rf'<a class="log-step" href="{re.escape(replay_url(game))}\?step=(\d+)">', log)]
+    recorded = list(Action.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert steps and steps == sorted(steps)
+    assert set(steps) <= set(recorded) and steps[-1] == recorded[-1]
