@@ -2,8 +2,9 @@
 
     python -m tools.bench_table           # the page's time, polling latency, query counts,
                                           # the page's floor, the page in play (first
-                                          # load after each move, then reloaded),
-                                          # emails per round
+                                          # load after each move, then reloaded), a
+                                          # finished game's table and record, emails
+                                          # per round
     python -m tools.bench_table --worker  # + human move -> bot move through a real worker
 
 Everything it creates is removed again (rolled back, or deleted after the worker run). It
@@ -29,6 +30,7 @@ from django.core import mail  # noqa: E402
 from django.db import connection, reset_queries, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
+from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from chat import services as talk  # noqa: E402
@@ -145,6 +147,7 @@ class Bench:
                 self.pages(options["polls"], options["loads"], options["said"])
                 self.floor(options["loads"], options["said"])
                 self.in_play(options["moves_seen"])
+                self.finished(options["loads"])
                 self.emails_per_round()
                 raise Rollback
         except Rollback:
@@ -264,6 +267,39 @@ class Bench:
             median = statistics.median(took)
             self.stdout.write(f"  {name:28s} {median:.2f} ms  ({health / median:.2f}x of "
                               f"/health/'s rate)")
+
+    def finished(self, loads: int) -> None:
+        """A finished game's pages, as its players open them at its end: the table, and
+        its record, which draws every line of the game's log (folded by round). A
+        three-round game at a table of five, each playing as the basic bot would."""
+        users = _users("done", 5)
+        game = commands.create_table(users[0], "Done", 5, {"rounds": 3})
+        Game.objects.filter(pk=game.pk).update(seed=SEED)
+        for user in users[1:]:
+            commands.join(game.pk, user)
+        commands.start(game.pk)
+        while True:
+            game.refresh_from_db()
+            if not game.is_playing:
+                break
+            seat = next(s for s in game.seats.select_related("user")
+                        if str(s.player) in game.awaiting)
+            _act_like_a_player(game, seat)
+        client = Client()
+        client.force_login(users[0])
+        lines = Action.objects.filter(game=game).count()
+        per_turn = max(5, loads // 20)
+        self.stdout.write(f"a finished game of three rounds at a table of five ({lines} "
+                          f"actions), CPU per load (median of 5 turns of {per_turn}, in-process):")
+        for name, path in (("the table", f"/t/{game.pk}/"),
+                           ("its record", reverse("game_record", args=[game.pk]))):
+            _timed(client, path, 3, 200)
+            took = []
+            for _ in range(5):
+                start = time.process_time()
+                _timed(client, path, per_turn, 200)
+                took.append((time.process_time() - start) * 1000 / per_turn)
+            self.stdout.write(f"  {name:12s} {statistics.median(took):.2f} ms")
 
     def emails_per_round(self) -> None:
         """A four-human table, everyone on "every turn", nobody watching: each player acts
