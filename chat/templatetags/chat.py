@@ -45,11 +45,11 @@ def _as_given(word: tuple[str, bool]):
 
 
 @functools.lru_cache(maxsize=8192)
-def _message(language: str, zone: str, today, id: int, name: tuple, title_key: tuple,
-             title: tuple, text: tuple, mine: bool, icon: str, flourish: bool,
-             created) -> str:
+def _message(language: str, zone: str, today, message_id: int, name: tuple,
+             title_key: tuple, title: tuple, text: tuple, mine: bool, icon: str,
+             flourish: bool, created) -> str:
     # The language, zone and day are the active ones, named for the key.
-    m = {"id": id, "name": _as_given(name), "title_key": _as_given(title_key),
+    m = {"id": message_id, "name": _as_given(name), "title_key": _as_given(title_key),
          "title": _as_given(title), "text": _as_given(text), "mine": mine, "icon": icon,
          "flourish": flourish, "created": created}
     return render_to_string(MESSAGE, {"m": m})
