@@ -66,6 +66,28 @@ def _act_like_a_player(game: Game, seat: Seat) -> None:
     commands.act(game.pk, seat.user, action, game.wait_for(seat.player).token)
 
 
+def _humans_at_a_table(prefix: str, n: int, rounds: int) -> tuple[list, Game]:
+    """`n` people at a table of their own, the first its host, dealt from `SEED`, started."""
+    users = _users(prefix, n)
+    game = commands.create_table(users[0], prefix.title(), n, {"rounds": rounds})
+    Game.objects.filter(pk=game.pk).update(seed=SEED)
+    for user in users[1:]:
+        commands.join(game.pk, user)
+    commands.start(game.pk)
+    game.refresh_from_db()
+    return users, game
+
+
+def _play_a_turn(game: Game) -> bool:
+    """Whoever the table waits for plays, as the basic bot would; False once it is over."""
+    game.refresh_from_db()
+    if not game.is_playing:
+        return False
+    seat = next(s for s in game.seats.select_related("user") if str(s.player) in game.awaiting)
+    _act_like_a_player(game, seat)
+    return True
+
+
 def _table_in_play(users, n_bots: int, said: int = 1) -> Game:
     """The first user's table with the second and `n_bots` bots, dealt from `SEED`, and
     `said` messages said at it by the two in turn: a word, as most tables have (the page
@@ -96,6 +118,15 @@ def _timed(client: Client, path: str, times: int, status: int) -> list[float]:
         took.append((time.perf_counter() - start) * 1000)
         assert response.status_code == status, (path, response.status_code)
     return took
+
+
+def _ratios(cpu: dict[str, list[float]]) -> list[str]:
+    """Each figure's median and its rate against `/health/`'s, a line each."""
+    health = statistics.median(cpu["/health/"])
+    width = max(map(len, cpu))
+    return [f"  {name:{width}s}  {statistics.median(took):6.2f} ms  "
+            f"({health / statistics.median(took):.2f}x of /health/'s rate)"
+            for name, took in cpu.items()]
 
 
 def _spread(took: list[float]) -> str:
@@ -218,13 +249,10 @@ class Bench:
                     cpu[name].append((time.process_time() - start) * 1000 / per_turn)
         finally:
             request_log.setLevel(level)
-        health = statistics.median(cpu["/health/"])
         self.stdout.write(f"the page's floor, CPU per request (median of 5 turns of "
                           f"{per_turn}, in-process):")
-        for name, took in cpu.items():
-            median = statistics.median(took)
-            self.stdout.write(f"  {name:24s} {median:.2f} ms  ({health / median:.2f}x of "
-                              f"/health/'s rate)")
+        for line in _ratios(cpu):
+            self.stdout.write(line)
 
     def in_play(self, moves: int) -> None:
         """The game page as a player opens it in play: for the first time at a new
@@ -235,12 +263,7 @@ class Bench:
         reload alone. Five people at the table, each playing as the basic bot would;
         `/health/` asked at every step too, so that the machine's drift falls on each
         figure alike. CPU of the page's request alone (the move is not counted)."""
-        users = _users("seen", 5)
-        game = commands.create_table(users[0], "Seen", 5, {"rounds": 10})
-        Game.objects.filter(pk=game.pk).update(seed=SEED)
-        for user in users[1:]:
-            commands.join(game.pk, user)
-        commands.start(game.pk)
+        users, game = _humans_at_a_table("seen", 5, rounds=10)
         client = Client()
         client.force_login(users[0])
         page = f"/t/{game.pk}/"
@@ -249,42 +272,25 @@ class Bench:
         cpu: dict[str, list[float]] = {"/health/": [], "first load at a new version": [],
                                        "reloaded unchanged": []}
         for _ in range(moves):
-            game.refresh_from_db()
-            if not game.is_playing:
+            if not _play_a_turn(game):
                 break
-            seat = next(s for s in game.seats.select_related("user")
-                        if str(s.player) in game.awaiting)
-            _act_like_a_player(game, seat)
             for name, path in (("/health/", "/health/"), ("first load at a new version", page),
                                ("reloaded unchanged", page)):
                 start = time.process_time()
                 _timed(client, path, 1, 200)
                 cpu[name].append((time.process_time() - start) * 1000)
-        health = statistics.median(cpu["/health/"])
         self.stdout.write(f"the game page in play, CPU per request (median over "
                           f"{len(cpu['/health/'])} moves at a table of five, in-process):")
-        for name, took in cpu.items():
-            median = statistics.median(took)
-            self.stdout.write(f"  {name:28s} {median:.2f} ms  ({health / median:.2f}x of "
-                              f"/health/'s rate)")
+        for line in _ratios(cpu):
+            self.stdout.write(line)
 
     def finished(self, loads: int) -> None:
         """A finished game's pages, as its players open them at its end: the table, and
         its record, which draws every line of the game's log (folded by round). A
         three-round game at a table of five, each playing as the basic bot would."""
-        users = _users("done", 5)
-        game = commands.create_table(users[0], "Done", 5, {"rounds": 3})
-        Game.objects.filter(pk=game.pk).update(seed=SEED)
-        for user in users[1:]:
-            commands.join(game.pk, user)
-        commands.start(game.pk)
-        while True:
-            game.refresh_from_db()
-            if not game.is_playing:
-                break
-            seat = next(s for s in game.seats.select_related("user")
-                        if str(s.player) in game.awaiting)
-            _act_like_a_player(game, seat)
+        users, game = _humans_at_a_table("done", 5, rounds=3)
+        while _play_a_turn(game):
+            pass
         client = Client()
         client.force_login(users[0])
         lines = Action.objects.filter(game=game).count()
@@ -304,13 +310,7 @@ class Bench:
     def emails_per_round(self) -> None:
         """A four-human table, everyone on "every turn", nobody watching: each player acts
         only after their email has gone out (the asynchronous case)."""
-        users = _users("mail", 4)
-        game = commands.create_table(users[0], "Mail", 4, {"rounds": 2})
-        Game.objects.filter(pk=game.pk).update(seed=SEED)
-        for user in users[1:]:
-            commands.join(game.pk, user)
-        commands.start(game.pk)
-        game.refresh_from_db()
+        users, game = _humans_at_a_table("mail", 4, rounds=2)
         now = timezone.now()
         mail.outbox = []
         decisions = 0
@@ -324,9 +324,7 @@ class Bench:
             with time_machine.travel(now, tick=False):
                 for pk in notifications.due_ids(now):
                     emails.deliver(pk)
-                seat = next(s for s in game.seats.select_related("user")
-                            if str(s.player) in game.awaiting)
-                _act_like_a_player(game, seat)
+                _play_a_turn(game)
             decisions += 1
         ours = {u.email for u in users}
         sent = [m for m in mail.outbox if m.to[0] in ours]
