@@ -1,5 +1,6 @@
 import functools
 import json
+import re
 from datetime import datetime, timedelta
 
 import pyphen
@@ -8,6 +9,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.timesince import timesince
 from django.utils.translation import get_language
@@ -291,6 +293,54 @@ def _log_line(language: str, zone: str, today, round_number, number, time, text:
     # escape; the language, zone and day are the active ones, named for the key.
     line = {"number": number, "time": time, "text": text, "private": private, "slot": ""}
     return render_to_string(LOG_LINE, {"line": line, "round_number": round_number})
+
+
+# One line of a finished game's record, drawn by `record_items`.
+RECORD_LINE = "games/history/_record_line.html"
+# Where a record line's own values go in its shape: characters no text can hold.
+_RECORD_MARK = re.compile("\ue000(step|text|time_iso|time|url)\ue001")
+
+
+@register.simple_tag
+def record_items(lines, replay_url: str) -> str:
+    """The lines of a finished game's record, in order (each games/history/
+    _record_line.html), each a link to the replay at its step. A long game has a thousand:
+    each kind of line (private or not, with the time play took up again or not) is drawn
+    once per process with a mark where each of its own values goes, and a line is its
+    kind's shape with its step, words and time put in, escaped as the template escapes
+    them. The marks are read in one pass: what is put in is never read again."""
+    language = get_language() or "en"
+    url = conditional_escape(replay_url)
+    drawn = []
+    for line in lines:
+        resumed = bool(line.get("resumed"))
+        values = {"step": conditional_escape(line["seq"]), "text": conditional_escape(line["text"]),
+                  "url": url}
+        if resumed:
+            values["time_iso"] = conditional_escape(line["time"].isoformat())
+            values["time"] = conditional_escape(_moment(line["time"]))
+        shape = _record_shape(language, bool(line["private"]), resumed)
+        drawn.append(_filled(shape, values))
+    return mark_safe("".join(drawn))
+
+
+def _filled(shape: str, values: dict[str, str]) -> str:
+    return _RECORD_MARK.sub(lambda found: values[found[1]], shape)
+
+
+@functools.lru_cache(maxsize=64)
+def _record_shape(language: str, private: bool, resumed: bool) -> str:
+    # The language names the key for words a shape may one day hold; it holds none now.
+    marks = {name: mark_safe(f"\ue000{name}\ue001")
+             for name in ("step", "text", "time_iso", "time", "url")}
+    # The line alone, without the file's closing newline.
+    return render_to_string(RECORD_LINE, {"private": private, "resumed": resumed,
+                                          **marks}).rstrip("\n")
+
+
+def forget_record_lines() -> None:
+    """Draw the record's shapes afresh (tests that count what is drawn)."""
+    _record_shape.cache_clear()
 
 
 @register.tag

@@ -143,7 +143,10 @@ def game_record(request, game_id: int):
                 for p in players
             ],
         })
-    actions = list(Action.objects.filter(game=game).order_by("seq"))
+    # What the log tells of each action (its events, who made it, when), without the
+    # action's own payload, a second JSON document each, or a model object for each.
+    actions = list(Action.objects.filter(game=game).order_by("seq").values_list(
+        "seq", "round_number", "player", "by", "events", "created", named=True))
     # The log folded by round, one round open at a time: a long game has over a thousand
     # lines, far too many for one page.
     log_rounds = []
