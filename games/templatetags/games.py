@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 
 import pyphen
 from django import template
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -297,7 +298,8 @@ def _log_line(language: str, zone: str, today, round_number, number, time, text:
 
 # One line of a finished game's record, drawn by `record_items`.
 RECORD_LINE = "games/history/_record_line.html"
-# Where a record line's own values go in its shape: characters no text can hold.
+# Where a record line's own values go in its shape. Read in one pass: a text that holds
+# the same characters (a player may name themself so) is put in as it is.
 _RECORD_MARK = re.compile("\ue000(step|text|time_iso|time|url)\ue001")
 
 
@@ -308,8 +310,9 @@ def record_items(lines, replay_url: str) -> str:
     each kind of line (private or not, with the time play took up again or not) is drawn
     once per process with a mark where each of its own values goes, and a line is its
     kind's shape with its step, words and time put in, escaped as the template escapes
-    them. The marks are read in one pass: what is put in is never read again."""
+    them. Under DEBUG, drawn afresh as the template is edited."""
     language = get_language() or "en"
+    shape_of = _record_shape.__wrapped__ if settings.DEBUG else _record_shape
     url = conditional_escape(replay_url)
     drawn = []
     for line in lines:
@@ -319,7 +322,7 @@ def record_items(lines, replay_url: str) -> str:
         if resumed:
             values["time_iso"] = conditional_escape(line["time"].isoformat())
             values["time"] = conditional_escape(_moment(line["time"]))
-        shape = _record_shape(language, bool(line["private"]), resumed)
+        shape = shape_of(language, bool(line["private"]), resumed)
         drawn.append(_filled(shape, values))
     return mark_safe("".join(drawn))
 
