@@ -43,24 +43,27 @@ def title_name(title: str) -> str:
     return str(TITLE_NAMES[title])
 
 
+# A number of cards of each rank in words, asked in the reader's language when drawn.
+_CARD_SETS = {
+    1: lambda n: ngettext("%(count)d Dalmuti", "%(count)d Dalmutis", n),
+    2: lambda n: ngettext("%(count)d Archbishop", "%(count)d Archbishops", n),
+    3: lambda n: ngettext("%(count)d Earl Marshal", "%(count)d Earl Marshals", n),
+    4: lambda n: ngettext("%(count)d Baroness", "%(count)d Baronesses", n),
+    5: lambda n: ngettext("%(count)d Abbess", "%(count)d Abbesses", n),
+    6: lambda n: ngettext("%(count)d Knight", "%(count)d Knights", n),
+    7: lambda n: ngettext("%(count)d Seamstress", "%(count)d Seamstresses", n),
+    8: lambda n: ngettext("%(count)d Mason", "%(count)d Masons", n),
+    9: lambda n: ngettext("%(count)d Cook", "%(count)d Cooks", n),
+    10: lambda n: ngettext("%(count)d Shepherdess", "%(count)d Shepherdesses", n),
+    11: lambda n: ngettext("%(count)d Stonecutter", "%(count)d Stonecutters", n),
+    12: lambda n: ngettext("%(count)d Peasant", "%(count)d Peasants", n),
+    JESTER: lambda n: ngettext("%(count)d Jester", "%(count)d Jesters", n),
+}
+
+
 def card_set(rank: int, count: int) -> str:
     """"3 Knights", "1 Jester": a number of cards of one rank, with the proper plural."""
-    forms = {
-        1: lambda n: ngettext("%(count)d Dalmuti", "%(count)d Dalmutis", n),
-        2: lambda n: ngettext("%(count)d Archbishop", "%(count)d Archbishops", n),
-        3: lambda n: ngettext("%(count)d Earl Marshal", "%(count)d Earl Marshals", n),
-        4: lambda n: ngettext("%(count)d Baroness", "%(count)d Baronesses", n),
-        5: lambda n: ngettext("%(count)d Abbess", "%(count)d Abbesses", n),
-        6: lambda n: ngettext("%(count)d Knight", "%(count)d Knights", n),
-        7: lambda n: ngettext("%(count)d Seamstress", "%(count)d Seamstresses", n),
-        8: lambda n: ngettext("%(count)d Mason", "%(count)d Masons", n),
-        9: lambda n: ngettext("%(count)d Cook", "%(count)d Cooks", n),
-        10: lambda n: ngettext("%(count)d Shepherdess", "%(count)d Shepherdesses", n),
-        11: lambda n: ngettext("%(count)d Stonecutter", "%(count)d Stonecutters", n),
-        12: lambda n: ngettext("%(count)d Peasant", "%(count)d Peasants", n),
-        JESTER: lambda n: ngettext("%(count)d Jester", "%(count)d Jesters", n),
-    }
-    return forms[rank](count) % {"count": count}
+    return _CARD_SETS[rank](count) % {"count": count}
 
 
 def cards_phrase(cards: list[int]) -> str:

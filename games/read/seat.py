@@ -291,11 +291,11 @@ def turn_context(sight: Sight) -> dict:
     context = {
         "my_turn": my_turn,
         "turn_token": wait.token if wait else None,
-        "hand_cards": hand_cards(view["hand"]),
         "pick": "",
     }
-    if my_turn:
-        context.update(my_actions(view, sight.name_of))
+    # On my turn the hand is drawn for what I may choose of it.
+    context.update(my_actions(view, sight.name_of) if my_turn
+                   else {"hand_cards": hand_cards(view["hand"])})
     # The Hint button, and the hint already given for this very decision.
     context["hints"] = my_turn and sight.game.hints_allowed and not me.played_by_bot
     context["hint_line"] = ""
