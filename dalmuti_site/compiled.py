@@ -56,7 +56,7 @@ class CompiledQuery:
         # model instance would make other SQL than the markers': refused.
         values = [int(argument) for argument in arguments]
         proto, ready = self._prepared()
-        compiler, sql, params, places = ready
+        compiler, sql, params, places, converters = ready
         connection = connections[proto.db]
         if (proto.query.select_for_update and connection.features.has_select_for_update
                 and connection.get_autocommit()):
@@ -70,6 +70,7 @@ class CompiledQuery:
         run = copy.copy(compiler)
         run.connection = connection
         run.as_sql = lambda *args, **kwargs: (sql, tuple(filled))
+        run.get_converters = converters
         queryset = proto._chain()
         queryset.query.get_compiler = lambda *args, **kwargs: run
         return list(queryset)
@@ -106,4 +107,23 @@ class CompiledQuery:
             if len(found) != 1:
                 raise ValueError(f"each argument must be used once in the query: {sql}")
             places.append(found[0])
-        return compiler, sql, tuple(params), places
+        return compiler, sql, tuple(params), places, _found_once(compiler.get_converters)
+
+
+def _found_once(find: Callable[[list], dict]) -> Callable[[list], dict]:
+    """`find` (a compiler's `get_converters`), asked once for each list of columns it is
+    given: Django asks which of a query's columns need converting (a JSON document read,
+    a time put in the active zone) at every run, some 30 calls per model read, for the
+    same columns of the same compiled query. The columns asked about are kept with what
+    was found, so that their ids stay theirs; a converter is given the connection when it
+    converts, so what is found for one database serves each thread's connection to it."""
+    kept: dict[tuple[int, ...], tuple[list, dict]] = {}
+
+    def converters(expressions: list) -> dict:
+        key = tuple(map(id, expressions))
+        found = kept.get(key)
+        if found is None:
+            found = kept.setdefault(key, (list(expressions), find(expressions)))
+        return found[1]
+
+    return converters

@@ -368,11 +368,14 @@ OUTBOUND_ALLOW_LOOPBACK = envbool("OUTBOUND_ALLOW_LOOPBACK", "0")
 # The debug page (DEBUG=1, as with make run) hides a game's state, seed and hands.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "dalmuti_site.debug.GameSecretsFilter"
 
+LOG_LEVEL = os.getenv("LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "WARNING")},
+    # The level on the handler as well as the root: Django's own loggers have a level of
+    # their own (INFO) and reach this handler by propagation, past the root's level.
+    "handlers": {"console": {"class": "logging.StreamHandler", "level": LOG_LEVEL}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
 
 # Production hardening: on whenever DEBUG is off.

@@ -79,6 +79,33 @@ def test_compiled_once(tables, monkeypatch):
     assert len(asked) == 4
 
 
+def test_the_converters_are_found_once_and_convert_as_the_querysets(tables, monkeypatch):
+    """Which columns need converting (a JSON document, a time in the active zone...) is
+    found with the SQL, not again at every call; the values come out as the QuerySet's."""
+    seats = CompiledQuery(
+        lambda game_id: Seat.objects.filter(game_id=game_id).select_related("user", "game"))
+    record = CompiledQuery(
+        lambda game_id: Action.objects.filter(game_id=game_id).order_by("seq")
+        .values_list("seq", "events", "created", named=True))
+    def shown(seats):
+        return [(s.pk, s.joined, s.user and s.user.date_joined, s.game.state, s.game.options)
+                for s in seats]
+
+    expected = {game.pk: (shown(game.seats.select_related("user", "game")), list(
+        Action.objects.filter(game=game).order_by("seq")
+        .values_list("seq", "events", "created", named=True))) for game in tables}
+    seats(tables[0].pk)
+    record(tables[0].pk)
+    found = []
+    finding = type(connection.ops).get_db_converters
+    monkeypatch.setattr(type(connection.ops), "get_db_converters",
+                        lambda ops, expression: found.append(expression) or finding(
+                            ops, expression))
+    for game in tables:
+        assert (shown(seats(game.pk)), record(game.pk)) == expected[game.pk]
+    assert found == []
+
+
 def test_the_pages_seat_and_the_tables_seats_are_read_without_compiling(tables, monkeypatch,
                                                                        rf):
     game = tables[0]

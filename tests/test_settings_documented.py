@@ -34,3 +34,30 @@ def test_a_watching_window_shorter_than_last_seen_is_refused_at_start():
     assert refused.returncode != 0
     assert "NOTIFY_WATCHING_SECONDS must be at least 60" in refused.stderr
     assert _start_with(NOTIFY_WATCHING_SECONDS="60").returncode == 0
+
+
+def _logged(level: str | None) -> str:
+    """What the site writes to the console when Django logs a refused request (a warning,
+    as for every 4xx answer) and a failed one (an error), at `level` (unset: the default)."""
+    env = {"DEBUG": "0", "SECRET_KEY": "x", "LOG_LEVEL": level} if level else {
+        "DEBUG": "0", "SECRET_KEY": "x"}
+    code = ("import django, logging; django.setup()\n"
+            "logging.getLogger('django.request').warning('Gone: /t/1/')\n"
+            "logging.getLogger('django.request').error('Internal Server Error: /t/2/')\n")
+    environment = {k: v for k, v in os.environ.items() if k != "LOG_LEVEL"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**environment, "DJANGO_SETTINGS_MODULE": "dalmuti_site.settings", **env},
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def test_log_level_governs_what_the_console_shows_of_django_s_own_log_too():
+    """Django's request log has its own level (INFO): LOG_LEVEL must hold for it as well."""
+    quiet = _logged("ERROR")
+    assert "Gone: /t/1/" not in quiet
+    assert "Internal Server Error: /t/2/" in quiet
+    default = _logged(None)
+    assert "Gone: /t/1/" in default
+    assert "Internal Server Error: /t/2/" in default

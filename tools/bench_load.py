@@ -8,8 +8,10 @@ It creates players and tables and deletes them again by name, so it refuses any 
 whose name does not contain "bench" (tools/project.py), and migrates the one it is given.
 
 Part 1, side by side in one run: the throughput of a view that reads no session and no
-database (/health/), of the unchanged poll, and of the game page (as its host sees it, at
-the first lead), each asked by the same number of connections for the same time; and, the
+database (/health/), of the unchanged poll, of the signed-in floor (the page of a table
+closed before it started: the session, the player, their seat and the site's frame, what
+every table's page costs before it shows the table) and of the game page (as its host sees
+it, at the first lead), each asked by the same number of connections for the same time; and, the
 last table played on `--played` moves into its round first (60 unless told, while three
 players or more hold cards), its host's page there, where the round's log has grown.
 
@@ -37,6 +39,7 @@ Everything it creates (users, tables) is deleted afterwards.
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import secrets
@@ -675,7 +678,9 @@ class Bench:
                           f"Redis: {settings.REDIS_URL or 'none'}")
         # DEBUG=0: the production settings; the same secret key as here, so that the
         # sessions made here are valid there.
-        env = harness.environment(DEBUG="0")
+        # Errors only in the servers' log: the signed-in floor's closed table answers
+        # "Gone", which Django logs as a warning each time (unless LOG_LEVEL says).
+        env = harness.environment(DEBUG="0", LOG_LEVEL=os.environ.get("LOG_LEVEL", "ERROR"))
         if options["gc"]:
             options["gc_dir"] = tempfile.mkdtemp(prefix="bench-gc-")
             env = gc_watched(env, options["gc_dir"])
@@ -730,7 +735,13 @@ class Bench:
                 session.create()
                 pages.append({"session": session.session_key,
                               "player": game.seats.get(user=user).player})
-            tables.append({"game": game.pk, "pages": pages, "played": on})
+            closed = None
+            if t == 0:
+                closed = commands.create_table(users[0], f"{PREFIX}{t}-closed", seats,
+                                               {"rounds": 1})
+                commands.cancel_table(closed.pk, users[0])
+            tables.append({"game": game.pk, "pages": pages, "played": on,
+                           "closed": closed.pk if closed else None})
         return tables
 
     def _clean(self) -> None:
@@ -741,8 +752,8 @@ class Bench:
     # -- part 1 --
 
     async def _hammer(self, page: Page, path: str, seconds: float, conns: int,
-                      signed_in: bool = True) -> int:
-        """Requests answered 200 or 204 by `conns` connections asking in a loop."""
+                      signed_in: bool = True, answered: int = 200) -> int:
+        """Requests answered `answered` (or 204) by `conns` connections asking in a loop."""
         statuses: Counter = Counter()
         stop = time.monotonic() + seconds
 
@@ -758,9 +769,9 @@ class Bench:
                         statuses[type(exc).__name__] += 1
 
         await asyncio.gather(*(run() for _ in range(conns)))
-        if set(statuses) - {200, 204}:
+        if set(statuses) - {answered, 204}:
             self.stdout.write(f"  {path}: answers {dict(statuses)}")
-        return statuses[200] + statuses[204]
+        return statuses[answered] + statuses[204]
 
     async def _side_by_side(self, port: int, tables: list[dict], options) -> None:
         """The three kinds of request in turns of a second or two, so that a change in
@@ -776,9 +787,14 @@ class Bench:
             page.looked_query())
         await page.request("poll", "GET", poll)
         await page.session.close()
-        kinds = {"/health/ (no session, no database)": ("/health/", False, page),
-                 "unchanged poll": (poll, True, page),
-                 "game page": (f"/t/{page.game}/", True, page)}
+        kinds = {"/health/ (no session, no database)": ("/health/", False, page, 200),
+                 "unchanged poll": (poll, True, page, 200),
+                 # The least a table's page costs beside what it shows: the player and
+                 # their seat read, the site's frame drawn (its header, the count of
+                 # tables awaiting them), at a table closed before it started ("Gone").
+                 "signed-in floor (a closed table)": (
+                     f"/t/{tables[0]['closed']}/", True, page, 410),
+                 "game page": (f"/t/{page.game}/", True, page, 200)}
         played = tables[-1].get("played", 0)
         if played:
             # The host's page of the table played on: a round's log grows with every move.
@@ -786,7 +802,7 @@ class Bench:
             await host.reload()
             await host.session.close()
             kinds[f"game page, {played} moves into its round"] = (
-                f"/t/{host.game}/", True, host)
+                f"/t/{host.game}/", True, host, 200)
         done = Counter()
         cpu = Counter()
         client_cpu = Counter()
@@ -794,11 +810,11 @@ class Bench:
         watch = options.get("gc_dir")
         turns = max(1, round(seconds / 2))
         for _ in range(turns):
-            for kind, (path, signed_in, asking) in kinds.items():
+            for kind, (path, signed_in, asking, answered) in kinds.items():
                 before, mine = cpu_seconds(pids), time.process_time()
                 collected = gc_totals(watch, pids)[1] if watch else 0.0
                 done[kind] += await self._hammer(asking, path, seconds / turns, conns,
-                                                 signed_in)
+                                                 signed_in, answered)
                 cpu[kind] += cpu_seconds(pids) - before
                 if watch:
                     collecting[kind] += gc_totals(watch, pids)[1] - collected
