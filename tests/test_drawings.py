@@ -1,18 +1,26 @@
 """Parts of pages drawn once per process and shown again (dalmuti_site.drawings): the
 site's header, a player's standing-orders panel, a hand, the taxes, the seating draw, the
-talk's forms, the notification box. Each page still shows its own reader's name, links
+trick, the talk's forms, the notification box. Each page still shows its own reader's name, links
 and form tokens, and a change shows at once."""
 
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
 from dalmuti_site import drawings
 from games.models import Game
-from tests.helpers import make_user, play_until, start_table, templates_drawn, waiting_humans
+from tests.helpers import (
+    make_user,
+    play_out,
+    play_until,
+    start_table,
+    templates_drawn,
+    waiting_humans,
+)
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -174,6 +182,83 @@ def _between(page: str, start: str, end: str) -> str:
 
 def _hand(page: str) -> str:
     return _between(page, '<fieldset class="hand', "</fieldset>")
+
+
+def _trick_as_included(response) -> str:
+    """The felt's centre as the page's template drew it before it was kept: the trick's
+    template included in the page's own context."""
+    page_context = next(c for c in response.context if "to_beat_play" in c and "game" in c)
+    return render_to_string("games/table/_trick.html", page_context.flatten())
+
+
+def _play_if_able(actions: list[dict]) -> dict:
+    """Play rather than pass, so that tricks grow."""
+    return next((a for a in actions if a["type"] == "play"), actions[0])
+
+
+def _trick_plays(game: Game) -> list | None:
+    """The plays of the trick in play; None between tricks' phases (taxes, trade)."""
+    view = game.engine_state().round.view(None)
+    return view["trick"]["plays"] if view["phase"] == "play" else None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("plays", [0, 1, 2, "the game over"])
+def test_the_trick_is_drawn_once_for_each_way_it_reads(drawn, plays):
+    """In play, the centre reads alike to every reader but the one whose play is to beat
+    ("You played") or, before the first play of a trick, the one who leads ("Your
+    lead"); once the game is over, alike to all ("The last play, by…"): one drawing for
+    each, kept for every page after; each page's centre is what the trick's template
+    drew in its place, names escaped."""
+    people = [make_user(name, display_name=f"{name.title()} <b>&") for name in
+              ("ada", "bob", "cy", "dee", "eve")]
+    game = start_table(people[0], people[1:], options={"rounds": 2})
+    if plays == "the game over":
+        game = play_out(game, _play_if_able)
+    else:
+        game = play_until(game, lambda g: g.round_number == 2 and _trick_plays(g) is not None
+                          and len(_trick_plays(g)) == plays, _play_if_able)
+        assert not game.is_over
+    view = game.engine_state().view(None)
+    readers = {person.username: _signed_in(person) for person in people}
+    for client in readers.values():
+        client.get(f"/t/{game.pk}/")  # first looks: what arrived since, numbered
+    # From here each page shows what it showed the last time: drawn afresh, and counted.
+    drawings.forget()
+    drawn.clear()
+    centres = {}
+    for name, client in readers.items():
+        response = client.get(f"/t/{game.pk}/")
+        page = response.content.decode()
+        assert _trick_as_included(response) in page
+        centres[name] = _centre(page)
+    assert drawn.count("games/table/_trick.html") == len(set(centres.values()))
+    again = {name: _centre(client.get(f"/t/{game.pk}/").content.decode())
+             for name, client in readers.items()}
+    assert again == centres
+    assert drawn.count("games/table/_trick.html") == len(set(centres.values()))
+    assert all("<b>" not in centre for centre in centres.values())
+    seat_of = {s.user.username: s.player for s in game.seats.select_related("user")}
+    if plays == "the game over":
+        assert all("The last play, by" in centre for centre in centres.values())
+        assert len(set(centres.values())) == 1
+    elif plays:
+        mover = view["seats"][view["trick"]["plays"][-1]["seat"]]
+        for name, centre in centres.items():
+            if seat_of[name] == mover:
+                assert "You played, to beat:" in centre
+            else:
+                assert "&lt;b&gt;&amp; played, to beat:" in centre
+        assert len(set(centres.values())) == 2
+    else:
+        leader = view["seats"][view["to_act"]]
+        for name, centre in centres.items():
+            assert ("Your lead" in centre) == (seat_of[name] == leader)
+        assert len(set(centres.values())) == 2
+
+
+def _centre(page: str) -> str:
+    return _between(page, '<div class="centre"', "\n  </div>\n</div>")
 
 
 @pytest.mark.django_db

@@ -208,6 +208,44 @@ def scoreboard_panel(context) -> str:
     return drawn_once("games/table/_scoreboard.html", values, context)
 
 
+def _play_shown(play: dict) -> dict:
+    """What the trick's template shows of a play: who, what, in words, and how it lands."""
+    return {"name": str(play["name"]), "cards": [int(rank) for rank in play["cards"]],
+            "label": str(play["label"]), "arrive": int(play.get("arrive") or 0)}
+
+
+@register.simple_tag(takes_context=True)
+def trick_panel(context) -> str:
+    """The trick at the felt's centre while a round is played (games/table/_trick.html):
+    every page draws it, and it reads alike to every reader but the one whose play is to
+    beat ("You played") or who leads ("Your lead"), so it is drawn once per process for
+    what it shows (dalmuti_site.drawings), from exactly these values. They follow the
+    template's two branches: with a play to beat, the plays, the passes and the last
+    trick's peek; without, the last trick won and who leads. What a branch does not show
+    is left out (who leads beside a play to beat, whose the last play is once the game is
+    over: "The last play, by…" reads alike to all), so as not to split the drawing."""
+    last = context.get("last_trick")
+    game_over = bool(context.get("game_over"))
+    values = {
+        "phase": str(context["phase"]),
+        "game_over": game_over,
+        "last_trick": {"winner": str(last["winner"]),
+                       "plays": [_play_shown(play) for play in last["plays"]]} if last else None,
+    }
+    to_beat = context.get("to_beat_play")
+    if to_beat:
+        values.update({
+            "to_beat_play": {**_play_shown(to_beat),
+                             "is_me": bool(to_beat.get("is_me")) and not game_over},
+            "earlier_plays": [_play_shown(play) for play in context.get("earlier_plays") or ()],
+            "passed_names": [str(name) for name in context.get("passed_names") or ()],
+        })
+    else:
+        values.update({"leader_is_me": bool(context.get("leader_is_me")),
+                       "to_act_name": str(context.get("to_act_name") or "")})
+    return drawn_once("games/table/_trick.html", values, context)
+
+
 @register.simple_tag(takes_context=True)
 def hand_panel(context) -> str:
     """The reader's hand (games/table/_hand_panel.html), a card or a choice per card: the
