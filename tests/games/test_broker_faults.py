@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import connections
 from django.utils import timezone
 
 from dalmuti_site.celery import app
@@ -82,6 +83,10 @@ def test_a_move_is_answered_while_the_broker_hangs_and_the_sweep_delivers_later(
                          game.awaiting[str(seat.player)][0])
         except Exception as exc:  # reported below
             errors.append(exc)
+        finally:
+            # This thread's own connection: left open, it would hold the test database
+            # when the run ends and drops it.
+            connections.close_all()
 
     try:
         for _turn in range(20):
