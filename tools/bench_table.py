@@ -120,6 +120,13 @@ def _timed(client: Client, path: str, times: int, status: int) -> list[float]:
     return took
 
 
+def _cpu(client: Client, path: str, times: int, status: int) -> float:
+    """CPU milliseconds per request of `times` requests for `path`, each answered `status`."""
+    start = time.process_time()
+    _timed(client, path, times, status)
+    return (time.process_time() - start) * 1000 / times
+
+
 def _ratios(cpu: dict[str, list[float]]) -> list[str]:
     """Each figure's median and its rate against `/health/`'s, a line each."""
     health = statistics.median(cpu["/health/"])
@@ -244,9 +251,7 @@ class Bench:
                 _timed(client, path, 20, status)  # what each process keeps, drawn
             for _ in range(5):
                 for name, (path, status) in asked.items():
-                    start = time.process_time()
-                    _timed(client, path, per_turn, status)
-                    cpu[name].append((time.process_time() - start) * 1000 / per_turn)
+                    cpu[name].append(_cpu(client, path, per_turn, status))
         finally:
             request_log.setLevel(level)
         self.stdout.write(f"the page's floor, CPU per request (median of 5 turns of "
@@ -276,9 +281,7 @@ class Bench:
                 break
             for name, path in (("/health/", "/health/"), ("first load at a new version", page),
                                ("reloaded unchanged", page)):
-                start = time.process_time()
-                _timed(client, path, 1, 200)
-                cpu[name].append((time.process_time() - start) * 1000)
+                cpu[name].append(_cpu(client, path, 1, 200))
         self.stdout.write(f"the game page in play, CPU per request (median over "
                           f"{len(cpu['/health/'])} moves at a table of five, in-process):")
         for line in _ratios(cpu):
@@ -300,11 +303,7 @@ class Bench:
         for name, path in (("the table", f"/t/{game.pk}/"),
                            ("its record", reverse("game_record", args=[game.pk]))):
             _timed(client, path, 3, 200)
-            took = []
-            for _ in range(5):
-                start = time.process_time()
-                _timed(client, path, per_turn, 200)
-                took.append((time.process_time() - start) * 1000 / per_turn)
+            took = [_cpu(client, path, per_turn, 200) for _ in range(5)]
             self.stdout.write(f"  {name:12s} {statistics.median(took):.2f} ms")
 
     def emails_per_round(self) -> None:
