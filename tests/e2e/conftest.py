@@ -16,6 +16,7 @@ check) is in harness.py.
 """
 
 import os
+import subprocess
 
 import pytest
 
@@ -51,6 +52,20 @@ def browser(live_server):
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture
+def colour_emoji_font():
+    """A colour-emoji font, as phones and desktops have (Debian's fonts-noto-color-emoji,
+    installed by .ci/run): what a test of how emoji are drawn needs."""
+    try:
+        fonts = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True,
+                               check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        fonts = ""
+    if "Noto Color Emoji" not in fonts:
+        _skip_or_fail("no colour-emoji font (Debian's fonts-noto-color-emoji; .ci/run "
+                      "installs it)")
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """The game page in each phase, on a phone and on a laptop: the control a player must use
 is on screen without scrolling and not covered by anything, no seat round the felt is drawn
 over what its centre shows, the page passes an automated accessibility check, and the tab
-title says when it is your turn. Screenshots of every phase and size are written to
-var/screenshots/ for a person to look at."""
+title says when it is your turn; the talk's flourishes are drawn as emoji. Screenshots of
+every phase and size are written to var/screenshots/ for a person to look at."""
 
 import dataclasses
 
@@ -196,3 +196,44 @@ def test_card_names_fit_their_tiles_in_every_language(one_table, browser, live_s
     assert clipped == []
     names = set(page.locator(".hcard .cname").all_text_contents())
     assert len(names) >= 9, names  # most of the deck's names were measured
+
+
+def _fonts_drawing(page, context, selector: str) -> list[set[str]]:
+    """The fonts Chromium drew each element's text with (DevTools' platform fonts)."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    found = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]
+    return [{font["familyName"] for font in
+             cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+            for node in found]
+
+
+@pytest.mark.parametrize("size", harness.SIZES)
+def test_the_talks_flourishes_are_drawn_as_emoji(tables, browser, live_server, size,
+                                                 colour_emoji_font, screenshots):
+    """A flourish's picture (the coffee, the cards...) is drawn by the emoji font, never by a
+    text font's black-and-white sign for the same character: on its button, in the talk,
+    and at a desk in the talk's newest line over the folded panel."""
+    context = harness.new_context(browser, size)
+    page = context.new_page()
+    harness.log_in(page, live_server.url, "tess")
+    page.goto(f"{live_server.url}/t/{tables['over']}/")  # Tess is a Greater Peon there
+    if size == "phone":
+        page.locator("[data-chat-toggle]").click()
+    buttons = page.locator(".flourish-button")
+    expect(buttons.first).to_be_visible()
+    page.get_by_role("button", name="Serve the coffee").click()
+    expect(page.locator("#chat-log .chat-msg.flourish")).to_have_count(1)
+    drawn = _fonts_drawing(page, context, ".flourish-button > .emoji, "
+                                          "#chat-log .chat-msg.flourish .emoji")
+    assert len(drawn) == buttons.count() + 1
+    page.screenshot(path=str(screenshots / f"flourish-{size}.png"))
+    if size == "laptop":
+        page.locator("#chat-heading").click()  # the talk folded: its newest line shows
+        expect(page.locator("#chat-latest")).to_contain_text("Coffee is served")
+        drawn += _fonts_drawing(page, context, "#chat-latest .emoji")
+        assert len(drawn) == buttons.count() + 2
+    assert drawn == [{"Noto Color Emoji"}] * len(drawn), drawn
+    context.close()
