@@ -35,10 +35,11 @@ class UserLanguageMiddleware:
     """Use the language chosen in the player's profile, else what LocaleMiddleware found
     (the language cookie set by the switcher, then the browser's Accept-Language).
 
-    A view marked `answers_without_user` (the poll, whose usual answer is an empty 204
-    from Redis alone) is left to load the user, and so call activate_user_language,
-    only when it needs to: looking the user up here would cost every such request a
-    database query."""
+    A view marked `answers_without_user` is left to load the user, and so call
+    activate_user_language, only when it needs to: the poll, whose usual answer is an
+    empty 204 from Redis alone, and what answers the same to everybody (the health check,
+    the service worker). Looking the user up here would cost every such request the
+    session and a database query."""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -11,6 +11,11 @@ def health(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
+# Not even for a signed-in browser: looking up its player would read the session and the
+# database (accounts.middleware.UserLanguageMiddleware).
+health.answers_without_user = True
+
+
 urlpatterns = [
     path("health/", health, name="health"),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's among them).

@@ -24,6 +24,12 @@ def service_worker(request):
                         headers={"Service-Worker-Allowed": "/"})
 
 
+# The same script for everybody, asked for again as pages open: the player is not looked
+# up (accounts.middleware.UserLanguageMiddleware), which would read the session and the
+# database at every page.
+service_worker.answers_without_user = True
+
+
 @require_GET
 @cache_control(max_age=3600)
 def manifest(request):
