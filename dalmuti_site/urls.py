@@ -11,16 +11,21 @@ def health(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
-# Not even for a signed-in browser: looking up its player would read the session and the
-# database (accounts.middleware.UserLanguageMiddleware).
+def favicon(request):
+    """Browsers ask for /favicon.ico on pages that name no icon (the admin's among them).
+    Looked up on request: static file names are hashed, known only after collectstatic."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
+# The same for everybody, signed in or not: looking up the player would read the session
+# and the database (accounts.middleware.UserLanguageMiddleware).
 health.answers_without_user = True
+favicon.answers_without_user = True
 
 
 urlpatterns = [
     path("health/", health, name="health"),
-    # Browsers ask for /favicon.ico on pages that name no icon (the admin's among them).
-    # Looked up on request: static file names are hashed, known only after collectstatic.
-    path("favicon.ico", lambda request: HttpResponsePermanentRedirect(static("favicon.svg"))),
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
