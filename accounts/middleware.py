@@ -38,8 +38,8 @@ class UserLanguageMiddleware:
     A view marked `answers_without_user` is left to load the user, and so call
     activate_user_language, only when it needs to: the poll, whose usual answer is an
     empty 204 from Redis alone, and what answers the same to everybody (the health check,
-    the service worker). Looking the user up here would cost every such request the
-    session and a database query."""
+    the service worker, the old-style icon's redirect). Looking the user up here would
+    cost every such request the session and a database query."""
 
     def __init__(self, get_response):
         self.get_response = get_response
