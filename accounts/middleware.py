@@ -31,15 +31,20 @@ def remember_page_language(user, code: str) -> None:
         user.page_language = code
 
 
-class UserLanguageMiddleware:
-    """Use the language chosen in the player's profile, else what LocaleMiddleware found
-    (the language cookie set by the switcher, then the browser's Accept-Language).
-
-    A view marked `answers_without_user` is left to load the user, and so call
+def answers_without_user(view):
+    """Mark `view` as one UserLanguageMiddleware leaves to load the user, and so call
     activate_user_language, only when it needs to: the poll, whose usual answer is an
     empty 204 from Redis alone, and what answers the same to everybody (the health check,
-    the service worker, the old-style icon's redirect). Looking the user up here would
+    the service worker, the old-style icon's redirect). Looking the user up for it would
     cost every such request the session and a database query."""
+    view.answers_without_user = True
+    return view
+
+
+class UserLanguageMiddleware:
+    """Use the language chosen in the player's profile, else what LocaleMiddleware found
+    (the language cookie set by the switcher, then the browser's Accept-Language); not for
+    a view marked `answers_without_user`."""
 
     def __init__(self, get_response):
         self.get_response = get_response

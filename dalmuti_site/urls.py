@@ -4,23 +4,22 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.cache import never_cache
 
+from accounts.middleware import answers_without_user
 
+
+@answers_without_user
 @never_cache
 def health(request):
     """For load balancers and uptime checks: answers without a session or the database."""
     return HttpResponse("ok", content_type="text/plain")
 
 
+@answers_without_user
 def favicon(request):
     """Browsers ask for /favicon.ico on pages that name no icon (the admin's among them).
     Looked up on request: static file names are hashed, known only after collectstatic."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))
 
-
-# The same for everybody, signed in or not: looking up the player would read the session
-# and the database (accounts.middleware.UserLanguageMiddleware).
-health.answers_without_user = True
-favicon.answers_without_user = True
 
 
 urlpatterns = [

@@ -11,11 +11,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.middleware import answers_without_user
+
 from . import services
 
 SERVICE_WORKER = settings.BASE_DIR / "static" / "js" / "sw.js"
 
 
+@answers_without_user  # the same script for everybody, asked for again as pages open
 @require_GET
 @never_cache
 def service_worker(request):
@@ -23,11 +26,6 @@ def service_worker(request):
     return HttpResponse(SERVICE_WORKER.read_text(), content_type="text/javascript",
                         headers={"Service-Worker-Allowed": "/"})
 
-
-# The same script for everybody, asked for again as pages open: the player is not looked
-# up (accounts.middleware.UserLanguageMiddleware), which would read the session and the
-# database at every page.
-service_worker.answers_without_user = True
 
 
 @require_GET

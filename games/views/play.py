@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.middleware import activate_user_language
+from accounts.middleware import activate_user_language, answers_without_user
 from chat import services as chat
 from games.core import live
 from games.core.clock import some_deadline_passed
@@ -81,6 +81,7 @@ def _recorded(request, game_id: int):
     return redirect("game", game_id)
 
 
+@answers_without_user
 @never_cache
 @require_GET
 def poll(request, game_id: int):
@@ -96,8 +97,6 @@ def poll(request, game_id: int):
     activate_user_language(request)
     return _poll(request, game_id)
 
-
-poll.answers_without_user = True
 
 
 def _known_by_redis(request, game_id: int) -> HttpResponse | None:
