@@ -175,13 +175,15 @@ class GameAdmin(OrganisedAdmin):
 
     @admin.display(description=gettext_lazy("waiting for"))
     def waiting_for(self, obj):
-        """Whom the table waits for, and until when: no turn token (it counts private
-        steps, which would tell a private decision)."""
+        """Whom the table is seen to wait for, and until when: not a secret wait (a
+        revolution decided in private), and no turn token (it counts private steps)."""
         if not obj.is_playing or not obj.awaiting:
             return "—"
         names = {str(s.player): s.name for s in obj.seats.all() if s.player is not None}
         parts = []
         for player, wait in sorted(obj.waits().items()):
+            if wait.secret:
+                continue
             name = names.get(str(player), "?")
             if wait.deadline:
                 when = timezone.localtime(wait.deadline)
@@ -189,7 +191,7 @@ class GameAdmin(OrganisedAdmin):
                     "player": name, "deadline": date_format(when, "DATETIME_FORMAT")})
             else:
                 parts.append(name)
-        return ", ".join(parts)
+        return ", ".join(parts) or "—"
 
     @admin.display(description=gettext_lazy("state"))
     def state_display(self, obj):
@@ -207,12 +209,14 @@ class GameAdmin(OrganisedAdmin):
         names = {s.player: s.name for s in obj.seats.all() if s.player is not None}
         actions = obj.actions.order_by("seq")
         if obj.is_over:
-            # The record as the replay tells it: the private lines too, marked.
+            # The record as the replay tells it: the private lines too, marked, each with
+            # its number in the record.
             lines = all_log_lines(actions, names)
             note = ""
         else:
-            # In play: the lines everybody at the table reads, nothing private.
-            lines = log_lines(list(actions), None, names)
+            # In play: the lines everybody at the table reads, nothing private; not their
+            # numbers in the record either, whose gaps would tell where a step was private.
+            lines = [{**line, "seq": ""} for line in log_lines(list(actions), None, names)]
             note = format_html("<p class=\"help\">{}</p>", _(
                 "Only the public lines while the game is in play; the private ones (the "
                 "give-backs, a revolution kept quiet) show once it is over."))
@@ -225,8 +229,9 @@ class GameAdmin(OrganisedAdmin):
         return format_html(
             "<details><summary>{}</summary>{}<ol>{}</ol></details>", count, note,
             format_html_join(
-                "", "<li>#{} {} · {} {}</li>",
-                ((line["seq"], line["time"].strftime("%Y-%m-%d %H:%M"), line["text"],
+                "", "<li>{} {} · {} {}</li>",
+                (("#{}".format(line["seq"]) if line["seq"] else "",
+                  line["time"].strftime("%Y-%m-%d %H:%M"), line["text"],
                   _("(private)") if line["private"] else "") for line in lines),
             ),
         )

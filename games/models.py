@@ -31,31 +31,51 @@ def new_seed() -> int:
     return secrets.randbelow(2**62)
 
 
+# A turn token is the public version at which a wait began times TOKEN_STEPS, plus the
+# private steps the player has taken since (at most a few: a revolution declined).
+TOKEN_STEPS = 16
+
+
 @dataclass(frozen=True)
 class Wait:
     """One player's running turn, as Game.awaiting keeps it (the list [token, since,
-    deadline] in JSON): the turn token a move must carry, when the wait began, and when
-    it times out (None: no clock, or a bot plays the seat)."""
+    deadline] in JSON, and `true` after them for a secret wait): the turn token a move must
+    carry, when the wait began, and when it times out (None: no clock, or a bot plays the
+    seat).
+
+    A secret wait is one nobody else knows of: a revolution decided by a player the table
+    is not seen to wait for (engine.Game.publicly_awaited). Nothing the others can read
+    may come from it: it draws on no time bank, and its timeout is no missed turn."""
 
     token: int
     since: datetime
     deadline: datetime | None = None
+    secret: bool = False
 
     @classmethod
     def from_stored(cls, stored: list) -> "Wait":
         # Waits stored before deadlines were kept have no third item.
         deadline = stored[2] if len(stored) > 2 else None
         return cls(stored[0], datetime.fromisoformat(stored[1]),
-                   datetime.fromisoformat(deadline) if deadline else None)
+                   datetime.fromisoformat(deadline) if deadline else None,
+                   len(stored) > 3 and bool(stored[3]))
 
     def to_stored(self) -> list:
-        return [self.token, self.since.isoformat(),
-                self.deadline.isoformat() if self.deadline else None]
+        stored = [self.token, self.since.isoformat(),
+                  self.deadline.isoformat() if self.deadline else None]
+        return [*stored, True] if self.secret else stored
 
     @property
     def stored_deadline(self) -> str | None:
         """The deadline as the JSON keeps it (what the poll and the pages compare)."""
         return self.deadline.isoformat() if self.deadline else None
+
+    @property
+    def public_token(self) -> int:
+        """The token the wait began with, the same through the player's private steps: what
+        others do about this turn (a nudge) and what is sent about it (a reminder) holds
+        after a revolution declined in private, which must change nothing they can see."""
+        return self.token - self.token % TOKEN_STEPS
 
 
 class BotLevel(models.TextChoices):
@@ -134,7 +154,7 @@ class Game(ChannelOwner):
     # {player index: [turn token, ISO time the wait began, ISO deadline or None]} for every
     # player the game now waits for; read and written through Wait (waits, wait_for,
     # set_waits). A turn token is the public version at which the wait
-    # began, times TOKEN_STEPS, plus the private steps the player took since.
+    # began, times TOKEN_STEPS, plus the private steps the player took since (see Wait).
     awaiting = models.JSONField(default=dict, blank=True, editable=False)
     round_number = models.PositiveSmallIntegerField(_("round"), default=0)
     created = models.DateTimeField(_("created"), auto_now_add=True)

@@ -4,7 +4,11 @@ time ran out: "time ran out: passed for them"), how often the stand-in bot took 
 seat (the "stand_in" records), and the games they left before the end (their seats).
 Three queries, whatever the number of games.
 
-Moves made by a standing order are not counted: nobody waited for them."""
+Moves made by a standing order are not counted: nobody waited for them. Nor is a decision
+on a revolution: in a round with taxes nobody knows it was asked for (docs/RULES.md,
+section 5), and a count anybody can read must not tell who held both jesters. (The one
+decision the table is seen to wait for, the Greater Peon's in a first round without
+taxes, goes uncounted with them.)"""
 
 from dataclasses import dataclass
 from datetime import timedelta
@@ -24,7 +28,7 @@ RELIABILITY_MIN_TURNS = 20
 
 # Records that are not a turn of the player (the deal, the table's changes, notes).
 NOT_TURNS = ("start", "next_round", "ending", "join", "leave", "end_proposal", "end_vote",
-             "end_closed", "stand_in")
+             "end_closed", "stand_in", "revolution")
 
 
 @dataclass(frozen=True)

@@ -48,19 +48,23 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
         pauses = pauses_of(game, seats.values(), earliest)
         for _step in range(len(seats) * 2):
             expired = [
-                seats[p] for p, wait in sorted(game.waits().items(), key=lambda pw: str(pw[0]))
+                (seats[p], wait)
+                for p, wait in sorted(game.waits().items(), key=lambda pw: str(pw[0]))
                 if (limit := deadline(game, seats[p], wait.since,
-                                      pauses.get(seats[p].user_id, [])))
+                                      pauses.get(seats[p].user_id, []), wait.secret))
                 and limit <= now
             ]
             if not expired:
                 break
-            seat = expired[0]
+            seat, wait = expired[0]
             state = game.engine_state()
             action = engine.timeout_action(state.view(seat.player))
-            seat.timeouts_in_row += 1
             stood_in = seat.stand_in
-            seat.stand_in = seat.stand_in or seat.timeouts_in_row >= TIMEOUTS_BEFORE_STAND_IN
+            if not wait.secret:
+                # A secret wait's timeout is no missed turn: the others would see it in
+                # the count (a vote on a stand-in offered, the stand-in taking over).
+                seat.timeouts_in_row += 1
+                seat.stand_in = seat.stand_in or seat.timeouts_in_row >= TIMEOUTS_BEFORE_STAND_IN
             seat.pass_trick = ""
             seat.save(update_fields=["timeouts_in_row", "stand_in", "pass_trick"])
             state = apply_one(game, seat.player, action, "timeout", None, state)
@@ -69,7 +73,7 @@ def enforce_deadlines(game_id: int, now: datetime | None = None) -> int:
                 stand_in_takes_over(game, seat, "timeouts")
             save_state(game, state, actor=seat.player)
             applied += 1
-            if seat.timeouts_in_row == 1:
+            if seat.timeouts_in_row == 1 and not wait.secret:
                 notifications.for_absence(game, seat, Notification.Kind.TIMED_OUT)
             if seat.stand_in and not stood_in:
                 notifications.for_absence(game, seat, Notification.Kind.STAND_IN)
@@ -238,7 +242,7 @@ def nudge(game_id: int, user, player: int) -> None:
                 "You can nudge %(name)s once their turn has lasted %(minutes)d minute.",
                 "You can nudge %(name)s once their turn has lasted %(minutes)d minutes.",
                 minutes) % {"name": target.name, "minutes": minutes}, 409)
-        key = f"nudge:{game.pk}:{wait.token}:{player}:{me.player}"
+        key = f"nudge:{game.pk}:{wait.public_token}:{player}:{me.player}"
         if Notification.objects.filter(user=target.user, key=key).exists():
             raise Rejected(_("You have already nudged %(name)s this turn.")
                            % {"name": target.name}, 409)
@@ -252,7 +256,7 @@ def nudge(game_id: int, user, player: int) -> None:
                                         status=Notification.Status.SKIPPED, note="no channel")
         for notification in made:
             background.after_commit("send_notification", notification.pk)
-        group_channel.for_nudge(game, me.player, player, wait.token)
+        group_channel.for_nudge(game, me.player, player, wait.public_token)
 
 
 def vote_stand_in(game_id: int, user, player: int) -> bool:

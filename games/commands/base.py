@@ -7,11 +7,11 @@ from django.utils import timezone
 
 from games.commands import group_channel, notifications
 from games.core import background, live
-from games.core.clock import TOKEN_STEPS, deadline, pauses_of, settle_banks
+from games.core.clock import deadline, pauses_of, settle_banks
 from players import services as players
 
 from .. import engine
-from ..models import Action, Game, Round, Seat, Wait
+from ..models import TOKEN_STEPS, Action, Game, Round, Seat, Wait
 
 # Seat keys of engine events that name round seats (mapped to stable player indices).
 SEAT_KEYS = ("seat", "from", "to", "leader")
@@ -134,11 +134,14 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None,
         # theirs is given its deadline.
         settle_banks(game, {p: w for p, w in running.items() if p not in waits}, seats, now,
                      state_before)
+    public = state.publicly_awaited if game.is_playing else frozenset()
     for player in state.awaiting_players if game.is_playing else ():
         if player in waits:
             continue
+        secret = player not in public
         waits[player] = Wait(game.version * TOKEN_STEPS, now,
-                             deadline(game, seats[player], now) if player in seats else None)
+                             deadline(game, seats[player], now, secret=secret)
+                             if player in seats else None, secret)
         new_waits.append(player)
     game.keep_state(state)
     game.set_waits({p: waits[p] for p in state.awaiting_players if p in waits})
@@ -164,7 +167,7 @@ def refresh_deadlines(game: Game) -> None:
     pauses = pauses_of(game, seats.values(), earliest)
     game.set_waits({
         player: replace(wait, deadline=deadline(game, seat, wait.since,
-                                                pauses.get(seat.user_id, []))
+                                                pauses.get(seat.user_id, []), wait.secret)
                         if (seat := seats.get(player)) else None)
         for player, wait in waits.items()
     })

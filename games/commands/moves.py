@@ -60,11 +60,18 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
                 _("The table has moved on since your page was shown; nothing was changed."),
                 409,
             )
-        now = timezone.now()
-        seat.last_seen = seat.last_acted = now
-        seat.timeouts_in_row = 0
-        seat.save(update_fields=["last_seen", "last_acted", "timeouts_in_row"])
+        version = game.version
         seats = apply(game, seat, action, by="player", by_user=user, turn=turn, seats=seats)
+        seat.last_seen = timezone.now()
+        fields = ["last_seen"]
+        if not waiting.secret and game.version != version:
+            # A turn everybody saw taken: the player is back. Not a private step (a
+            # revolution declined), which the others must not see end a run of missed
+            # turns, nor the votes on a stand-in that count until the player acts.
+            seat.last_acted = seat.last_seen
+            seat.timeouts_in_row = 0
+            fields += ["last_acted", "timeouts_in_row"]
+        seat.save(update_fields=fields)
         wake_bots(game, seats)
     # The seats as the move left them (None after the end of a round, where seats change),
     # for whoever shows the table next.

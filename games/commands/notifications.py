@@ -94,9 +94,9 @@ def for_new_turns(game: Game, players: list[int], seats: dict[int, Seat] | None 
         user = seat.user
         channels = channels_for(user)
         wait = game.wait_for(seat.player)
-        token = wait.token
+        token = wait.public_token
         # The turn's own deadline (a bank's reserve and any pause counted in it).
-        remind_at = (wait.deadline or now) - remind_before(game, seat)
+        remind_at = (wait.deadline or now) - remind_before(game, seat, wait)
         reminder = f"reminder:{game.pk}:{token}:{seat.player}"
         if _wants(user, user.Notify.EVERY_TURN, channels):
             _notify_of_turn(user, f"turn:{game.pk}:{token}:{seat.player}", Kind.TURN,
@@ -276,7 +276,9 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         return "send", None
     _kind, _game, token, player = notification.key.split(":")[:4]
     wait = game.wait_for(int(player))
-    if not game.is_playing or wait is None or str(wait.token) != token:
+    # A private step (a revolution declined) leaves the turn as it was: its token moves
+    # on, its public token does not.
+    if not game.is_playing or wait is None or str(wait.public_token) != token:
         return "acted", None
     seat = Seat.objects.get(game=game, player=int(player))
     if seat.played_by_bot:
@@ -291,7 +293,7 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         limit = current_deadline(game, seat)
         if limit is None:
             return "no deadline", None
-        remind_at = limit - remind_before(game, seat)
+        remind_at = limit - remind_before(game, seat, wait)
         if remind_at > now:  # a vacation moved the deadline
             return "postpone", remind_at
         if daily_reminder and Notification.objects.filter(

@@ -15,7 +15,9 @@ reserve, a turn may last its limit plus what is left in the player's bank, and w
 ends the bank is settled by one rule (`Rules.settle`): the time the turn took beyond its
 limit comes out of the bank, the time it saved goes in, up to the cap. A forced pass
 (nothing in the hand beats the table) leaves the bank as it was, a turn the bot played
-from its start never touches it, and one the stand-in finished can only take from it.
+from its start never touches it, and one the stand-in finished can only take from it. A
+secret wait (a revolution decided in private, models.Wait) has the time per turn alone
+and leaves the bank as it was: every page shows the bank on the player's seat.
 Banks are kept per player and table (Game.banks, by user), so no change of seat,
 stand-in or pause can give one back.
 """
@@ -31,9 +33,6 @@ from games.models import Game, Pause, Seat, Wait
 
 TIMEOUTS_BEFORE_STAND_IN = 3
 VACATION_DAYS = 7
-# A turn token is the public version at which a wait began times TOKEN_STEPS, plus the
-# private steps the player has taken since (at most a few: a revolution declined).
-TOKEN_STEPS = 16
 
 Spans = list[tuple[datetime, datetime]]
 
@@ -154,8 +153,11 @@ def settle_banks(game: Game, ended: dict[int, Wait], seats: dict[int, Seat], now
     rules = Rules.of(game)
     if not rules.banked:
         return
+    # A secret wait never drew on the bank (`deadline`): settling it would show on the
+    # player's seat that they decided something in private.
     timed = {player: wait for player, wait in ended.items()
-             if wait.deadline is not None and (seat := seats.get(player)) and seat.user_id}
+             if wait.deadline is not None and not wait.secret
+             and (seat := seats.get(player)) and seat.user_id}
     if not timed:
         return
     earliest = min(wait.since for wait in timed.values())
@@ -183,20 +185,25 @@ def pauses_of(game: Game, seats: Iterable[Seat], since: datetime) -> dict[int, S
     return spans
 
 
-def deadline(game: Game, seat: Seat, since: datetime, pauses: Spans | None = None
-             ) -> datetime | None:
-    """When the player's current turn, begun at `since`, times out (None: never)."""
+def deadline(game: Game, seat: Seat, since: datetime, pauses: Spans | None = None,
+             secret: bool = False) -> datetime | None:
+    """When the player's current turn, begun at `since`, times out (None: never). A
+    secret wait (Wait.secret) has the time per turn alone."""
     rules = Rules.of(game)
     if not rules.timed or seat.played_by_bot:
         return None
     if pauses is None:
         pauses = pauses_of(game, [seat], since).get(seat.user_id, [])
-    return run_clock(since, rules.allowance(bank_left(game, seat.user_id)), pauses)
+    limit = rules.per_turn if secret else rules.allowance(bank_left(game, seat.user_id))
+    return run_clock(since, limit, pauses)
 
 
-def remind_before(game: Game, seat: Seat) -> timedelta:
-    """How long before the seat's deadline its reminder goes out."""
-    return Rules.of(game).remind_before(bank_left(game, seat.user_id))
+def remind_before(game: Game, seat: Seat, wait: Wait) -> timedelta:
+    """How long before the deadline of the seat's `wait` its reminder goes out."""
+    rules = Rules.of(game)
+    if wait.secret:
+        return rules.per_turn / 4
+    return rules.remind_before(bank_left(game, seat.user_id))
 
 
 def wait_began(game: Game, player: int) -> datetime | None:

@@ -181,6 +181,14 @@ class Game:
         return tuple(self.seats[s] for s in self.round.awaiting)
 
     @property
+    def publicly_awaited(self) -> frozenset[int]:
+        """The players everybody sees the table wait for: ``awaiting_players`` less one
+        deciding on a revolution in private. Whatever the others can read of a wait (its
+        clock, the time bank it draws on, a nudge, a missed turn) may come only from
+        these."""
+        return frozenset(self.seats[s] for s in self.round.awaiting_seen_by(None))
+
+    @property
     def standings(self) -> list[dict[str, int]]:
         """The players at the table, best first (docs/RULES.md section 7). ``rank`` is 1-based;
         ``great_dalmuti`` counts the rounds that made the player Great Dalmuti (their

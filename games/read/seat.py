@@ -417,7 +417,7 @@ def seat_slots(rows: list, my_player: int | None) -> None:
 
 def nudged(game: Game, me: Seat) -> set[int]:
     """The players `me` has nudged in their current turn (commands.absence.nudge keys
-    each nudge "nudge:game:turn token:player:by")."""
+    each nudge "nudge:game:public token:player:by")."""
     keys = Notification.objects.filter(
         game=game, kind=Notification.Kind.NUDGE, key__endswith=f":{me.player}",
     ).values_list("key", flat=True)
@@ -425,7 +425,7 @@ def nudged(game: Game, me: Seat) -> set[int]:
     for key in keys:
         _kind, _game, token, player, _by = key.split(":")
         wait = game.wait_for(int(player))
-        if wait and str(wait.token) == token:
+        if wait and str(wait.public_token) == token:
             done.add(int(player))
     return done
 

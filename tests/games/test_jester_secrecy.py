@@ -1,5 +1,6 @@
 """Nobody learns who holds both jesters before a revolution is declared: not from a page,
-not from the version a page polls with, not from the poll's status.
+not from the version a page polls with, not from the poll's status; neither a player nor
+somebody watching by link.
 
 The same table is played in several worlds that differ only in where the jesters are
 and in what the holder (a bot, or a human who declines at once, or a human who has not
@@ -14,6 +15,7 @@ from datetime import UTC, datetime
 
 import pytest
 import time_machine
+from django.test import Client
 
 from games import commands, engine
 from games.commands.base import save_state
@@ -96,8 +98,14 @@ class Observer:
             self.client.get(f"/t/{pk}/poll/?v=-1&me=").content.decode(),
             self.client.get(f"/t/{pk}/log/").content.decode(),
         ]
-        return [JOIN_LINK.sub(r"\1*/", CSRF.sub(r"\1*", page)).replace(f"/{pk}/", "/N/")
-                for page in pages]
+        # What somebody watching by link sees (another browser: no session).
+        token = self.game.watch_token
+        watcher = Client()
+        watched = [watcher.get(f"/watch/{token}/{path}") for path in ("", "poll/?v=-1", "log/")]
+        assert [answer.status_code for answer in watched] == [200, 200, 200]
+        pages += [answer.content.decode() for answer in watched]
+        return [JOIN_LINK.sub(r"\1*/", CSRF.sub(r"\1*", page))
+                .replace(f"/{pk}/", "/N/").replace(token, "W") for page in pages]
 
     def look(self) -> None:
         self.client.force_login(self.user)
@@ -128,6 +136,8 @@ def _play_world(client, people, holder: int | None, human_holder: str) -> list:
         # first-table explanation of standing orders would tell the worlds apart (by
         # which ran first), not the jesters.
         game.seats.update(first_game=False)
+        commands.set_watchable(game.pk, people["host"], True)
+        game.refresh_from_db()
         seats = _seat_people(game, people)
         hands = _base_hands()
         if holder is not None:
@@ -168,6 +178,8 @@ def _first_round_world(client, people, gp_holds_both: bool) -> list:
         game = start_table(people["host"], [people["a"], people["b"]], bots=2,
                            options={"rounds": 3, "first_round_taxes": False})
         game.seats.update(first_game=False)  # as in _play_world
+        commands.set_watchable(game.pk, people["host"], True)
+        game.refresh_from_db()
         _seat_people(game, people)
         hands = _base_hands()
         if gp_holds_both:

@@ -66,6 +66,7 @@ from .play import PlayPhase
 from .state import RoundState, new_table
 from .taxes import TaxPhase, begin
 from .trade import TradePhase
+from .view import awaiting_seen_by
 from .view import view as seat_view
 
 #: The phases of a round, each with its legal actions and moves, by name.
@@ -144,6 +145,10 @@ class Round(RoundState):
     def events_for(self, seat: int | None) -> list[dict]:
         """``last_events`` as ``seat`` may see them (None: a spectator)."""
         return [e for e in self.last_events if may_see(e, seat)]
+
+    def awaiting_seen_by(self, seat: int | None) -> list[int]:
+        """The seats awaited as ``seat`` may know it (None: as everybody may)."""
+        return awaiting_seen_by(self, seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know, as JSON-able data (``None``: a spectator).
