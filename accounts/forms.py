@@ -157,7 +157,8 @@ class ProfileForm(forms.ModelForm):
     )
     away_until = forms.DateField(
         label=_("Away until"), required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        # A date field reads only the ISO form, whatever the language shows elsewhere.
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
         help_text=_(
             "Going away? Your clock waits at every timed table until the end of that day "
             "(at most 14 days ahead). Leave empty when you are here."

@@ -195,3 +195,18 @@ def test_the_profile_says_what_time_it_is_in_the_chosen_zone(client, friends):
         page = client.get("/accounts/profile/").content.decode()
         assert "(there it is now 19:00 JST)" in page
         assert '<option value="Asia/Tokyo" selected>Asia/Tokyo</option>' in page
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "de", "fr"])
+def test_the_day_set_comes_back_as_the_date_field_reads_it_in_every_language(
+    client, timed, language
+):
+    # A browser's date field reads only 2026-11-30: a date shown as 30.11.2026 would leave
+    # it empty, and the next save of the profile (for anything else) would end the absence.
+    user = waiting_humans(timed)[0].user
+    user.language = language
+    user.save(update_fields=["language"])
+    with time_machine.travel(NOW, tick=False):
+        assert _profile(client, user, away_until="2026-11-30").status_code == 302
+        page = client.get("/accounts/profile/").content.decode()
+    assert 'name="away_until" value="2026-11-30"' in page
