@@ -237,6 +237,12 @@ class Game(ChannelOwner):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
 
+    @property
+    def ended_early(self) -> bool:
+        """Started, then ended before its end (by an organiser): its round in play never
+        ends, so the table is shown no more, only its record."""
+        return self.status == self.Status.ABANDONED and self.state is not None
+
     def engine_state(self) -> engine.Game:
         """The stored snapshot of the game, as the engine's Game (None before the start).
 

@@ -89,6 +89,9 @@ def end_game(game_id: int, reason: str) -> Game:
         game.end_reason = reason[:200]
         game.finished = timezone.now()
         game.awaiting = {}
-        game.save(update_fields=["status", "end_reason", "finished", "awaiting", "updated"])
-        live.table_forgotten(game.pk)
+        # A new version: the open pages learn at once that the game is over.
+        game.version += 1
+        game.save(update_fields=["status", "end_reason", "finished", "awaiting", "version",
+                                 "updated"])
+        live.table_changed(game)
     return game

@@ -42,6 +42,9 @@ def game_page(request, game_id: int, error: str = "", status: int = 200, form: s
     if game.state is None:
         # Closed before it started (cancelled, or nobody started it): nothing to show.
         return render(request, "games/closed.html", {"game": game}, status=410)
+    if game.ended_early:
+        # Its round in play will never end: the record tells the game, and why it ended.
+        return redirect("game_record", game.pk)
     looked = me.last_seen
     game, me = keep_up(game, me)
     return render_table(request, game, me, "games/game.html", error, status, looked=looked,

@@ -175,8 +175,9 @@ def _poll(request, game_id: int):
 def _changed(request, game_id: int, chat_last: int | None):
     """The table changed since the page was drawn: what it shows, drawn again."""
     game, me = seat_for_user(request, game_id)
-    if game.is_open or game.state is None:
-        # Started meanwhile, or closed before it started: the page itself says which.
+    if game.is_open or game.state is None or game.ended_early:
+        # Started meanwhile, closed before it started or ended early: the page itself
+        # says which.
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     game, me = keep_up(game, me)
     # 286 tells htmx to stop polling: a finished game changes no more.

@@ -27,6 +27,8 @@ def watch(request, token: str):
     game = game_to_watch(token)
     if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
         return redirect(game)
+    if game.ended_early:
+        return render(request, "games/closed.html", {"game": game}, status=410)
     if deadlines_may_have_passed(game) and commands.enforce_deadlines(game.pk):
         game = Game.objects.get(pk=game.pk)
     return render_table(request, game, None, "games/game.html")
@@ -42,6 +44,8 @@ def watch_poll(request, token: str):
         .first() or 0)
     if int_param(request, "v") == game.version and not new_talk:
         return HttpResponse(status=204)
+    if game.ended_early:
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     return render_table(request, game, None, "games/game.html#update",
                         status=286 if game.is_over else 200)
 
