@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from games import commands
 from games.commands import Rejected
+from games.commands.base import table_touched
 from games.core import live
 from games.models import BotLevel, Game, Invitation
 
@@ -62,11 +63,23 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
         )
         Invitation.objects.filter(game=game, user=seat.user).delete()
         commands.give_turn_to_bot(game, seat)
+        # A bot seat from now on: nothing of the person stays on it (their vacation,
+        # their missed turns and the votes about them, their standing orders, a hint).
         seat.user = None
         seat.bot_level = level
         seat.bot_name = name
-        seat.save(update_fields=["user", "bot_level", "bot_name"])
-        game.save(update_fields=["updated"])
+        seat.vacation_until = None
+        seat.timeouts_in_row = 0
+        seat.stand_in = False
+        seat.pass_trick = ""
+        seat.auto_pass = seat.auto_tax_worst = False
+        seat.hint_turn, seat.hint = None, {}
+        seat.save(update_fields=["user", "bot_level", "bot_name", "vacation_until",
+                                 "timeouts_in_row", "stand_in", "pass_trick", "auto_pass",
+                                 "auto_tax_worst", "hint_turn", "hint"])
+        seat.votes_against.all().delete()
+        # Every page of the table shows the bot at its next poll.
+        table_touched(game)
         commands.wake_bots(game)
     return replacement
 
