@@ -58,6 +58,7 @@ urlpatterns = [
     path("watch/<str:token>/poll/", watching.watch_poll, name="watch_poll"),
     path("watch/<str:token>/log/", watching.watch_log, name="watch_log"),
     path("watch/<str:token>/chat/", watching.watch_chat, name="watch_chat"),
+    path("watch/<str:token>/talk/", watching.watch_talk, name="watch_talk"),
     path("join/<str:token>/", invitations.join, name="join"),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
     path("invitations/<int:invitation_id>/decline/", invitations.decline_invitation,

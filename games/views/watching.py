@@ -3,9 +3,10 @@ host's switch that lets people watch (and talk)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -57,6 +58,22 @@ def watch_log(request, token: str):
     return render(request, "games/log.html", {
         "game": game, "me": None, "log": lines_of_game(game, None, names),
         "back_url": reverse("watch", args=[token]),
+    })
+
+
+@never_cache
+@require_GET
+def watch_talk(request, token: str):
+    """The whole table talk, for watchers where the host lets them talk (the panel on the
+    watch page shows the newest messages)."""
+    game = game_to_watch(token)
+    if not game.watchers_talk:
+        raise Http404(_("Watchers do not take part in this table's talk."))
+    seats = game.seats_with_users()
+    titles = {p.player: p.title_key for p in table_context(game, None, seats)["players"]}
+    return render(request, "chat/page.html", {
+        "game": game, "back_url": reverse("watch", args=[token]), **panel_context(
+            request, game, None, titles, limit=None, seats=seats),
     })
 
 

@@ -1,0 +1,40 @@
+"""Somebody watching by link, where the host lets watchers talk, reads the whole talk on a
+page of its own, as the players do; where watchers may not talk, there is no such page."""
+
+import pytest
+from django.test import Client
+
+from chat.models import Message
+from games import commands
+from games.models import Game
+from tests.chat.conftest import seat_of
+
+pytestmark = pytest.mark.django_db
+
+
+def _watched(game, alice, talk: bool) -> Game:
+    commands.set_watchable(game.pk, alice, True, talk=talk)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_the_watchers_all_messages_link_opens_the_whole_talk(game, alice, bob):
+    game = _watched(game, alice, talk=True)
+    seat = seat_of(game, bob)
+    # More than the panel shows (its newest 30).
+    Message.objects.bulk_create(Message(game=game, seat=seat, name=seat.name,
+                                        text=f"message {number}") for number in range(40))
+    watcher = Client()
+    page = watcher.get(f"/watch/{game.watch_token}/").content.decode()
+    link = f'href="/watch/{game.watch_token}/talk/"'
+    assert link in page and f'href="/t/{game.pk}/chat/"' not in page
+    talk = watcher.get(f"/watch/{game.watch_token}/talk/")
+    assert talk.status_code == 200
+    text = talk.content.decode()
+    assert "message 0<" in text and "message 39<" in text
+    # The way back is the watch page, not the players' table.
+    assert f'href="/watch/{game.watch_token}/"' in text
+
+
+def test_without_talk_for_watchers_there_is_no_talk_page(game, alice, bob):
+    game = _watched(game, alice, talk=False)
+    assert Client().get(f"/watch/{game.watch_token}/talk/").status_code == 404
