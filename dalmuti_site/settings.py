@@ -295,6 +295,12 @@ SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
 # A bot decision that takes longer than this (seconds) is replaced by the next simpler
 # bot's (the expert's own budget is half a second a move).
 BOT_DECISION_SECONDS = envfloat("BOT_DECISION_SECONDS", "5")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite locks the whole database for a transaction, and a bot decides its move inside
+    # one (up to BOT_DECISION_SECONDS), as a review judges a decision: other writes (a
+    # move, an organiser's form) wait that out instead of failing with "database is
+    # locked" after SQLite's usual five seconds.
+    DATABASES["default"]["OPTIONS"]["timeout"] = max(30.0, 4 * BOT_DECISION_SECONDS)
 # The expert bot's search, passed to the engine with each decision (engine.Effort): seconds
 # per move (0: the engine's own half a second), or instead a fixed number of sampled deals
 # per move (0: none), which makes its moves depend only on the game's seed.

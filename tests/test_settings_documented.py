@@ -61,3 +61,24 @@ def test_log_level_governs_what_the_console_shows_of_django_s_own_log_too():
     default = _logged(None)
     assert "Gone: /t/1/" in default
     assert "Internal Server Error: /t/2/" in default
+
+
+def test_the_embedded_database_outwaits_a_bot_thinking_over_its_move():
+    """With SQLite a transaction holds the whole database: a bot decides its move inside
+    one, for up to BOT_DECISION_SECONDS, and a review judges a decision inside one. Any
+    other write (a move, an organiser's form in the admin) must wait that out rather than
+    fail with "database is locked" at SQLite's usual five seconds."""
+    code = ("import django; django.setup()\n"
+            "from django.conf import settings\n"
+            "print(settings.DATABASES['default']['ENGINE'],"
+            " settings.DATABASES['default'].get('OPTIONS', {}).get('timeout', 5),"
+            " settings.BOT_DECISION_SECONDS)\n")
+    environment = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**environment, "DJANGO_SETTINGS_MODULE": "dalmuti_site.settings"},
+    )
+    assert done.returncode == 0, done.stderr
+    engine, waits, thinks = done.stdout.split()
+    assert engine == "django.db.backends.sqlite3"
+    assert float(waits) >= 4 * float(thinks)
