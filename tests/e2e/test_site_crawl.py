@@ -91,15 +91,16 @@ document.addEventListener('securitypolicyviolation',
 @pytest.fixture
 def site(live_server):
     """A few people, each at the stage their role needs (made before the browser starts:
-    its thread may not use the database)."""
+    its thread may not use the database). The tables and the league have names of one long
+    word, as people give them: a page must break them rather than grow wider."""
     tess, bram, hana = make_user("tess"), make_user("bram"), make_user("hana")
     make_user("olga", is_staff=True, is_superuser=True)
-    finished = play_out(start_table(tess, [bram], bots=2, seed=21, name="Sunday table"))
-    playing = start_table(tess, [bram], bots=4, seed=22, name="Friday night")
-    open_table = commands.create_table(hana, "Hana's table", 5, {"rounds": 2})
+    finished = play_out(start_table(tess, [bram], bots=2, seed=21, name="Sonntagnachmittagskartenspielrundenvergnügen"))
+    playing = start_table(tess, [bram], bots=4, seed=22, name="Freitagabendsdalmutirundeimwohnzimmerbeitess")
+    open_table = commands.create_table(hana, "Hanasgroßesdalmutiturnierfürdiegesamtefamilie", 5, {"rounds": 2})
     commands.add_bot(open_table.pk, "basic")
     commands.set_watchable(playing.pk, tess, True, talk=True)
-    league = make_league(name="Friday Club", slug="friday", members=[tess, bram])
+    league = make_league(name="Freitagabendsdalmutivereinigungdernachbarschaft", slug="friday", members=[tess, bram])
     this_year_season(league)
     token = Game.objects.get(pk=playing.pk).watch_token
     return {
