@@ -268,6 +268,19 @@ def test_card_names_and_titles_are_the_rulebooks(code):
         assert labels.card_set(6, 1) == words["one"]
 
 
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_games_name_is_given_in_the_language_wherever_it_is_named(code):
+    """The site calls the game by its name in each language ("Der Große Dalmuti"): an
+    email's subject or a sentence must not fall back to the English one."""
+    with translation.override(code):
+        name = translation.gettext("The Great Dalmuti")
+    assert name != "The Great Dalmuti"
+    english = [entry.msgid for entry in i18n.parse_po(CATALOGUES[code])
+               if "Great Dalmuti" in entry.msgid and any(
+                   "Great Dalmuti" in text for text in entry.msgstr.values())]
+    assert english == []
+
+
 def test_every_rule_message_of_the_engine_has_a_translation():
     from games.core.words import ILLEGAL_MOVE_MESSAGES
     from games.engine.errors import MESSAGES
