@@ -309,16 +309,16 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-        related_name="seats",
+        related_name="seats", verbose_name=_("user"),
     )
     bot_level = models.CharField(
         _("bot level"), max_length=16, choices=BotLevel.choices, blank=True
     )
-    bot_name = models.CharField(max_length=40, blank=True)
-    player = models.PositiveSmallIntegerField(null=True, blank=True)
-    joined = models.DateTimeField(auto_now_add=True)
+    bot_name = models.CharField(_("bot name"), max_length=40, blank=True)
+    player = models.PositiveSmallIntegerField(_("player number"), null=True, blank=True)
+    joined = models.DateTimeField(_("joined"), auto_now_add=True)
     # When the player last looked at or acted at this table (they may be watching live).
-    last_seen = models.DateTimeField(null=True, blank=True)
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
     last_acted = models.DateTimeField(null=True, blank=True)
     # Decisions of this seat's bot that a simpler level made because its own level failed
     # (raised, overran its time): the host is told, and which level made the last one.
@@ -354,6 +354,8 @@ class Seat(models.Model):
     hint = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["player", "joined", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
@@ -505,19 +507,21 @@ class Round(models.Model):
     play itself is the engine's `engine.Round`, inside the stored state)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField(_("round"))
     # Player indices in position order at the start of the round (index 0: Great Dalmuti).
-    positions = models.JSONField(default=list)
+    positions = models.JSONField(_("players by position"), default=list)
     # The hands as dealt, indexed like `positions`. Private: never shown during play.
     hands = models.JSONField(default=list)
     # Player indices in finishing order, and points per player index; set when over.
-    finish_order = models.JSONField(default=list, blank=True)
-    points = models.JSONField(default=dict, blank=True)
-    revolution = models.CharField(max_length=16, blank=True)
-    started = models.DateTimeField(auto_now_add=True)
-    finished = models.DateTimeField(null=True, blank=True)
+    finish_order = models.JSONField(_("finishing order"), default=list, blank=True)
+    points = models.JSONField(_("points"), default=dict, blank=True)
+    revolution = models.CharField(_("revolution"), max_length=16, blank=True)
+    started = models.DateTimeField(_("started"), auto_now_add=True)
+    finished = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_round_per_number"),
@@ -535,11 +539,12 @@ class Action(models.Model):
     consequences (for the log). `player` is None for system records (the start).
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField()
-    round_number = models.PositiveSmallIntegerField(default=0)
-    player = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=24)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions",
+                             verbose_name=_("game"))
+    seq = models.PositiveIntegerField(_("number in the record"))
+    round_number = models.PositiveSmallIntegerField(_("round"), default=0)
+    player = models.PositiveSmallIntegerField(_("player number"), null=True, blank=True)
+    kind = models.CharField(_("kind"), max_length=24)
     payload = models.JSONField(default=dict)
     events = models.JSONField(default=list)
     # The turn token of the page a player acted from: a resent page is recognised as a
@@ -550,10 +555,12 @@ class Action(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+",
     )
-    by = models.CharField(max_length=16, default="player")
-    created = models.DateTimeField(auto_now_add=True)
+    by = models.CharField(_("made by"), max_length=16, default="player")
+    created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("action")
+        verbose_name_plural = _("actions")
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq"),

@@ -103,15 +103,17 @@ class RatingChange(models.Model):
 
     rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
-    place = models.PositiveSmallIntegerField()
-    players = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField(_("place"))
+    players = models.PositiveSmallIntegerField(_("players"))
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
     mu = models.FloatField()
     sigma = models.FloatField()
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["rating", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["rating", "game"], name="one_change_per_game"),

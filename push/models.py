@@ -8,14 +8,14 @@ class PushSubscription(models.Model):
     on for: where its push service takes messages, and the keys to encrypt them with."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="push_subscriptions")
+                             related_name="push_subscriptions", verbose_name=_("user"))
     endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
-    p256dh = models.CharField(max_length=200)
-    auth = models.CharField(max_length=100)
+    p256dh = models.CharField(_("public key"), max_length=200)
+    auth = models.CharField(_("authentication secret"), max_length=100)
     # What the player sees in their list of devices ("Firefox on Android").
     device = models.CharField(_("device"), max_length=120, blank=True)
     created = models.DateTimeField(_("switched on"), auto_now_add=True)
-    last_sent = models.DateTimeField(null=True, blank=True)
+    last_sent = models.DateTimeField(_("last sent"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("push subscription")

@@ -39,3 +39,39 @@ def test_the_index_starts_with_leagues_and_seasons(client, organiser):
     assert apps[1]["app_label"] == "games"
     # Every app is still there, in some order.
     assert {"accounts", "players", "chat", "push"} <= {a["app_label"] for a in apps}
+
+
+def test_every_column_and_field_the_admin_shows_has_a_label_to_translate():
+    """In the organisers' German, French or Dutch admin, no column of a list or an inline
+    (the seats of a table, its rounds) and no model's name is left in English: each is
+    marked for translation in the model."""
+    from django.contrib import admin
+    from django.core.exceptions import FieldDoesNotExist
+    from django.utils.functional import Promise
+
+    unmarked = set()
+
+    def check(model, names):
+        for name in names:
+            try:
+                field = model._meta.get_field(name) if isinstance(name, str) else None
+            except FieldDoesNotExist:
+                continue
+            if (field is not None and hasattr(field, "verbose_name")
+                    and not isinstance(field.verbose_name, Promise)):
+                unmarked.add(f"{model.__name__}.{name}")
+        for option in ("verbose_name", "verbose_name_plural"):
+            if not isinstance(model._meta.original_attrs.get(option), Promise):
+                unmarked.add(f"{model.__name__} {option}")
+
+    for model, model_admin in admin.site._registry.items():
+        if model._meta.app_label == "auth":
+            continue  # Django's own, translated by Django
+        names = [*model_admin.list_display, *(model_admin.fields or ()),
+                 *model_admin.readonly_fields, *model_admin.list_filter]
+        for _title, options in model_admin.fieldsets or ():
+            names += list(options.get("fields", ()))
+        check(model, names)
+        for inline in model_admin.inlines:
+            check(inline.model, [*(inline.fields or ()), *inline.readonly_fields])
+    assert sorted(unmarked) == []

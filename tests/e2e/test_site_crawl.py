@@ -30,6 +30,12 @@ pytestmark = pytest.mark.e2e
 RUNS = [("phone", code) for code in ("en", "nl", "de", "fr")] + [("laptop", "en")]
 ROLES = ["visitor", "player", "host", "watcher", "organiser"]
 MOST_PAGES = 16
+# Names of one word, as long as people make them: a finished and a playing table, an open
+# one and a league.
+LONG_NAMES = ("Sonntagnachmittagskartenspielrundenvergnügen",
+              "Freitagabendsdalmutirundeimwohnzimmerbeitess",
+              "Hanasgroßesdalmutiturnierfürdiegesamtefamilie",
+              "Freitagabendsdalmutivereinigungdernachbarschaft")
 
 # Links that change something or leave the HTML site: never followed.
 SKIP = re.compile(r"(logout|/act/|/stream/|/poll/|\.json$|\.txt$|\.csv$|/delete/"
@@ -95,12 +101,12 @@ def site(live_server):
     word, as people give them: a page must break them rather than grow wider."""
     tess, bram, hana = make_user("tess"), make_user("bram"), make_user("hana")
     make_user("olga", is_staff=True, is_superuser=True)
-    finished = play_out(start_table(tess, [bram], bots=2, seed=21, name="Sonntagnachmittagskartenspielrundenvergnügen"))
-    playing = start_table(tess, [bram], bots=4, seed=22, name="Freitagabendsdalmutirundeimwohnzimmerbeitess")
-    open_table = commands.create_table(hana, "Hanasgroßesdalmutiturnierfürdiegesamtefamilie", 5, {"rounds": 2})
+    finished = play_out(start_table(tess, [bram], bots=2, seed=21, name=LONG_NAMES[0]))
+    playing = start_table(tess, [bram], bots=4, seed=22, name=LONG_NAMES[1])
+    open_table = commands.create_table(hana, LONG_NAMES[2], 5, {"rounds": 2})
     commands.add_bot(open_table.pk, "basic")
     commands.set_watchable(playing.pk, tess, True, talk=True)
-    league = make_league(name="Freitagabendsdalmutivereinigungdernachbarschaft", slug="friday", members=[tess, bram])
+    league = make_league(name=LONG_NAMES[3], slug="friday", members=[tess, bram])
     this_year_season(league)
     token = Game.objects.get(pk=playing.pk).watch_token
     return {
