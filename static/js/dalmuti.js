@@ -240,7 +240,8 @@ document.addEventListener("htmx:afterRequest", (event) => {
       }
       panel.addEventListener("toggle", countUnread);
       document.addEventListener("keydown", (event) => {
-        if (event.key === "Escape" && panel.open && !wide.matches) {
+        // Not the Escape that closed the list of names under the message field.
+        if (event.key === "Escape" && !event.defaultPrevented && panel.open && !wide.matches) {
           panel.open = false;
           if (toggle) toggle.focus();
         }
@@ -495,6 +496,8 @@ document.addEventListener("keydown", (event) => {
   document.addEventListener("input", (event) => {
     if (event.target.matches("[data-mentions]")) update(event.target);
   });
+  // Heard first (capture), so that an Escape it uses is marked before the talk panel's
+  // own Escape, which would close the panel with the list, hears it.
   document.addEventListener("keydown", (event) => {
     const input = event.target;
     if (!input.matches || !input.matches("[data-mentions]") || input.getAttribute("aria-expanded") !== "true") return;
@@ -511,7 +514,7 @@ document.addEventListener("keydown", (event) => {
       event.preventDefault();
       close(input);
     }
-  });
+  }, true);
   // A press on a name keeps the focus in the input (so a phone's keyboard stays up).
   document.addEventListener("pointerdown", (event) => {
     if (event.target.closest && event.target.closest(".chat-names [role=option]")) event.preventDefault();

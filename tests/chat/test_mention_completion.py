@@ -81,3 +81,12 @@ def test_at_and_a_few_letters_offer_the_seated_names(table, browser, live_server
     names.get_by_role("option", name="@Alice").tap()
     expect(field).to_have_value("@Alice ")
     expect(field).to_be_focused()
+    # Escape closes the list of names, and only that: the talk stays open until a second.
+    panel = bob.locator("[data-chat-panel]")
+    field.press_sequentially("@c")
+    expect(names).to_be_visible()
+    field.press("Escape")
+    expect(names).to_be_hidden()
+    expect(panel).to_have_attribute("open", "")
+    field.press("Escape")
+    expect(panel).not_to_have_attribute("open", "")
