@@ -174,6 +174,9 @@ def game_record(request, game_id: int):
         "league_link": LeagueGame.objects.filter(game=game).select_related("league").first(),
         "rematch": Rematch.objects.filter(previous=game).select_related("game").first(),
         "can_replay": bool(actions),
+        # A game its table agreed to end: after which round (the record of the agreement).
+        "agreed_after": next((a.round_number for a in actions
+                              if any(e.get("type") == "end_agreed" for e in a.events)), None),
         **reviews.review_context(game, names, me.player),
     })
 
