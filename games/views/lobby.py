@@ -63,7 +63,9 @@ def my_games(request):
         elif game.is_open:
             open_tables.append(entry)
         else:
-            (my_turn if str(seat.player) in game.awaiting else waiting).append(entry)
+            # A leaver's seat is the bot's: the table never waits for them.
+            awaits_me = str(seat.player) in game.awaiting and not (seat.left or seat.leaving)
+            (my_turn if awaits_me else waiting).append(entry)
     my_turn = urgency_first(my_turn)
     describe_turns(my_turn + waiting)
     if finished:

@@ -55,3 +55,18 @@ def test_the_dialog_standings_record_and_rating_agree_on_the_leavers_place(
     stayer.save()
     text = client.get(f"/history/{game.pk}/record.txt").content.decode()
     assert f"5. {leaver.name} (left)" in text
+
+
+def test_my_games_says_that_i_leave_and_then_that_i_left(client):
+    from games import commands
+
+    users = [make_user(f"ml{i}") for i in range(5)]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    leaver = users[4]
+    commands.leave_game(game.pk, leaver)
+    client.force_login(leaver)
+    page = client.get("/").content.decode()
+    assert "you leave when this round ends" in page
+    game = play_until(game, lambda g: g.round_number == 2)
+    page = client.get("/").content.decode()
+    assert "you left this game" in page and "you leave when this round ends" not in page
