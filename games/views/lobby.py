@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from chat import services as chat
 from chat.panel import panel_context
+from games.core.turns import room_for_newcomers
 from games.read.access import finished_seat_for_user, seat_for_user
 from games.read.my_games import describe_turns, urgency_first
 from games.read.replay import game_results
@@ -78,11 +79,13 @@ def my_games(request):
             entry["points"] = mine["score"] if mine else 0
             entry["players"] = len(standing)
     sweep_in_process()
-    invitations = (
-        Invitation.objects.for_user(user)
+    # Only where a seat can still be taken: not a full table, nor a game in its last round.
+    invitations = [
+        invitation for invitation in Invitation.objects.for_user(user)
         .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
         .select_related("game", "invited_by")
-    )
+        if room_for_newcomers(invitation.game)
+    ]
     return render(request, "games/my_games.html", {
         "my_turn": my_turn, "waiting": waiting, "open_tables": open_tables,
         "finished": finished, "invitations": invitations,

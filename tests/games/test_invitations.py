@@ -199,3 +199,27 @@ def test_no_warning_for_an_invitation_already_answered(client, make_user):
         client.post(f"/join/{table.invite_token}/")
         _deliver_due()
     assert not [m for m in mail.outbox if "lapses tomorrow" in m.subject]
+
+
+def test_an_invitation_to_a_game_in_its_last_round_offers_no_seat_and_says_why_once(client):
+    from games.models import Game
+    from tests.helpers import make_user, start_table
+
+    users = [make_user(f"lr{i}") for i in range(4)]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    guest = make_user("lrguest")
+    commands.invite(Game.objects.get(pk=game.pk), users[0], user=guest)
+    client.force_login(guest)
+    assert "Take a seat" in client.get("/").content.decode()
+    proposal = commands.propose_end(game.pk, users[0])
+    for user in users[1:]:
+        if commands.vote_end(game.pk, user, proposal.pk, True) == "agreed":
+            break
+    # The table ends after this round: no seat to offer.
+    assert "Take a seat" not in client.get("/").content.decode()
+    answer = client.post(f"/join/{game.invite_token}/")
+    assert answer.status_code == 409
+    page = answer.content.decode()
+    assert page.count("there is no next round to join") == 1
+    assert 'role="alert"' not in page
+    assert 'href="/"' in page.split("<main", 1)[1]  # a way back to My games
