@@ -9,10 +9,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import commands
-from games.commands import Rejected
+from games.commands import Rejected, group_channel, notifications
 from games.commands.base import table_touched
 from games.core import live
-from games.models import BotLevel, Game, Invitation
+from games.models import BotLevel, Game, Invitation, Notification
 
 from .models import League, LeagueGame, Replacement, Season
 
@@ -107,4 +107,7 @@ def end_game(game_id: int, reason: str) -> Game:
         game.save(update_fields=["status", "end_reason", "finished", "awaiting", "version",
                                  "updated"])
         live.table_changed(game)
+        # Everybody at the table hears of it, with the reason, as of any game's end.
+        notifications.for_everyone(game, Notification.Kind.OVER)
+        group_channel.for_over(game)
     return game
