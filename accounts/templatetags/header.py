@@ -34,6 +34,8 @@ def site_header(context) -> SafeString:
     signed_in = user is not None and user.is_authenticated
     awaiting = context.get("awaiting_count") if signed_in else 0
     values = {"signed_in": signed_in,
+              # An organiser (or any staff) reaches the admin from every page.
+              "staff": signed_in and user.is_staff,
               # The count is asked of the database once per page (games.views.context).
               "awaiting_count": (awaiting() if callable(awaiting) else awaiting) or 0,
               "name": NAME, "my_url": MY_URL, "next": NEXT, "current": CURRENT}

@@ -130,3 +130,26 @@ def test_at_a_desk_the_links_stand_in_the_header(tess, browser, live_server, cod
     assert current.evaluate("a => a.pathname") == "/leagues/"
     page.screenshot(path=str(screenshots / f"site-header-laptop-{code}.png"))
     context.close()
+
+
+@pytest.fixture
+def olga(live_server):
+    return make_user("olga", display_name="Olga", is_staff=True)
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_an_organiser_reaches_the_admin_from_the_header(olga, live_server, browser, size,
+                                                        screenshots):
+    context = _context(browser, size, "de")
+    page = context.new_page()
+    harness.log_in(page, live_server.url, "olga")
+    page.goto(f"{live_server.url}/leagues/")
+    if size == "phone":
+        page.locator(".site-menu > summary").tap()
+    assert "/admin/" in _hrefs(page)
+    expect(page.locator(".site-header nav a[href='/admin/']")).to_be_visible()
+    assert page.evaluate(UNREACHABLE) == []
+    if size == "laptop":
+        assert page.locator(".site-header").bounding_box()["height"] < 60  # one line
+    page.screenshot(path=str(screenshots / f"site-header-organiser-{size}-de.png"))
+    context.close()
