@@ -16,8 +16,8 @@ from tests.helpers import make_user, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
-FRENCH = "Une invitation à jouer au Great Dalmuti"
-GERMAN = "Eine Einladung, The Great Dalmuti zu spielen"
+FRENCH = "Une invitation à jouer au Grand Dalmuti"
+GERMAN = "Eine Einladung, Der Große Dalmuti zu spielen"
 
 
 @pytest.fixture

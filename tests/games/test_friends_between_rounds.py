@@ -61,8 +61,8 @@ def test_the_host_invites_by_link_name_and_address_between_rounds(
     by_address = {m.to[0]: m for m in mail.outbox}
     # The stranger's email in the inviter's language, the player's in her own.
     assert by_address["carol@example.org"].subject == (
-        "Een uitnodiging om The Great Dalmuti te spelen")
-    assert by_address[dora.email].subject == "Eine Einladung, The Great Dalmuti zu spielen"
+        "Een uitnodiging om De Grote Dalmuti te spelen")
+    assert by_address[dora.email].subject == "Eine Einladung, Der Große Dalmuti zu spielen"
     assert f"/join/{game.invite_token}/" in by_address[dora.email].body
     assert "Die Partie hat schon begonnen" in by_address[dora.email].body
     assert "Het spel is al begonnen" in by_address["carol@example.org"].body
@@ -326,7 +326,7 @@ def test_an_unconfirmed_address_is_said_on_the_table_and_my_games_with_a_resend(
         answer = client.post("/accounts/resend-confirmation/", {"next": f"/t/{game.pk}/"})
     assert answer.status_code == 302 and answer.url == f"/t/{game.pk}/"
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["fred@example.com"]
-    assert mail.outbox[0].subject == "Bevestig je e-mailadres voor The Great Dalmuti"
+    assert mail.outbox[0].subject == "Bevestig je e-mailadres voor De Grote Dalmuti"
     for _ in range(2):
         with after_commit():
             client.post("/accounts/resend-confirmation/", {"next": "/"})
