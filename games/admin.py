@@ -107,7 +107,11 @@ class ReplaceForm(forms.Form):
     level = forms.ChoiceField(
         label=gettext_lazy("Bot level"), choices=BotLevel.choices, initial=BotLevel.BASIC
     )
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200, required=False)
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), max_length=200, required=False,
+        help_text=gettext_lazy("Sent to the player, who is told by email, push or their "
+                               "channel that a bot took their seat."),
+    )
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)

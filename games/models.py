@@ -662,6 +662,7 @@ class Notification(models.Model):
         STAND_IN = "stand_in", _("The stand-in plays for you")
         MENTION = "mention", _("Named in the table talk")
         END_PROPOSED = "end_proposed", _("A proposal to end the game")
+        REPLACED = "replaced", _("Your seat was given to a bot")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

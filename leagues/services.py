@@ -78,6 +78,7 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
                                  "timeouts_in_row", "stand_in", "pass_trick", "auto_pass",
                                  "auto_tax_worst", "hint_turn", "hint"])
         seat.votes_against.all().delete()
+        notifications.for_replaced(game, replacement.user, replacement.pk)
         # Every page of the table shows the bot at its next poll.
         table_touched(game)
         commands.wake_bots(game)

@@ -15,7 +15,12 @@ from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from dalmuti_site import outbound
-from games.away.content import end_proposal_context, game_context, mention_context
+from games.away.content import (
+    end_proposal_context,
+    game_context,
+    mention_context,
+    replaced_context,
+)
 from games.core.turns import games_waiting_for, tables_awaiting
 from games.models import OPEN_TABLE_DAYS, Invitation, Notification
 
@@ -59,6 +64,12 @@ def message(notification: Notification) -> dict:
                     "body": _squash(f"{context['speaker']}: {context['said']}"),
                     "url": game.get_absolute_url() + "?chat=open#chat",
                     "tag": f"talk-{game.pk}"}
+        if kind == Kind.REPLACED:
+            context = replaced_context(notification)
+            title = render_to_string("emails/replaced-subject.txt", context)
+            body = context["replacement"].reason or _("The game goes on without you.")
+            return {"title": _squash(title), "body": _squash(body),
+                    "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
         if kind == Kind.EXPIRING:
             context = {"game": game, "closes": game.created + timedelta(days=OPEN_TABLE_DAYS)}
             body = _("Start it before then: bots can fill the empty seats.")

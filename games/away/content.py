@@ -10,7 +10,9 @@ from chat.flourishes import BY_KEY as FLOURISHES
 from chat.models import Message, ReadMarker
 from games.core.clock import current_deadline
 from games.core.words import TITLE_NAMES, cards_phrase
+from games.read.access import replacement_context
 from games.read.narration import log_lines, since_you_looked
+from leagues.models import Replacement
 
 # How many lines of table talk an email quotes: the latest, the rest is on the site.
 TALK_LINES = 5
@@ -102,6 +104,14 @@ def mention_context(notification) -> dict:
         "said": message.text if message else "",
         "talk": [line for line in table_talk(game, seat) if line["id"] != message_id],
     }
+
+
+def replaced_context(notification) -> dict:
+    """What a player whose seat an organiser gave to a bot is told, as their page at the
+    table tells it."""
+    replacement = Replacement.objects.select_related("game").get(
+        pk=notification.key.split(":")[2])
+    return replacement_context(replacement)
 
 
 def _decision(phase: str, kinds: set[str]) -> str:

@@ -14,7 +14,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.away import channels
-from games.away.content import end_proposal_context, game_context, mention_context
+from games.away.content import (
+    end_proposal_context,
+    game_context,
+    mention_context,
+    replaced_context,
+)
 from games.commands import notifications
 from games.core.clock import TIMEOUTS_BEFORE_STAND_IN
 from games.core.turns import games_waiting_for
@@ -150,6 +155,8 @@ def _email_for(notification: Notification) -> tuple[str, dict]:
         }
     if notification.kind == Notification.Kind.MENTION:
         return "mention", mention_context(notification)
+    if notification.kind == Notification.Kind.REPLACED:
+        return "replaced", replaced_context(notification)
     context = game_context(notification.game, user)
     context["timeouts_before_stand_in"] = TIMEOUTS_BEFORE_STAND_IN
     if notification.kind == Notification.Kind.END_PROPOSED:

@@ -23,6 +23,7 @@ from dalmuti_site.compiled import CompiledQuery
 from games.core.clock import current_deadline, remind_before
 from games.core.turns import games_waiting_for
 from games.models import Game, Invitation, Notification, Seat
+from leagues.models import Replacement
 from push.models import PushSubscription
 
 Kind = Notification.Kind
@@ -175,6 +176,16 @@ def for_end_proposal(game: Game, seat: Seat, proposal) -> list[Notification]:
                   Kind.END_PROPOSED, due, game)
 
 
+def for_replaced(game: Game, user, replacement_id: int) -> list[Notification]:
+    """An organiser gave the player's seat to a bot: tell them, whatever they chose for
+    turn emails short of never, at once (nothing at the table waits for them any more, and
+    no page of theirs will show the table again)."""
+    if user.notify == user.Notify.NEVER:
+        return []
+    return notify(user, f"{Kind.REPLACED}:{game.pk}:{replacement_id}", Kind.REPLACED,
+                  timezone.now(), game)
+
+
 def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime | None]:
     user, game = notification.user, notification.game
     if user.notify == user.Notify.NEVER:
@@ -262,11 +273,19 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         return _mention_still_news(notification)
     if notification.kind == Kind.END_PROPOSED:
         return _end_proposal_still_news(notification)
+    if notification.kind == Kind.REPLACED:
+        if user.notify == user.Notify.NEVER:
+            return "preference", None
+        # Undone in the admin meanwhile: nothing to tell.
+        replaced = Replacement.objects.filter(pk=notification.key.split(":")[2]).exists()
+        return ("send", None) if replaced else ("withdrawn", None)
     daily_reminder = notification.kind == Kind.REMINDER and user.notify == user.Notify.DAILY
     if not daily_reminder and not _wants(user, user.Notify.EVERY_TURN):
         return "preference", None
     if notification.kind in (Kind.STARTED, Kind.OVER):
-        return "send", None
+        # A seat an organiser gave to a bot meanwhile is no longer theirs to hear of.
+        seated = Seat.objects.filter(game=game, user=user).exists()
+        return ("send", None) if seated else ("no seat", None)
     if notification.kind == Kind.EXPIRING:
         return ("send", None) if game.is_open else ("started or closed", None)
     if notification.kind == Kind.LAPSING:

@@ -4,12 +4,15 @@ Every view of every app that shows or changes a table goes through here, so the 
 "no seat, no table" lives in one place.
 """
 
+from typing import NoReturn
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
 from games.models import Game, Seat
+from leagues.models import LeagueGame, Replacement
 
 # Every page and every action at a table asks one of these first (compiled once).
 _SEAT_WITH_TABLE = CompiledQuery(
@@ -37,11 +40,41 @@ def _users_seat(request, game_id: int, query: CompiledQuery) -> Seat:
     user = request.user
     found = query(game_id, user.pk) if user.pk is not None else []
     if not found:
-        raise Http404(_("You have no seat at this table."))
+        no_seat(user, game_id)
     seat = found[0]
     # The seat's user is the one the request already read.
     seat.user = getattr(user, "_wrapped", user)
     return seat
+
+
+class SeatGivenToBot(Exception):
+    """The user's seat at this table was given to a bot by an organiser. Not "no seat
+    here": a player whose table vanished with a 404 would not know why, nor that the
+    rounds they played still count. Answered by games.middleware."""
+
+    def __init__(self, replacement: Replacement):
+        super().__init__(replacement)
+        self.replacement = replacement
+
+
+def no_seat(user, game_id: int) -> NoReturn:
+    """The answer to a user without a seat at the table: what happened to their seat if
+    an organiser gave it to a bot, else 404, whether or not the table exists."""
+    if user.pk is not None:
+        replacement = (Replacement.objects.select_related("game")
+                       .filter(game_id=game_id, user_id=user.pk).order_by("-created").first())
+        if replacement is not None:
+            raise SeatGivenToBot(replacement)
+    raise Http404(_("You have no seat at this table."))
+
+
+def replacement_context(replacement: Replacement) -> dict:
+    """What the replaced player is told (their page at the table, the email, the push):
+    the table, the bot, from which round, the organiser's reason and the league whose
+    standings keep the rounds they played."""
+    link = LeagueGame.objects.select_related("league").filter(game_id=replacement.game_id).first()
+    return {"game": replacement.game, "replacement": replacement,
+            "league": link.league if link is not None else None}
 
 
 def finished_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:

@@ -9,13 +9,15 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.vary import vary_on_headers
 
+from accounts.middleware import activate_user_language
 from chat.panel import panel_context
 from games.core import live
 from games.core.clock import deadlines_may_have_passed
-from games.read.access import seat_for_user
+from games.read.access import replacement_context, seat_for_user
 from games.read.narration import lines_of_round, unseen_lines
 from games.read.seat import table_context
 
@@ -49,6 +51,19 @@ def game_page(request, game_id: int, error: str = "", status: int = 200, form: s
     game, me = keep_up(game, me)
     return render_table(request, game, me, "games/game.html", error, status, looked=looked,
                         form=form)
+
+
+def seat_given_to_bot(request, replacement) -> HttpResponse:
+    """The answer to a player whose seat an organiser gave to a bot: their page says so
+    (410: the seat is gone for good); an open page of theirs reloads to show it, and a
+    form they send is refused with its message, changing nothing."""
+    if request.htmx:
+        if request.method in ("GET", "HEAD"):
+            return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+        return HttpResponse(_("An organiser gave your seat at this table to a bot."),
+                            status=410, headers={"HX-Refresh": "true"})
+    activate_user_language(request)
+    return render(request, "games/replaced.html", replacement_context(replacement), status=410)
 
 
 def keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import caches
 from django.db import DatabaseError, connection
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -20,7 +20,7 @@ from accounts.middleware import activate_user_language, answers_without_user
 from chat import services as chat
 from games.core import live
 from games.core.clock import some_deadline_passed
-from games.read.access import seat_for_user, seat_to_act
+from games.read.access import no_seat, seat_for_user, seat_to_act
 from games.read.narration import lines_of_game
 
 from .. import commands
@@ -144,7 +144,7 @@ def _poll(request, game_id: int):
         .first()
     )
     if row is None:
-        raise Http404
+        no_seat(request.user, game_id)
     seat_pk, last_seen, version, status, updated, awaiting, chat_last = row
     if request.GET.get("lobby"):
         # The lobby reloads itself when anything about the table changed (a seat taken,
