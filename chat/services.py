@@ -34,11 +34,12 @@ class Rejected(Exception):
         self.status = status
 
 
-def titles(game: Game, me: Seat) -> dict[int, str]:
-    """Each player's current title key (none before the game starts)."""
+def titles(game: Game, me: Seat | None) -> dict[int, str]:
+    """Each player's current title key (none before the game starts), as a seat at the
+    table or (`me` None) a watcher sees them: titles are public."""
     if game.state is None:
         return {}
-    view = game.engine_state().view(me.player)
+    view = game.engine_state().view(me.player if me is not None else None)
     return {view["seats"][i]: title for i, title in enumerate(view["titles"])}
 
 

@@ -16,7 +16,6 @@ from chat.panel import panel_context
 from games.core.clock import deadlines_may_have_passed
 from games.read.access import game_to_watch, seat_for_user
 from games.read.narration import lines_of_game
-from games.read.seat import table_context
 
 from .. import commands
 from ..models import Game
@@ -69,11 +68,9 @@ def watch_talk(request, token: str):
     game = game_to_watch(token)
     if not game.watchers_talk:
         raise Http404(_("Watchers do not take part in this table's talk."))
-    seats = game.seats_with_users()
-    titles = {p.player: p.title_key for p in table_context(game, None, seats)["players"]}
     return render(request, "chat/page.html", {
         "game": game, "back_url": reverse("watch", args=[token]), **panel_context(
-            request, game, None, titles, limit=None, seats=seats),
+            request, game, None, chat.titles(game, None), limit=None),
     })
 
 
@@ -91,11 +88,9 @@ def watch_chat(request, token: str):
         if error:
             messages.error(request, error)
         return redirect("watch", token)
-    seats = game.seats_with_users()
-    titles = {p.player: p.title_key for p in table_context(game, None, seats)["players"]}
     return render(request, "chat/_chat.html", {
         "game": game, "oob": True, **panel_context(
-            request, game, None, titles, oob=True, send_log=True, send_tools=False,
+            request, game, None, chat.titles(game, None), oob=True, send_log=True, send_tools=False,
             send_error=True, error=error),
     }, status=status)
 

@@ -4,10 +4,13 @@ page of its own, as the players do; where watchers may not talk, there is no suc
 import pytest
 from django.test import Client
 
+from chat import services as chat_services
 from chat.models import Message
 from games import commands
+from games.core.words import title_name
 from games.models import Game
 from tests.chat.conftest import seat_of
+from tests.helpers import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -38,3 +41,20 @@ def test_the_watchers_all_messages_link_opens_the_whole_talk(game, alice, bob):
 def test_without_talk_for_watchers_there_is_no_talk_page(game, alice, bob):
     game = _watched(game, alice, talk=False)
     assert Client().get(f"/watch/{game.watch_token}/talk/").status_code == 404
+
+
+def test_the_watchers_talk_titles_each_speaker_as_the_players_see_them(game, alice, bob):
+    game = _watched(game, alice, talk=True)
+    seat = seat_of(game, bob)
+    Message.objects.create(game=game, seat=seat, name=seat.name, text="hello")
+    title = chat_services.titles(game, seat)[seat.player]
+    shown = f'<span class="chat-title title-{title}">{title_name(title)}</span>'
+    player = Client()
+    player.force_login(bob)
+    assert shown in player.get(f"/t/{game.pk}/chat/").content.decode()
+    assert shown in Client().get(f"/watch/{game.watch_token}/talk/").content.decode()
+    watcher = Client()
+    watcher.force_login(make_user("wendy"))
+    answer = watcher.post(f"/watch/{game.watch_token}/chat/", {"text": "hi all"},
+                          headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and shown in answer.content.decode()
