@@ -34,7 +34,7 @@ from games.read.replay import (
     replay_context,
     replay_neighbours,
 )
-from leagues.models import League, LeagueGame, Rematch
+from leagues.models import League, LeagueGame, Rematch, Replacement
 from leagues.standings import finished_rounds
 
 from .. import commands
@@ -63,7 +63,8 @@ class HistoryFilter(forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["league"].queryset = League.objects.filter(
-            league_games__game__seats__user=user
+            Q(league_games__game__seats__user=user)
+            | Q(league_games__game__replacements__user=user)
         ).distinct()
 
 
@@ -71,8 +72,12 @@ class HistoryFilter(forms.Form):
 def history(request):
     user = request.user
     form = HistoryFilter(request.GET or None, user=user)
+    # The games they sat at, and those where an organiser gave their seat to a bot: they
+    # played rounds of it, which still count in its league.
     games = Game.objects.filter(
-        seats__user=user, status__in=(Game.Status.FINISHED, Game.Status.ABANDONED)
+        Q(pk__in=Seat.objects.filter(user=user).values("game_id"))
+        | Q(pk__in=Replacement.objects.filter(user=user).values("game_id")),
+        status__in=(Game.Status.FINISHED, Game.Status.ABANDONED),
     )
     outcome = ""
     if form.is_valid():
@@ -96,6 +101,7 @@ def history(request):
     seats = defaultdict(dict)
     for seat in Seat.objects.filter(game__in=ids, player__isnull=False).select_related("user"):
         seats[seat.game_id][seat.player] = seat
+    replaced = {r.game_id: r for r in Replacement.objects.filter(user=user, game__in=ids)}
     games = list(
         games.select_related("league_link__league").defer("state", "awaiting")
         .order_by("-finished", "-pk")
@@ -113,7 +119,8 @@ def history(request):
         won = game.status == Game.Status.FINISHED and bool(my_row) and my_row["rank"] == 1
         if (outcome == "won" and not won) or (outcome == "lost" and won):
             continue
-        entries.append({"game": game, "standing": standing, "me": my_row, "won": won})
+        entries.append({"game": game, "standing": standing, "me": my_row, "won": won,
+                        "replaced": replaced.get(game.pk) if me is None else None})
     page = Paginator(entries, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)

@@ -32,9 +32,9 @@ pytestmark = pytest.mark.e2e
 RUNS = [("phone", code) for code in ("en", "nl", "de", "fr")] + [("laptop", "en")]
 ROLES = ["visitor", "player", "host", "watcher", "organiser", "replaced"]
 MOST_PAGES = 16
-# A player whose seat an organiser gave to a bot: the table's page telling them, and no
-# more (the pages it links to are the player's).
-MOST_PAGES_OF = {"replaced": 1}
+# A player whose seat an organiser gave to a bot: their history and the table's page
+# telling them, and no more (the other pages they reach are the player's).
+MOST_PAGES_OF = {"replaced": 2}
 # The console's note of a page answered on purpose with an error status (the seat is gone
 # for good: 410), which a person never sees.
 EXPECTED_CONSOLE = {"replaced": "the server responded with a status of 410"}
@@ -121,6 +121,7 @@ def site(live_server):
     LeagueGame.objects.create(game=given, league=league)
     replace_by_bot(given.pk, given.seats.get(user=rita).pk, "basic",
                    "Rita is away until the spring.")
+    given = play_out(given)
     token = Game.objects.get(pk=playing.pk).watch_token
     return {
         "visitor": (None, ["/", "/rules/", "/accounts/signup/"]),
@@ -132,7 +133,7 @@ def site(live_server):
         "organiser": ("olga", ["/admin/", "/admin/leagues/league/",
                                f"/admin/leagues/league/{league.pk}/change/",
                                "/admin/leagues/season/"]),
-        "replaced": ("rita", [f"/t/{given.pk}/"]),
+        "replaced": ("rita", ["/history/", f"/t/{given.pk}/"]),
     }
 
 

@@ -120,3 +120,21 @@ def test_the_replaced_players_open_page_reloads_and_their_forms_change_nothing(c
     plain = client.post(f"/t/{game.pk}/act/", {"kind": "pass"})
     assert plain.status_code == 410 and b"gave your seat" in plain.content
     assert game.actions.count() == before
+
+
+def test_the_game_stays_in_the_replaced_players_history(client):
+    game, bob = _replaced("en")
+    game = play_until(game, lambda g: g.is_over)
+    client.force_login(bob)
+    page = client.get("/history/").content.decode()
+    assert "Friday table" in page
+    assert "A bot took your seat from round 2" in page
+    # Its link is the table's, which tells what happened; the record and the replay,
+    # which are the seat's, are not offered.
+    assert f'href="/t/{game.pk}/"' in page
+    assert f"/history/{game.pk}/" not in page
+    # The league it was played in is among the history's filters, and keeps it.
+    assert 'value="friday"' in page
+    assert "Friday table" in client.get("/history/?league=friday").content.decode()
+    record = client.get(f"/history/{game.pk}/")
+    assert record.status_code == 410 and b"gave your seat" in record.content
