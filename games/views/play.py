@@ -144,6 +144,11 @@ def _poll(request, game_id: int):
         .first()
     )
     if row is None:
+        if request.GET.get("lobby") and request.htmx:
+            # An open table's page whose reader has no seat there (any more: the host
+            # removed them, or they left in another tab): reloaded, it says so, rather
+            # than seem to wait for them. Alike for any table: it tells nobody one exists.
+            return HttpResponse(status=204, headers={"HX-Refresh": "true"})
         no_seat(request.user, game_id)
     seat_pk, last_seen, version, status, updated, awaiting, chat_last = row
     if request.GET.get("lobby"):

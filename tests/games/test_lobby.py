@@ -3,6 +3,7 @@ from django.core import mail
 
 from games import commands
 from games.models import Game, Invitation
+from tests.helpers import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -151,6 +152,29 @@ def test_only_the_host_adds_bots_or_removes_players(client, alice, bob, carol):
     client.force_login(alice)
     client.post(f"/t/{game.pk}/seats/{carol_seat.pk}/remove/")
     assert not game.seats.filter(user=carol).exists()
+
+
+def test_a_removed_friends_open_table_page_reloads_instead_of_waiting_on(client, alice, bob,
+                                                                        carol):
+    game = commands.create_table(alice, "T", 5, {"rounds": 1})
+    commands.join(game.pk, bob)
+    carol_seat = commands.join(game.pk, carol)
+    client.force_login(alice)
+    client.post(f"/t/{game.pk}/seats/{carol_seat.pk}/remove/")
+    game.refresh_from_db()
+    # Carol's page of the table, still open, asks as it does every few seconds: told to
+    # reload, it shows her she has no seat there, not a table that seems to wait for her.
+    client.force_login(carol)
+    poll = client.get(f"/t/{game.pk}/poll/?lobby=1&u={game.updated.timestamp()}",
+                      headers={"HX-Request": "true"})
+    assert poll.status_code == 204 and poll.headers["HX-Refresh"] == "true"
+    assert client.get(f"/t/{game.pk}/").status_code == 404
+    # The same question from anyone else who never sat there, or about no table at all,
+    # is answered alike: it tells nobody whether the table exists.
+    client.force_login(make_user("mallory-l"))
+    for table in (game.pk, 999999):
+        poll = client.get(f"/t/{table}/poll/?lobby=1&u=1", headers={"HX-Request": "true"})
+        assert poll.status_code == 204 and poll.headers["HX-Refresh"] == "true"
 
 
 def test_the_host_cannot_start_with_fewer_than_four(client, alice, bob):
