@@ -5,7 +5,7 @@ the last page they were served — whatever language the sender was in."""
 
 import smtplib
 from datetime import timedelta
-from email import message_from_string
+from email import message_from_bytes
 from email.policy import default as email_policy
 
 import pytest
@@ -18,6 +18,7 @@ from games.away import emails
 from games.commands import notifications
 from games.core.words import CARD_NAMES
 from games.models import Notification
+from leagues.services import replace_by_bot
 from tests.helpers import act_as, legal, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +39,9 @@ def _deliver_due(now) -> list[str]:
 
 
 def _received(mail_server, user) -> list:
-    return [message_from_string(text, policy=email_policy)
+    # Read as the bytes that came over the wire: a body sent as 8-bit UTF-8 is decoded
+    # by its own charset, as a mail client does.
+    return [message_from_bytes(text.encode("utf-8"), policy=email_policy)
             for to, text in mail_server.received if to == [user.email]]
 
 
@@ -112,3 +115,24 @@ def test_the_player_whose_time_ran_out_is_told_by_mail_in_their_language(
     assert f"/t/{game.pk}/" in body
     with translation.override("fr"):
         assert not any(str(name) in body for name in CARD_NAMES.values())
+
+
+def test_the_player_an_organiser_replaced_is_told_by_mail_in_their_language(
+        alice, bob, mail_server):
+    bob.language = "de"
+    bob.save(update_fields=["language"])
+    game = start_table(alice, [bob], bots=2, options={"rounds": 3}, name="Freitag")
+    # The news of the start, out of the way (the server refuses its first message).
+    _deliver_due(timezone.now())
+    _deliver_due(timezone.now())
+    mail_server.received.clear()
+    replace_by_bot(game.pk, game.seats.get(user=bob).pk, "basic", "Bob ist verreist.")
+    now = timezone.now() + timedelta(seconds=1)
+    mail_server.refusals = mail_server.refused + 1  # it refuses the next one too
+    outcomes = _deliver_due(now) + _deliver_due(now)
+    assert outcomes == ["refused", "sent"]
+    (message,) = _received(mail_server, bob)
+    assert message["Subject"] == "Ein Bot spielt jetzt auf deinem Platz bei Freitag"
+    body = _text(message)
+    assert "Hallo Bob," in body and "Begründung des Organisators: Bob ist verreist." in body
+    assert "ab Runde 1" in body
