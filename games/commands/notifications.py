@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from dalmuti_site.compiled import CompiledQuery
 from games.core.clock import current_deadline, remind_before
-from games.core.turns import games_waiting_for
+from games.core.turns import awaits_person, games_waiting_for
 from games.models import Game, Invitation, Notification, Seat
 from leagues.models import Replacement
 from push.models import PushSubscription
@@ -232,9 +232,9 @@ def for_daily_summaries(now=None) -> int:
 
 def _daily_users_waited_for():
     for seat in Seat.objects.filter(
-        game__status=Game.Status.PLAYING, stand_in=False, user__notify="daily"
+        game__status=Game.Status.PLAYING, user__notify="daily"
     ).exclude(user=None).select_related("user", "game"):
-        if str(seat.player) in seat.game.awaiting and channels_for(seat.user):
+        if awaits_person(seat) and channels_for(seat.user):
             yield seat.user
 
 

@@ -29,26 +29,37 @@ def at_the_table(seat: Seat) -> bool:
     return seat.player is not None and not (seat.joining or seat.leaving or seat.left)
 
 
+def awaits_person(seat: Seat) -> bool:
+    """Whether the seat's game in play waits for the person in it, not for a bot making
+    their moves (a stand-in, or the bot finishing a leaver's round): what My games, the
+    header's count, the app's badge and the daily summary all go by. A table that waits
+    only for a stand-in can stay so for hours when the workers fail and back off."""
+    return (not seat.played_by_bot and at_the_table(seat)
+            and str(seat.player) in seat.game.awaiting)
+
+
 def games_waiting_for(user) -> list[Game]:
-    """The games in play that wait for the player (not for a bot standing in for them)."""
+    """The games in play that wait for the player (`awaits_person`)."""
     return [
         seat.game
-        for seat in Seat.objects.filter(user=user, game__status=Game.Status.PLAYING,
-                                        stand_in=False).select_related("game")
-        if str(seat.player) in seat.game.awaiting
+        for seat in Seat.objects.filter(user=user, game__status=Game.Status.PLAYING)
+        .select_related("game")
+        if awaits_person(seat)
     ]
 
 
 def tables_awaiting(user) -> int:
-    """How many games in play wait for the player now (not for a bot standing in for
-    them), in one query: for the header, the tab title and the app's badge."""
+    """How many games in play wait for the player now (`awaits_person`), in one query: for
+    the header, the tab title and the app's badge."""
     return sum(1 for player, awaiting in _AWAITING(user.pk) if str(player) in awaiting)
 
 
-# Asked for the header of nearly every page (compiled once).
+# Asked for the header of nearly every page (compiled once). The filter is
+# `awaits_person` in SQL: a person's own seat, in the round in play.
 _AWAITING = CompiledQuery(
     lambda user_id: Seat.objects.filter(
         user_id=user_id, game__status=Game.Status.PLAYING, stand_in=False,
+        player__isnull=False, joining=False, leaving=False, left=False,
     ).values_list("player", "game__awaiting"))
 
 

@@ -40,8 +40,8 @@ def describe_turns(entries: list[dict]) -> None:
         view = game.engine_state().view(seat.player)
         # A newcomer or a leaver has no seat in the round in play.
         entry["my_title"] = view["titles"][view["seat"]] if view["seat"] is not None else ""
-        # Said to me as "you", never by my own name.
-        entry["waiting_for_me"] = view["seat"] in view["awaiting"]
+        # Said to me as "you", never by my own name; a bot making my moves is not me.
+        entry["waiting_for_me"] = view["seat"] in view["awaiting"] and not seat.played_by_bot
         entry["waiting_for"] = [
             names.get((game.pk, view["seats"][s]), "?")
             for s in view["awaiting"] if s != view["seat"]

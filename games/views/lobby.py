@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from chat import services as chat
 from chat.panel import panel_context
-from games.core.turns import at_the_table, room_for_newcomers
+from games.core.turns import awaits_person, room_for_newcomers
 from games.read.access import finished_seat_for_user, seat_for_user
 from games.read.my_games import describe_turns, urgency_first
 from games.read.replay import game_results
@@ -64,9 +64,7 @@ def my_games(request):
         elif game.is_open:
             open_tables.append(entry)
         else:
-            # A leaver's seat is the bot's: the table never waits for them.
-            awaits_me = at_the_table(seat) and str(seat.player) in game.awaiting
-            (my_turn if awaits_me else waiting).append(entry)
+            (my_turn if awaits_person(seat) else waiting).append(entry)
     my_turn = urgency_first(my_turn)
     describe_turns(my_turn + waiting)
     if finished:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games.core.turns import tables_awaiting
+from games.core.turns import games_waiting_for, tables_awaiting
 from games.models import TimeBank, TurnLimit
 from tests.helpers import play_until, start_table
 
@@ -47,3 +47,22 @@ def test_the_tables_awaiting_me_come_first_by_time_left(client, alice, bob,
     assert 'data-awaiting="4"' in page
     assert "4 tables await you" in page
 
+
+
+def test_a_table_whose_turn_a_bot_plays_for_me_is_not_my_turn_anywhere(client, alice, bob):
+    """Between a stand-in taking my seat and its move (hours, if the workers are failing
+    and back off), the table waits for the bot, not for me: My games, the header's count
+    and the daily summary say the same."""
+    game = _awaiting_alice(alice, bob, "Stood in for", TurnLimit.DAY)
+    game.seats.filter(user=alice).update(stand_in=True)
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    mine = page[page.index("Your turn"):page.index("Waiting for others")]
+    others = page[page.index("Waiting for others"):]
+    assert "Stood in for" not in mine
+    entry = others[others.index("Stood in for"):others.index("</li>")]
+    assert "a bot stands in for you" in entry
+    assert "waiting for you" not in entry
+    assert tables_awaiting(alice) == 0
+    assert games_waiting_for(alice) == []
+    assert 'data-awaiting="0"' in page
