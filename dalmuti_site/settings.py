@@ -88,7 +88,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "games.middleware.SeatGivenToBotMiddleware",
+    "games.middleware.SeatGoneMiddleware",
     # Last, so that its answer to a failed database connection (503, try again) comes
     # before any other's.
     "dalmuti_site.middleware.DatabaseUnavailableMiddleware",

@@ -502,6 +502,34 @@ class InvitationBlock(models.Model):
         return f"{self.user} ⊘ {self.blocked}"
 
 
+class Removal(models.Model):
+    """The host took `user` off their table before it started. Their link to the table
+    says so (instead of "no table here"), and the table's own link seats them again only
+    once the host invites them again, as the host was promised."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+", verbose_name=_("player"))
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player taken off a table")
+        verbose_name_plural = _("players taken off tables")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_removal_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} ✕ {self.user}"
+
+    @staticmethod
+    def keeps_out(game: Game, user) -> bool:
+        """Whether the host took `user` off this table and has not invited them again
+        since: the table's link does not seat them, and their link to it says why."""
+        return (Removal.objects.filter(game=game, user=user).exists()
+                and not Invitation.objects.for_user(user).filter(game=game).exists())
+
+
 class Round(models.Model):
     """One round of a game as a row: the deal and, once over, its result (the round in
     play itself is the engine's `engine.Round`, inside the stored state)."""
@@ -663,6 +691,7 @@ class Notification(models.Model):
         MENTION = "mention", _("Named in the table talk")
         END_PROPOSED = "end_proposed", _("A proposal to end the game")
         REPLACED = "replaced", _("Your seat was given to a bot")
+        REMOVED = "removed", _("The host took you off a table")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

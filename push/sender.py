@@ -19,6 +19,7 @@ from games.away.content import (
     end_proposal_context,
     game_context,
     mention_context,
+    removed_context,
     replaced_context,
 )
 from games.core.turns import games_waiting_for, tables_awaiting
@@ -69,6 +70,11 @@ def message(notification: Notification) -> dict:
             title = render_to_string("emails/replaced-subject.txt", context)
             body = context["replacement"].reason or _("The game goes on without you.")
             return {"title": _squash(title), "body": _squash(body),
+                    "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
+        if kind == Kind.REMOVED:
+            title = render_to_string("emails/removed-subject.txt", removed_context(notification))
+            body = _("To sit at it again, ask them to invite you again.")
+            return {"title": _squash(title), "body": body,
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
         if kind == Kind.EXPIRING:
             context = {"game": game, "closes": game.created + timedelta(days=OPEN_TABLE_DAYS)}

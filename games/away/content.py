@@ -114,6 +114,12 @@ def replaced_context(notification) -> dict:
     return replacement_context(replacement)
 
 
+def removed_context(notification) -> dict:
+    """What a friend the host took off their table is told, as the table's link tells it."""
+    game = notification.game
+    return {"game": game, "host": game.host}
+
+
 def _decision(phase: str, kinds: set[str]) -> str:
     if "revolution" in kinds:
         return "revolution"

@@ -18,6 +18,7 @@ from games.away.content import (
     end_proposal_context,
     game_context,
     mention_context,
+    removed_context,
     replaced_context,
 )
 from games.commands import notifications
@@ -157,6 +158,8 @@ def _email_for(notification: Notification) -> tuple[str, dict]:
         return "mention", mention_context(notification)
     if notification.kind == Notification.Kind.REPLACED:
         return "replaced", replaced_context(notification)
+    if notification.kind == Notification.Kind.REMOVED:
+        return "removed", removed_context(notification)
     context = game_context(notification.game, user)
     context["timeouts_before_stand_in"] = TIMEOUTS_BEFORE_STAND_IN
     if notification.kind == Notification.Kind.END_PROPOSED:

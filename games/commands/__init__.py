@@ -44,7 +44,7 @@ from .moves import (
     wake_bots,
 )
 from .notifications import set_talk_notices
-from .seats import choose_join_place, join_in_progress, leave_game
+from .seats import choose_join_place, join_in_progress, leave_game, taken_off
 from .tables import (
     BOT_NAMES,
     add_bot,
@@ -82,6 +82,7 @@ __all__ = [
     "remove_seat", "seen", "seen_at", "set_away",
     "set_blocked", "set_channel", "set_min_on_time", "set_profile_standing_orders",
     "set_standing_orders", "set_talk_notices", "set_watchable",
-    "standing_order_action", "start", "try_channel", "start_vacation", "take_seat_back",
+    "standing_order_action", "start", "taken_off", "try_channel", "start_vacation",
+    "take_seat_back",
     "vote_stand_in", "wake_bots", "invite_group", "open_table_with",
 ]

@@ -22,7 +22,7 @@ from django.utils import timezone
 from dalmuti_site.compiled import CompiledQuery
 from games.core.clock import current_deadline, remind_before
 from games.core.turns import awaits_person, games_waiting_for
-from games.models import Game, Invitation, Notification, Seat
+from games.models import Game, Invitation, Notification, Removal, Seat
 from leagues.models import Replacement
 from push.models import PushSubscription
 
@@ -186,6 +186,17 @@ def for_replaced(game: Game, user, replacement_id: int) -> list[Notification]:
                   timezone.now(), game)
 
 
+def for_removed(game: Game, user, removal_id: int) -> list[Notification]:
+    """The host took the player off their table before its start: tell them, whatever
+    they chose for turn emails short of never (else they would wait for a start they
+    will never hear of). It waits a little, like a turn email: a host who took the wrong
+    friend off and invites them again at once has nothing told."""
+    if user.notify == user.Notify.NEVER:
+        return []
+    due = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
+    return notify(user, f"{Kind.REMOVED}:{game.pk}:{removal_id}", Kind.REMOVED, due, game)
+
+
 def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime | None]:
     user, game = notification.user, notification.game
     if user.notify == user.Notify.NEVER:
@@ -279,6 +290,13 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         # Undone in the admin meanwhile: nothing to tell.
         replaced = Replacement.objects.filter(pk=notification.key.split(":")[2]).exists()
         return ("send", None) if replaced else ("withdrawn", None)
+    if notification.kind == Kind.REMOVED:
+        if user.notify == user.Notify.NEVER:
+            return "preference", None
+        # Invited again, or seated again, meanwhile: nothing to tell.
+        removed = Removal.objects.filter(pk=notification.key.split(":")[2]).exists()
+        return ("send", None) if removed and Removal.keeps_out(game, user) \
+            else ("withdrawn", None)
     daily_reminder = notification.kind == Kind.REMINDER and user.notify == user.Notify.DAILY
     if not daily_reminder and not _wants(user, user.Notify.EVERY_TURN):
         return "preference", None

@@ -18,9 +18,15 @@ from games.core.turns import no_next_round
 from players.reliability import why_not_admitted
 
 from .. import engine
-from ..models import Game, Invitation, Seat
+from ..models import Game, Invitation, Removal, Seat
 from .base import Rejected, save_state, table_touched
 from .moves import wake_bots
+
+
+def taken_off() -> str:
+    """Why the table's link does not seat a player the host took off, until invited."""
+    return " ".join((_("The host took you off this table."),
+                     _("To sit at it again, ask them to invite you again.")))
 
 
 def _seat_change(game: Game, user, check: bool = True) -> None:
@@ -66,6 +72,8 @@ def join_in_progress(game_id: int, user) -> Seat:
         if len(state.lineup) + joining >= engine.MAX_PLAYERS:
             raise Rejected(_("The table is full: %(max)d players.")
                            % {"max": engine.MAX_PLAYERS}, 409)
+        if Removal.keeps_out(game, user):
+            raise Rejected(taken_off(), 403)
         refusal = why_not_admitted(user, game.min_on_time)
         if refusal:
             raise Rejected(refusal, 403)
@@ -78,11 +86,13 @@ def join_in_progress(game_id: int, user) -> Seat:
 
 def answer_invitations(game: Game, user) -> None:
     """Whoever takes a seat answers the invitations to it: by name, and by the address
-    they gave (confirmed or not: the invitation email is how many reach the sign-up)."""
+    they gave (confirmed or not: the invitation email is how many reach the sign-up).
+    A host's earlier removal of them is over too."""
     mine = Q(user=user)
     if user.email:
         mine |= Q(user=None, email__iexact=user.email)
     Invitation.objects.filter(mine, game=game).delete()
+    Removal.objects.filter(game=game, user=user).delete()
 
 
 def choose_join_place(game_id: int, user, seat_id: int, upper: bool) -> None:

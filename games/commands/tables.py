@@ -25,12 +25,13 @@ from ..models import (
     Invitation,
     Notification,
     OnTime,
+    Removal,
     Seat,
     new_token,
 )
 from .base import Rejected, begin_round, save_state
 from .moves import run_automatic, wake_bots
-from .seats import answer_invitations
+from .seats import answer_invitations, taken_off
 
 BOT_NAMES = [
     "Ada", "Bram", "Cato", "Dido", "Ezra", "Fien", "Gus", "Hedda", "Ivo", "Juno", "Kees",
@@ -80,6 +81,8 @@ def join(game_id: int, user) -> Seat:
         seat = game.seats.filter(user=user).first()
         if seat:
             return seat
+        if Removal.keeps_out(game, user):
+            raise Rejected(taken_off(), 403)
         refusal = why_not_admitted(user, game.min_on_time)
         if refusal:
             raise Rejected(refusal, 403)
@@ -230,14 +233,20 @@ def expire_invitations(now=None) -> int:
     return lapsed
 
 
-def remove_seat(game_id: int, seat_id: int) -> None:
+def remove_seat(game_id: int, seat_id: int, by_host: bool = True) -> None:
+    """A seat goes before the start: a bot, a friend the host takes off (`by_host`: kept
+    as a `Removal`, so that the table's link does not seat them again uninvited), or a
+    player leaving by their own choice."""
     with transaction.atomic():
         game = _lock_open(game_id)
-        seat = game.seats.filter(pk=seat_id).first()
+        seat = game.seats.select_related("user").filter(pk=seat_id).first()
         if seat is None:
             raise Rejected(_("There is no such seat at this table."), 404)
         if seat.user_id == game.host_id:
             raise Rejected(_("The host cannot be removed from their own table."), 409)
+        if by_host and seat.user_id is not None:
+            removal, _new = Removal.objects.get_or_create(game=game, user_id=seat.user_id)
+            notifications.for_removed(game, seat.user, removal.pk)
         seat.delete()
         game.save(update_fields=["updated"])
 

@@ -11,7 +11,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
-from games.models import Game, Seat
+from games.models import Game, Removal, Seat
 from leagues.models import LeagueGame, Replacement
 
 # Every page and every action at a table asks one of these first (compiled once).
@@ -57,14 +57,29 @@ class SeatGivenToBot(Exception):
         self.replacement = replacement
 
 
+class TakenOffTable(Exception):
+    """The host took the user off this table before it started (and has not invited them
+    again). Not "no seat here": a friend who sat at a table would think it vanished.
+    Answered by games.middleware."""
+
+    def __init__(self, game: Game):
+        super().__init__(game)
+        self.game = game
+
+
 def no_seat(user, game_id: int) -> NoReturn:
     """The answer to a user without a seat at the table: what happened to their seat if
-    an organiser gave it to a bot, else 404, whether or not the table exists."""
+    an organiser gave it to a bot or the host took them off, else 404, whether or not the
+    table exists. Only someone who had the seat learns anything."""
     if user.pk is not None:
         replacement = (Replacement.objects.select_related("game")
                        .filter(game_id=game_id, user_id=user.pk).order_by("-created").first())
         if replacement is not None:
             raise SeatGivenToBot(replacement)
+        removal = (Removal.objects.select_related("game__host")
+                   .filter(game_id=game_id, user_id=user.pk).first())
+        if removal is not None and Removal.keeps_out(removal.game, user):
+            raise TakenOffTable(removal.game)
     raise Http404(_("You have no seat at this table."))
 
 

@@ -17,7 +17,7 @@ from players.reliability import RELIABILITY_MIN_TURNS, reliability, why_not_admi
 
 from .. import commands
 from ..forms import GroupInviteForm, InviteForm
-from ..models import Game, Invitation, Seat
+from ..models import Game, Invitation, Removal, Seat
 
 # Read by the game page whenever the table has room (compiled once).
 _INVITATIONS = CompiledQuery(
@@ -127,9 +127,12 @@ def _join_page(request, game: Game, token: str, error: str = "", status: int = 2
     if game.min_on_time and request.user.is_authenticated:
         record = reliability(request.user)
         refusal = why_not_admitted(request.user, game.min_on_time)
+    taken_off = (request.user.is_authenticated and not game.is_over
+                 and Removal.keeps_out(game, request.user))
     return render(request, "games/join.html", {
         "game": game, "token": token, "seats": game.seats_with_users(),
         "last_round": last_round, "error": error, "not_admitted": refusal,
+        "taken_off": taken_off,
         "record": record, "min_turns": RELIABILITY_MIN_TURNS,
     }, status=status)
 

@@ -215,7 +215,7 @@ def leave_lobby(request, game_id: int):
         messages.error(request, _("The host cannot leave their own table."))
         return redirect(game)
     try:
-        commands.remove_seat(game.pk, me.pk)
+        commands.remove_seat(game.pk, me.pk, by_host=False)
     except commands.Rejected as rejected:
         messages.error(request, rejected.message)
         return redirect(game)

@@ -54,16 +54,25 @@ def game_page(request, game_id: int, error: str = "", status: int = 200, form: s
 
 
 def seat_given_to_bot(request, replacement) -> HttpResponse:
-    """The answer to a player whose seat an organiser gave to a bot: their page says so
-    (410: the seat is gone for good); an open page of theirs reloads to show it, and a
-    form they send is refused with its message, changing nothing."""
+    """The answer to a player whose seat an organiser gave to a bot."""
+    return _seat_gone(request, _("An organiser gave your seat at this table to a bot."),
+                      "games/replaced.html", replacement_context(replacement))
+
+
+def taken_off_table(request, game: Game) -> HttpResponse:
+    """The answer to a friend the host took off their table before it started."""
+    return _seat_gone(request, commands.taken_off(), "games/taken_off.html", {"game": game})
+
+
+def _seat_gone(request, refusal: str, template: str, context: dict) -> HttpResponse:
+    """A seat that is gone: the page says what happened (410); an open page reloads to
+    show it, and a form sent from it is refused with `refusal`, changing nothing."""
     if request.htmx:
         if request.method in ("GET", "HEAD"):
             return HttpResponse(status=204, headers={"HX-Refresh": "true"})
-        return HttpResponse(_("An organiser gave your seat at this table to a bot."),
-                            status=410, headers={"HX-Refresh": "true"})
+        return HttpResponse(refusal, status=410, headers={"HX-Refresh": "true"})
     activate_user_language(request)
-    return render(request, "games/replaced.html", replacement_context(replacement), status=410)
+    return render(request, template, context, status=410)
 
 
 def keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:

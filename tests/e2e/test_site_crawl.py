@@ -30,14 +30,17 @@ from tests.leagues.helpers import make_league, this_year_season
 pytestmark = pytest.mark.e2e
 
 RUNS = [("phone", code) for code in ("en", "nl", "de", "fr")] + [("laptop", "en")]
-ROLES = ["visitor", "player", "host", "watcher", "organiser", "replaced"]
+ROLES = ["visitor", "player", "host", "watcher", "organiser", "replaced", "taken_off"]
 MOST_PAGES = 16
-# A player whose seat an organiser gave to a bot: their history and the table's page
-# telling them, and no more (the other pages they reach are the player's).
-MOST_PAGES_OF = {"replaced": 2}
+# Players whose seat is gone: one an organiser replaced by a bot (their history and the
+# table's page telling them), one the host took off a table before its start (the table's
+# page telling them, and its link that no longer seats them); no more (the other pages
+# they reach are the player's).
+MOST_PAGES_OF = {"replaced": 2, "taken_off": 2}
 # The console's note of a page answered on purpose with an error status (the seat is gone
 # for good: 410), which a person never sees.
-EXPECTED_CONSOLE = {"replaced": "the server responded with a status of 410"}
+GONE = "the server responded with a status of 410"
+EXPECTED_CONSOLE = {"replaced": GONE, "taken_off": GONE}
 # Names of one word, as long as people make them: a finished and a playing table, an open
 # one and a league.
 LONG_NAMES = ("Sonntagnachmittagskartenspielrundenvergnügen",
@@ -122,6 +125,7 @@ def site(live_server):
     replace_by_bot(given.pk, given.seats.get(user=rita).pk, "basic",
                    "Rita is away until the spring.")
     given = play_out(given)
+    commands.remove_seat(open_table.pk, commands.join(open_table.pk, make_user("tara")).pk)
     token = Game.objects.get(pk=playing.pk).watch_token
     return {
         "visitor": (None, ["/", "/rules/", "/accounts/signup/"]),
@@ -134,6 +138,7 @@ def site(live_server):
                                f"/admin/leagues/league/{league.pk}/change/",
                                "/admin/leagues/season/"]),
         "replaced": ("rita", ["/history/", f"/t/{given.pk}/"]),
+        "taken_off": ("tara", [f"/t/{open_table.pk}/", f"/join/{open_table.invite_token}/"]),
     }
 
 

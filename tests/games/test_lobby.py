@@ -163,12 +163,12 @@ def test_a_removed_friends_open_table_page_reloads_instead_of_waiting_on(client,
     client.post(f"/t/{game.pk}/seats/{carol_seat.pk}/remove/")
     game.refresh_from_db()
     # Carol's page of the table, still open, asks as it does every few seconds: told to
-    # reload, it shows her she has no seat there, not a table that seems to wait for her.
+    # reload, it shows her the host took her off, not a table that seems to wait for her.
     client.force_login(carol)
     poll = client.get(f"/t/{game.pk}/poll/?lobby=1&u={game.updated.timestamp()}",
                       headers={"HX-Request": "true"})
     assert poll.status_code == 204 and poll.headers["HX-Refresh"] == "true"
-    assert client.get(f"/t/{game.pk}/").status_code == 404
+    assert client.get(f"/t/{game.pk}/").status_code == 410
     # The same question from anyone else who never sat there, or about no table at all,
     # is answered alike: it tells nobody whether the table exists.
     client.force_login(make_user("mallory-l"))
