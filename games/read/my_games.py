@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from games.core.turns import awaits_person
 from games.models import Seat
 from games.read.narration import since
 
@@ -21,7 +22,7 @@ def urgency_first(my_turn: list[dict], now: datetime | None = None) -> list[dict
     for entry in my_turn:
         game, seat = entry["game"], entry["seat"]
         wait = game.wait_for(seat.player)
-        entry["deadline"] = wait.deadline if wait and not seat.played_by_bot else None
+        entry["deadline"] = wait.deadline if wait else None
         entry["urgent"] = bool(entry["deadline"] and entry["deadline"] - now < URGENT)
     timed = sorted((e for e in my_turn if e["deadline"]), key=lambda e: e["deadline"])
     return timed + [e for e in my_turn if not e["deadline"]]
@@ -40,8 +41,8 @@ def describe_turns(entries: list[dict]) -> None:
         view = game.engine_state().view(seat.player)
         # A newcomer or a leaver has no seat in the round in play.
         entry["my_title"] = view["titles"][view["seat"]] if view["seat"] is not None else ""
-        # Said to me as "you", never by my own name; a bot making my moves is not me.
-        entry["waiting_for_me"] = view["seat"] in view["awaiting"] and not seat.played_by_bot
+        # Said to me as "you", never by my own name; by the rule that sorts the list.
+        entry["waiting_for_me"] = awaits_person(seat)
         entry["waiting_for"] = [
             names.get((game.pk, view["seats"][s]), "?")
             for s in view["awaiting"] if s != view["seat"]
