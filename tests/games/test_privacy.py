@@ -10,6 +10,8 @@ import random
 import re
 
 import pytest
+import time_machine
+from django.utils import timezone
 
 from games import commands, engine
 from games.commands.base import save_state
@@ -20,6 +22,13 @@ from tests.helpers import legal, start_table, waiting_humans
 pytestmark = pytest.mark.django_db
 
 CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
+
+
+def _one_instant():
+    """The clock stands still while pages are drawn to be compared: a log line reads
+    "11:59 p.m." today and "Dec. 1, 11:59 p.m." once the reader's midnight has passed,
+    which two drawings a moment apart may fall either side of."""
+    return time_machine.travel(timezone.now(), tick=False)
 
 
 def _sent_to(client, game: Game) -> list[str]:
@@ -91,10 +100,11 @@ def test_what_a_player_is_sent_does_not_depend_on_hidden_cards(client, make_user
         for user in humans:
             player = game.seats.get(user=user).player
             client.force_login(user)
-            before = _sent_to(client, game)
-            if not _shuffle_hidden_cards(game, player, rng):
-                continue
-            after = _sent_to(client, game)
+            with _one_instant():
+                before = _sent_to(client, game)
+                if not _shuffle_hidden_cards(game, player, rng):
+                    continue
+                after = _sent_to(client, game)
             game.state = original
             game.save(update_fields=["state"])
             assert before == after, f"seed {seed}, checkpoint {checkpoint}, player {player}"
@@ -120,14 +130,15 @@ def test_nobody_learns_who_holds_both_jesters_before_the_revolution(client, make
     merchant = seat_user[state.seats[2]]
     holder_a = seat_user[state.seats[3]]  # the Lesser Peon
     pages = {}
-    for holder_seat in (3, 2):
-        _deal_both_jesters_to(game, holder_seat)
-        game.refresh_from_db()
-        holder = seat_user[state.seats[holder_seat]]
-        assert str(holder.seats.get(game=game).player) in game.awaiting
-        for user in dalmutis:
-            client.force_login(user)
-            pages[(holder_seat, user.pk)] = _sent_to(client, game)
+    with _one_instant():
+        for holder_seat in (3, 2):
+            _deal_both_jesters_to(game, holder_seat)
+            game.refresh_from_db()
+            holder = seat_user[state.seats[holder_seat]]
+            assert str(holder.seats.get(game=game).player) in game.awaiting
+            for user in dalmutis:
+                client.force_login(user)
+                pages[(holder_seat, user.pk)] = _sent_to(client, game)
     # The Dalmutis are sent exactly the same whoever holds the jesters.
     for user in dalmutis:
         assert pages[(3, user.pk)] == pages[(2, user.pk)]
@@ -220,11 +231,12 @@ def test_a_watcher_is_sent_nothing_that_depends_on_any_hidden_card(client, make_
             client.logout()
             if login is not None:
                 client.force_login(login)
-            before = _sent_to_a_watcher(client, game)
-            assert all("hcard" not in page for page in before)
-            if not _shuffle_every_hand(game, rng):
-                continue
-            after = _sent_to_a_watcher(client, game)
+            with _one_instant():
+                before = _sent_to_a_watcher(client, game)
+                assert all("hcard" not in page for page in before)
+                if not _shuffle_every_hand(game, rng):
+                    continue
+                after = _sent_to_a_watcher(client, game)
             game.state = original
             game.save(update_fields=["state"])
             for action in game.actions.all():
