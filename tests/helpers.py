@@ -6,10 +6,12 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import import_module
 
+import time_machine
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core import mail
 from django.db.models.sql.compiler import SQLCompiler
+from django.utils import timezone
 
 from games import commands, engine
 from games.away import emails
@@ -17,6 +19,14 @@ from games.commands import notifications
 from games.models import Game, Seat
 
 PASSWORD = "correct-horse-battery"
+
+
+def one_instant():
+    """The clock stands still while pages to be compared are drawn: a time in a log or
+    the talk reads "11:59 p.m." on the reader's day and "Dec. 1, 2026, 11:59 p.m. CET"
+    once their midnight has passed, and "just now" turns "1 minute ago"; two drawings a
+    moment apart may fall either side."""
+    return time_machine.travel(timezone.now(), tick=False)
 
 
 def wait_for(condition, timeout=120) -> bool:

@@ -4,12 +4,13 @@ read rather than read again with every message. Kept, a message must still read 
 afresh to each reader: their own marked, each speaker named and titled as they are now,
 in the reader's language, with its date from the next day on, escaped."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 import time_machine
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from chat import flourishes
 from chat import services as talk
@@ -105,9 +106,13 @@ def _time(message: str) -> str:
 def test_a_message_shows_its_date_from_the_next_day_on(table, drawn):
     game, people, _ = table
     said = Message.objects.get(text="Thanks, Ada").created
-    with time_machine.travel(said + timedelta(minutes=1), tick=False):
+    # Read the moment it was said, and a minute into the reader's next day (wherever in
+    # the day the test runs: a minute after it was said may already be the next day).
+    next_day = timezone.localtime(said).date() + timedelta(days=1)
+    after_midnight = timezone.make_aware(datetime.combine(next_day, datetime.min.time()))
+    with time_machine.travel(said, tick=False):
         today = _time(_message(_talk(_page(people[0], game)), "Thanks"))
-    with time_machine.travel(said + timedelta(days=1), tick=False):
+    with time_machine.travel(after_midnight + timedelta(minutes=1), tick=False):
         tomorrow = _time(_message(_talk(_page(people[0], game)), "Thanks"))
     # The time alone on the day it was said; from the next day on, its date too.
     assert str(said.year) not in today and str(said.year) in tomorrow

@@ -10,25 +10,16 @@ import random
 import re
 
 import pytest
-import time_machine
-from django.utils import timezone
 
 from games import commands, engine
 from games.commands.base import save_state
 from games.models import Game
 from tests.engine.helpers import give_both_jesters
-from tests.helpers import legal, start_table, waiting_humans
+from tests.helpers import legal, one_instant, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
 CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
-
-
-def _one_instant():
-    """The clock stands still while pages are drawn to be compared: a log line reads
-    "11:59 p.m." today and "Dec. 1, 11:59 p.m." once the reader's midnight has passed,
-    which two drawings a moment apart may fall either side of."""
-    return time_machine.travel(timezone.now(), tick=False)
 
 
 def _sent_to(client, game: Game) -> list[str]:
@@ -100,7 +91,7 @@ def test_what_a_player_is_sent_does_not_depend_on_hidden_cards(client, make_user
         for user in humans:
             player = game.seats.get(user=user).player
             client.force_login(user)
-            with _one_instant():
+            with one_instant():
                 before = _sent_to(client, game)
                 if not _shuffle_hidden_cards(game, player, rng):
                     continue
@@ -130,7 +121,7 @@ def test_nobody_learns_who_holds_both_jesters_before_the_revolution(client, make
     merchant = seat_user[state.seats[2]]
     holder_a = seat_user[state.seats[3]]  # the Lesser Peon
     pages = {}
-    with _one_instant():
+    with one_instant():
         for holder_seat in (3, 2):
             _deal_both_jesters_to(game, holder_seat)
             game.refresh_from_db()
@@ -231,7 +222,7 @@ def test_a_watcher_is_sent_nothing_that_depends_on_any_hidden_card(client, make_
             client.logout()
             if login is not None:
                 client.force_login(login)
-            with _one_instant():
+            with one_instant():
                 before = _sent_to_a_watcher(client, game)
                 assert all("hcard" not in page for page in before)
                 if not _shuffle_every_hand(game, rng):

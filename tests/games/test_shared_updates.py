@@ -23,6 +23,7 @@ from tests.helpers import (
     form_for,
     legal,
     make_user,
+    one_instant,
     start_table,
     waiting_humans,
 )
@@ -112,58 +113,59 @@ def test_every_page_gets_what_it_would_be_drawn_alone(client, seed):
     zone = timezone.get_current_timezone_name()
     counts = {"pushed": 0, "asked": 0, "answers": 0, "polls": 0}
     for _ in range(70):
-        game.refresh_from_db()
-        if not game.is_playing:
-            break
-        since, since_seq, mover = game.version, game.seq, None
-        waiting = waiting_humans(game)
-        if waiting:
-            seat = rng.choice(waiting)
-            mover = seat.user_id
-            actions = legal(game, seat)
-            plays = [a for a in actions if a["type"] == "play"]
-            action = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(actions)
-            page = pages[mover]
-            before = dict(page.looked), page.version
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(updates, "sharing", lambda request: True)
-                answer = page.move(action, game.wait_for(seat.player).token)
-            assert answer.status_code == 200
+        with one_instant():
             game.refresh_from_db()
-            if game.version != since and before[1] == since:
-                # The same page asked, drawn alone: what the move's answer draws.
-                page.looked, page.poll_url = before[0], page.poll_url.replace(
-                    f"v={game.version}", f"v={since}")
+            if not game.is_playing:
+                break
+            since, since_seq, mover = game.version, game.seq, None
+            waiting = waiting_humans(game)
+            if waiting:
+                seat = rng.choice(waiting)
+                mover = seat.user_id
+                actions = legal(game, seat)
+                plays = [a for a in actions if a["type"] == "play"]
+                action = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(actions)
+                page = pages[mover]
+                before = dict(page.looked), page.version
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.setattr(updates, "sharing", lambda request: True)
+                    answer = page.move(action, game.wait_for(seat.player).token)
+                assert answer.status_code == 200
+                game.refresh_from_db()
+                if game.version != since and before[1] == since:
+                    # The same page asked, drawn alone: what the move's answer draws.
+                    page.looked, page.poll_url = before[0], page.poll_url.replace(
+                        f"v={game.version}", f"v={since}")
+                    with drawn_alone():
+                        alone = page.poll(key="")
+                    counts["answers"] += 1
+                    assert _same_page(answer.content.decode()) == _same_page(alone.content.decode())
+                page.read(answer)
+            else:
+                assert commands.play_bot_move(game.pk)
+                game.refresh_from_db()
+            if game.version == since:
+                continue  # nothing anybody else may see
+            update = updates.prepare(game.pk, Step(game.version, since, since_seq), "en", zone)
+            for user in people:
+                page = pages[user.pk]
+                if user.pk == mover:
+                    continue
                 with drawn_alone():
-                    alone = page.poll(key="")
-                counts["answers"] += 1
-                assert _same_page(answer.content.decode()) == _same_page(alone.content.decode())
-            page.read(answer)
-        else:
-            assert commands.play_bot_move(game.pk)
-            game.refresh_from_db()
-        if game.version == since:
-            continue  # nothing anybody else may see
-        update = updates.prepare(game.pk, Step(game.version, since, since_seq), "en", zone)
-        for user in people:
-            page = pages[user.pk]
-            if user.pk == mover:
-                continue
-            with drawn_alone():
-                alone = page.poll()
-            if page.version == since and update is not None:
-                head, pushed = _event(update, players[user.pk])
-                assert head["v"] == game.version
-                if not head.get("ask") and fits(head, page.version, page.key, page.looked):
-                    counts["pushed"] += 1
-                    assert _same_page(_pushed(pushed, int(page.looked["n"]))) == _same_page(
-                        _without_looked(alone.content.decode()))
-                else:
-                    counts["asked"] += 1
-            shared = page.poll()
-            counts["polls"] += 1
-            assert _same_page(shared.content.decode()) == _same_page(alone.content.decode())
-            page.read(shared)
+                    alone = page.poll()
+                if page.version == since and update is not None:
+                    head, pushed = _event(update, players[user.pk])
+                    assert head["v"] == game.version
+                    if not head.get("ask") and fits(head, page.version, page.key, page.looked):
+                        counts["pushed"] += 1
+                        assert _same_page(_pushed(pushed, int(page.looked["n"]))) == _same_page(
+                            _without_looked(alone.content.decode()))
+                    else:
+                        counts["asked"] += 1
+                shared = page.poll()
+                counts["polls"] += 1
+                assert _same_page(shared.content.decode()) == _same_page(alone.content.decode())
+                page.read(shared)
     assert counts["pushed"] > 20 and counts["answers"] > 10, counts
 
 
@@ -189,7 +191,7 @@ def test_two_worlds_that_differ_only_in_hidden_cards_draw_identical_updates(peop
     since, since_seq = game.version, game.seq
     act_as(game, seat, next(a for a in legal(game, seat) if a["type"] == "play"))
     game.refresh_from_db()
-    with translation.override("en"):
+    with one_instant(), translation.override("en"):
         first, own = updates.draw(game, since, since_seq)
         assert _shuffle_hidden_cards(game, seat.player, rng)
         cache.clear()

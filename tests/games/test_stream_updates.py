@@ -27,6 +27,7 @@ from tests.helpers import (
     form_for,
     legal,
     make_user,
+    one_instant,
     play_until,
     sse_events,
     start_table,
@@ -106,24 +107,25 @@ def test_the_stream_brings_each_page_the_change_drawn_for_its_reader(table):
     game, people = table
     reader = people[1]
     seat, action = _a_move_not_handing_the_turn_to(game, reader)
-    page = Page(Client(), game, reader)
-    shown = game.version
+    with one_instant():
+        page = Page(Client(), game, reader)
+        shown = game.version
 
-    chunks = []
-    events = _events(reader, game.pk, lambda: act_as(game, seat, action), chunks=chunks)
-    game.refresh_from_db()
-    assert events[0] == f"event: table\ndata: v{game.version}\n\n"
-    # The change's event and the update that follows it go out in one chunk.
-    assert chunks == [2]
-    head, update = _update(events[-1])
-    my_key = page.key
-    assert head == {"v": game.version, "since": shown, "round": game.round_number,
-                    "day": page.looked["d"], "key": my_key, "panels": page.looked["p"]}
-    # What the page would have been answered, had it asked.
-    with drawn_alone():
-        alone = page.poll()
-    assert _same_page(_pushed(update, int(page.looked["n"]))) == _same_page(
-        _without_looked(alone.content.decode()))
+        chunks = []
+        events = _events(reader, game.pk, lambda: act_as(game, seat, action), chunks=chunks)
+        game.refresh_from_db()
+        assert events[0] == f"event: table\ndata: v{game.version}\n\n"
+        # The change's event and the update that follows it go out in one chunk.
+        assert chunks == [2]
+        head, update = _update(events[-1])
+        my_key = page.key
+        assert head == {"v": game.version, "since": shown, "round": game.round_number,
+                        "day": page.looked["d"], "key": my_key, "panels": page.looked["p"]}
+        # What the page would have been answered, had it asked.
+        with drawn_alone():
+            alone = page.poll()
+        assert _same_page(_pushed(update, int(page.looked["n"]))) == _same_page(
+            _without_looked(alone.content.decode()))
     # Nobody else's key: each reader's own part is theirs alone. A page whose turn did not
     # come gets no hand and no form.
     others = [Page(Client(), game, user).key for user in people if user != reader]
