@@ -32,12 +32,31 @@ def title_name(key: str) -> str:
 
 @register.filter
 def ago(moment) -> str:
-    """"just now", or "5 minutes ago" (the reader's language)."""
+    """"just now", or "5 min ago", "3 h 20 min ago" (the reader's language; in the words
+    of `span`, which the page's script writes it on in while the page stays open)."""
     if not moment:
         return ""
-    if timezone.now() - moment < timedelta(minutes=1):
+    passed = timezone.now() - moment
+    if passed < timedelta(minutes=1):
         return _("just now")
-    return _("%(time)s ago") % {"time": timesince(moment)}
+    return _("%(time)s ago") % {"time": span(passed)}
+
+
+@register.simple_tag
+def time_words() -> str:
+    """The words of `span` and `ago` in the active language, for the page's script: it
+    writes a seat's clock and how long the table has waited on while the page stays open
+    (an unchanged table sends the page nothing, so what it drew would stand still)."""
+    return _time_words(get_language())
+
+
+@functools.cache
+def _time_words(language: str) -> str:
+    return json.dumps({
+        "under": _("under a minute"), "days": _("%(days)d d %(hours)d h"),
+        "hours": _("%(hours)d h %(minutes)d min"), "minutes": _("%(minutes)d min"),
+        "now": _("just now"), "ago": _("%(time)s ago"),
+    })
 
 
 @register.filter

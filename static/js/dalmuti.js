@@ -359,6 +359,52 @@ document.addEventListener("htmx:afterRequest", (event) => {
   });
 }
 
+// A seat's clock and how long the table has waited run on while the page stays open: an
+// unchanged table sends the page nothing, so the times it was drawn with would stand
+// still. They are written again every REFRESH_MS (and when the tab comes back), in the
+// words the server writes them in (#game's data-time-words: games.templatetags `span`
+// and `ago`), counted from the server's clock (data-now) rather than the device's.
+{
+  const game = document.getElementById("game");
+  if (game && game.dataset.timeWords) {
+    const REFRESH_MS = 15000;
+    const words = JSON.parse(game.dataset.timeWords);
+    const skew = Number(game.dataset.now) * 1000 - Date.now();
+    const fill = (format, values) =>
+      format.replace(/%\((\w+)\)d/g, (_, name) => String(values[name]));
+    const span = (ms) => {
+      const seconds = Math.trunc(ms / 1000);
+      if (seconds < 60) return words.under;
+      let minutes = Math.floor(seconds / 60);
+      const days = Math.floor(minutes / 1440);
+      minutes -= days * 1440;
+      const hours = Math.floor(minutes / 60);
+      minutes -= hours * 60;
+      if (days) return fill(words.days, { days, hours });
+      if (hours) return fill(words.hours, { hours, minutes });
+      return fill(words.minutes, { minutes });
+    };
+    // Python writes microseconds; a date string holds milliseconds at most.
+    const at = (time) => Date.parse(time.dateTime.replace(/(\.\d{3})\d+/, "$1"));
+    const refresh = () => {
+      const now = Date.now() + skew;
+      document.querySelectorAll("time[data-left]").forEach((time) => {
+        const text = span(at(time) - now);
+        if (time.textContent !== text) time.textContent = text;
+      });
+      document.querySelectorAll("time[data-ago]").forEach((time) => {
+        const passed = now - at(time);
+        const text = passed < 60000 ? words.now : words.ago.replace("%(time)s", span(passed));
+        if (time.textContent !== text) time.textContent = text;
+      });
+    };
+    window.setInterval(refresh, REFRESH_MS);
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) refresh();
+    });
+  }
+}
+
 // Replay: the arrow keys step back and forward (the links themselves swap the table in).
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
