@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.timesince import timesince
 from django.utils.translation import get_language
@@ -68,6 +68,18 @@ def time_left(moment) -> str:
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
     return span(moment - timezone.now())
+
+
+@register.filter
+def running_left(moment) -> str:
+    """`time_left` in an element the page's script writes on while the page stays open
+    (for a sentence that says it: "… (in {{ left }})")."""
+    if not moment:
+        return ""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return format_html('<time datetime="{}" data-left>{}</time>', moment.isoformat(),
+                       time_left(moment))
 
 
 @register.filter

@@ -1,7 +1,8 @@
 """A table's page left open runs its times on, in a real browser: the clock of the seat
-whose turn it is counts down and "Waiting for Cato · just now" grows, though an
-unchanged table sends the page nothing; in the reader's language, in the words the server
-draws them in (an hour later the page reads as a page loaded then)."""
+whose turn it is counts down, "Waiting for Cato · just now" grows, and the awaited
+player's "your time to decide runs out … (in 23 h 59 min)" shrinks, though an unchanged
+table sends the page nothing; in the reader's language, in the words the server draws
+them in (hours later the page reads as a page loaded then)."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -33,16 +34,18 @@ SLACK = [timedelta(seconds=s) for s in range(-3, 4)]
 @pytest.fixture
 def table(live_server, request):
     """Ana, Bram and Cato with two bots on a day's clock, in the first round's play: the
-    table, the name of the one it waits for, and the session and language of one who
-    waits (who reads the site in `request.param`)."""
+    table, the name of the one it waits for, and the session and language of a reader
+    (`request.param`: the language, and "waits" for one who waits or "awaited")."""
+    language, whose = request.param
     people = [make_user(name, display_name=name.title()) for name in ("ana", "bram", "cato")]
     game = start_on_the_clock(people[0], people[1:], A_DAY, options={"rounds": 2})
     game = bots_play_on(play_until(game, lambda g: g.engine_state().round.phase == "play"))
     (awaited,) = waiting_humans(game)
-    reader = next(user for user in people if user.pk != awaited.user_id)
-    reader.language = request.param
+    reader = awaited.user if whose == "awaited" else next(
+        user for user in people if user.pk != awaited.user_id)
+    reader.language = language
     reader.save(update_fields=["language"])
-    return game.pk, awaited.user.display_name, session_for(reader), request.param
+    return game.pk, awaited.user.display_name, session_for(reader), language
 
 
 def _said(write, moment, at: datetime, language: str) -> set[str]:
@@ -54,10 +57,9 @@ def _said(write, moment, at: datetime, language: str) -> set[str]:
     return said
 
 
-@pytest.mark.parametrize(("table", "size"), [("en", "phone"), ("de", "laptop")],
-                         indirect=["table"])
-def test_an_open_page_runs_its_clock_and_waiting_time_on(table, browser, live_server, size):
-    game_id, awaited, session, language = table
+def _open(browser, live_server, session: str, size: str, language: str, game_id: int):
+    """The table's page in a fresh browser whose clock the test runs; the moment the
+    server drew it (whole seconds), and the errors it logs."""
     context = harness.new_context(browser, size, base_url=live_server.url, locale=language)
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session,
                           "url": live_server.url}])
@@ -67,20 +69,45 @@ def test_an_open_page_runs_its_clock_and_waiting_time_on(table, browser, live_se
     page.goto(f"/t/{game_id}/")
     drawn = datetime.fromtimestamp(int(page.locator("#game").get_attribute("data-now")),
                                    tz=UTC)
-    clock = page.locator(f'ol.seats li:has-text("{awaited}") time.clock')
-    waited = page.locator(".turn time")
-    deadline = datetime.fromisoformat(clock.get_attribute("datetime"))
-    since = datetime.fromisoformat(waited.get_attribute("datetime"))
-    shown = clock.text_content().strip(), waited.text_content().strip()
-    assert shown[0] in _said(time_left, deadline, drawn, language)
-    assert shown[1] in _said(ago, since, drawn, language)
+    return page, drawn, problems
 
-    # Two hours and ten minutes on, nobody has moved (the table has sent the page nothing
-    # new): its times are those of now.
+
+def _runs_on(page, drawn: datetime, language: str, times: dict) -> None:
+    """Each of `times` (a locator: the filter that writes it) reads as the server would
+    write it as the page was drawn and, nobody having moved (the table has sent the page
+    nothing new), two hours and ten minutes later."""
+    moments = {time: datetime.fromisoformat(time.get_attribute("datetime")) for time in times}
+    shown = {time: time.text_content().strip() for time in times}
+    for time, write in times.items():
+        assert shown[time] in _said(write, moments[time], drawn, language)
     page.clock.fast_forward(int(LATER.total_seconds() * 1000))
-    later = clock.text_content().strip(), waited.text_content().strip()
-    assert later[0] in _said(time_left, deadline, drawn + LATER, language)
-    assert later[1] in _said(ago, since, drawn + LATER, language)
-    assert later[0] != shown[0] and later[1] != shown[1]
+    for time, write in times.items():
+        later = time.text_content().strip()
+        assert later in _said(write, moments[time], drawn + LATER, language)
+        assert later != shown[time]
+
+
+@pytest.mark.parametrize(("table", "size"), [(("en", "waits"), "phone"),
+                                             (("de", "waits"), "laptop")], indirect=["table"])
+def test_a_waiting_players_page_runs_the_clock_and_the_wait_on(table, browser, live_server,
+                                                                size):
+    game_id, awaited, session, language = table
+    page, drawn, problems = _open(browser, live_server, session, size, language, game_id)
+    _runs_on(page, drawn, language, {
+        page.locator(f'ol.seats li:has-text("{awaited}") time.clock'): time_left,
+        page.locator(".turn time"): ago,
+    })
     assert problems == []
-    context.close()
+    page.context.close()
+
+
+@pytest.mark.parametrize("table", [("fr", "awaited")], indirect=True)
+def test_the_awaited_players_page_runs_their_time_to_decide_on(table, browser, live_server):
+    game_id, awaited, session, language = table
+    page, drawn, problems = _open(browser, live_server, session, "phone", language, game_id)
+    _runs_on(page, drawn, language, {
+        page.locator(".deadline time"): time_left,
+        page.locator(f'ol.seats li:has-text("{awaited}") time.clock'): time_left,
+    })
+    assert problems == []
+    page.context.close()
