@@ -32,8 +32,8 @@ def title_name(key: str) -> str:
 
 @register.filter
 def ago(moment) -> str:
-    """"just now", or "5 min ago", "3 h 20 min ago" (the reader's language; in the words
-    of `span`, which the page's script writes it on in while the page stays open)."""
+    """"just now", or "5 min ago", "3 h 20 min ago" (the reader's language): the words of
+    `span`, which the page's script repeats while the page stays open (`time_words`)."""
     if not moment:
         return ""
     passed = timezone.now() - moment

@@ -388,14 +388,18 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const at = (time) => Date.parse(time.dateTime.replace(/(\.\d{3})\d+/, "$1"));
     const refresh = () => {
       const now = Date.now() + skew;
-      document.querySelectorAll("time[data-left]").forEach((time) => {
-        const text = span(at(time) - now);
+      const write = (time, text) => {
         if (time.textContent !== text) time.textContent = text;
+      };
+      // A time the page cannot read keeps what the server wrote.
+      document.querySelectorAll("time[data-left]").forEach((time) => {
+        const left = at(time) - now;
+        if (!Number.isNaN(left)) write(time, span(left));
       });
       document.querySelectorAll("time[data-ago]").forEach((time) => {
         const passed = now - at(time);
-        const text = passed < 60000 ? words.now : words.ago.replace("%(time)s", span(passed));
-        if (time.textContent !== text) time.textContent = text;
+        if (Number.isNaN(passed)) return;
+        write(time, passed < 60000 ? words.now : words.ago.replace("%(time)s", span(passed)));
       });
     };
     window.setInterval(refresh, REFRESH_MS);
