@@ -25,8 +25,9 @@ from tests.helpers import (
 pytestmark = pytest.mark.e2e
 
 A_DAY = 24 * 3600  # a turn's time, as at a table played over days
-# Nobody moves for 2 h 10 min, then for a day more (the clock's turn ran out meanwhile).
-LATER = (timedelta(hours=2, minutes=10), timedelta(hours=26, minutes=10))
+# Nobody moves for 10 minutes, 2 h 10 min, then a day more (the turn's time runs out).
+LATER = (timedelta(minutes=10), timedelta(hours=2, minutes=10),
+         timedelta(hours=26, minutes=10))
 # The page counts from the server's clock read in whole seconds as it was drawn, and its
 # script starts a moment after: what it writes is what the server would at one of these.
 SLACK = [timedelta(seconds=s) for s in range(-3, 4)]
