@@ -527,7 +527,13 @@ class Removal(models.Model):
         """Whether the host took `user` off this table and has not invited them again
         since: the table's link does not seat them, and their link to it says why."""
         return (Removal.objects.filter(game=game, user=user).exists()
-                and not Invitation.objects.for_user(user).filter(game=game).exists())
+                and not Removal.invited_again(game.pk, user))
+
+    @staticmethod
+    def invited_again(game_id: int, user) -> bool:
+        """Whether the host invited `user` to this table again (which ends a removal),
+        for a caller that has found the removal already."""
+        return Invitation.objects.for_user(user).filter(game_id=game_id).exists()
 
 
 class Round(models.Model):

@@ -295,7 +295,7 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
             return "preference", None
         # Invited again, or seated again, meanwhile: nothing to tell.
         removed = Removal.objects.filter(pk=notification.key.split(":")[2]).exists()
-        return ("send", None) if removed and Removal.keeps_out(game, user) \
+        return ("send", None) if removed and not Removal.invited_again(game.pk, user) \
             else ("withdrawn", None)
     daily_reminder = notification.kind == Kind.REMINDER and user.notify == user.Notify.DAILY
     if not daily_reminder and not _wants(user, user.Notify.EVERY_TURN):

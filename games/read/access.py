@@ -78,7 +78,7 @@ def no_seat(user, game_id: int) -> NoReturn:
             raise SeatGivenToBot(replacement)
         removal = (Removal.objects.select_related("game__host")
                    .filter(game_id=game_id, user_id=user.pk).first())
-        if removal is not None and Removal.keeps_out(removal.game, user):
+        if removal is not None and not Removal.invited_again(game_id, user):
             raise TakenOffTable(removal.game)
     raise Http404(_("You have no seat at this table."))
 
