@@ -13,7 +13,7 @@ from django.utils.formats import time_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.timesince import timesince
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from dalmuti_site.drawings import drawn_once
@@ -22,6 +22,17 @@ from games.core.words import moment as _moment
 from games.core.words import title_name as _title_name
 
 register = template.Library()
+
+# The words of a length of time (`span`) and of how long ago (`ago`): one table for the
+# filters and for the page's script, which writes them on while the page stays open.
+TIME_WORDS = {
+    "under": gettext_noop("under a minute"),
+    "days": gettext_noop("%(days)d d %(hours)d h"),
+    "hours": gettext_noop("%(hours)d h %(minutes)d min"),
+    "minutes": gettext_noop("%(minutes)d min"),
+    "now": gettext_noop("just now"),
+    "ago": gettext_noop("%(time)s ago"),
+}
 
 
 @register.filter
@@ -38,8 +49,8 @@ def ago(moment) -> str:
         return ""
     passed = timezone.now() - moment
     if passed < timedelta(minutes=1):
-        return _("just now")
-    return _("%(time)s ago") % {"time": span(passed)}
+        return _(TIME_WORDS["now"])
+    return _(TIME_WORDS["ago"]) % {"time": span(passed)}
 
 
 @register.simple_tag
@@ -52,11 +63,7 @@ def time_words() -> str:
 
 @functools.cache
 def _time_words(language: str) -> str:
-    return json.dumps({
-        "under": _("under a minute"), "days": _("%(days)d d %(hours)d h"),
-        "hours": _("%(hours)d h %(minutes)d min"), "minutes": _("%(minutes)d min"),
-        "now": _("just now"), "ago": _("%(time)s ago"),
-    })
+    return json.dumps({key: _(words) for key, words in TIME_WORDS.items()})
 
 
 @register.filter
@@ -89,15 +96,15 @@ def span(length: timedelta | None) -> str:
         return ""
     seconds = int(length.total_seconds())
     if seconds < 60:
-        return _("under a minute")
+        return _(TIME_WORDS["under"])
     minutes = seconds // 60
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
     if days:
-        return _("%(days)d d %(hours)d h") % {"days": days, "hours": hours}
+        return _(TIME_WORDS["days"]) % {"days": days, "hours": hours}
     if hours:
-        return _("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
-    return _("%(minutes)d min") % {"minutes": minutes}
+        return _(TIME_WORDS["hours"]) % {"hours": hours, "minutes": minutes}
+    return _(TIME_WORDS["minutes"]) % {"minutes": minutes}
 
 
 @register.filter
@@ -137,7 +144,7 @@ def waited(since) -> str:
     if not since:
         return ""
     if timezone.now() - since < timedelta(minutes=1):
-        return _("just now")
+        return _(TIME_WORDS["now"])
     return _("for %(ago)s") % {"ago": timesince(since)}
 
 
