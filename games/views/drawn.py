@@ -5,6 +5,7 @@ felt, each drawn once for what it shows and shared by every page."""
 
 import hashlib
 import json
+from datetime import datetime, time, timedelta
 from functools import cache as cache_in_process
 from pathlib import Path
 
@@ -41,6 +42,7 @@ def fill_table(context: dict, game, me, names: dict, log: list[dict], new_lines:
         "send_panels": send_panels,
         "log_news": log_news,
         "log_day": timezone.localdate().isoformat(),
+        "log_day_ends": day_ends(),
         # Pages served by an ASGI server with Redis are told of changes at once.
         "stream": stream,
         "stream_safety_seconds": settings.STREAM_SAFETY_SECONDS,
@@ -51,6 +53,23 @@ def fill_table(context: dict, game, me, names: dict, log: list[dict], new_lines:
         else reverse("watch_log", args=[game.watch_token]),
     })
     context["seat_ring"] = seat_ring(context["seat_rows"], context["phase"], context["scoring"])
+
+
+def day_ends() -> int:
+    """When the reader's day ends (their next midnight, as a Unix time): a page's log and
+    talk wrote the times of that day alone ("11:58 p.m."), which then need their date."""
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    midnight = datetime.combine(tomorrow, time(), tzinfo=timezone.get_current_timezone())
+    return int(midnight.timestamp())
+
+
+def day_turned(request) -> bool:
+    """Whether the day the page that asked wrote its log's times on has ended (`e`, its
+    `day_ends`): the page is then told its table changed, though nothing moved there."""
+    try:
+        return timezone.now().timestamp() >= int(request.GET.get("e", ""))
+    except ValueError:
+        return False
 
 
 def seat_ring(rows: list, phase: str, scoring: bool) -> str:

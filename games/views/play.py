@@ -29,6 +29,7 @@ from ..forms import MoveForm
 from ..models import Game, Seat
 from ..tasks import sweep_in_process
 from . import updates
+from .drawn import day_turned
 from .page import after_change, int_param, keep_up, not_understood, refusals_answered, render_table
 
 
@@ -123,7 +124,8 @@ def _known_by_redis(request, game_id: int) -> HttpResponse | None:
     ):
         return None
     if int_param(request, "v") != entry["v"] or (chat_seen is not None
-                                                 and chat_seen < entry["chat"]):
+                                                 and chat_seen < entry["chat"]) \
+            or day_turned(request):
         activate_user_language(request)
         return _changed(request, game_id, entry["chat"])
     if first_sighting:
@@ -164,7 +166,8 @@ def _poll(request, game_id: int):
     seen = int_param(request, "v")
     # `c` is the newest chat message the page shows (absent: no chat panel).
     chat_seen = int_param(request, "c")
-    unchanged = seen == version and (chat_seen is None or chat_seen >= (chat_last or 0))
+    unchanged = seen == version and (chat_seen is None or chat_seen >= (chat_last or 0)) \
+        and not day_turned(request)
     if unchanged and some_deadline_passed(awaiting):
         # Enforce what is due, then answer as if nothing was: a timeout may be a private
         # decision (a revolution left undecided) that must not show in the answer.

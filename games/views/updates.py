@@ -53,7 +53,7 @@ from games.models import Game, Seat
 from games.read.narration import round_log, since, since_you_looked, spectator_lines
 from games.read.seat import own_context, own_parts, table_context
 
-from .drawn import drawn_by, fill_table
+from .drawn import day_ends, drawn_by, fill_table
 
 # How long a drawn update is kept: the pages it is for ask for it at once.
 KEPT_SECONDS = 120
@@ -420,7 +420,8 @@ def answer(request, game: Game, me: Seat, seats: list[Seat], *, me_seen: str = "
         return None
     context = _own_context(game, me, seats, own["panels"])
     context.update({"orders_saved": orders_saved,
-                    "log_count": shown["n"] + update.head["lines"], "log_day": shown["d"]})
+                    "log_count": shown["n"] + update.head["lines"], "log_day": shown["d"],
+                    "log_day_ends": day_ends()})
     # My hand, the dock and my standing orders only when they changed: a half-made choice
     # (ticked cards) survives other players' moves.
     send_me = context["me_key"] != me_seen or orders_saved

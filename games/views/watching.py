@@ -19,6 +19,7 @@ from games.read.narration import lines_of_game
 
 from .. import commands
 from ..models import Game
+from .drawn import day_turned
 from .page import int_param, refusals_answered, render_table
 
 
@@ -42,7 +43,7 @@ def watch_poll(request, token: str):
     new_talk = game.watchers_talk and chat_seen is not None and chat_seen < (
         ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", flat=True)
         .first() or 0)
-    if int_param(request, "v") == game.version and not new_talk:
+    if int_param(request, "v") == game.version and not new_talk and not day_turned(request):
         return HttpResponse(status=204)
     if game.ended_early:
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})

@@ -56,7 +56,7 @@ def test_an_update_sends_the_log_lines_alone_when_the_panels_did_not_change(clie
         client.force_login(alice)
         page = client.get(f"/t/{game.pk}/").content
         looked = _looked(page)
-        assert set(looked) == {"r", "n", "p", "d"}
+        assert set(looked) == {"r", "n", "p", "d", "e"}
         version = Game.objects.get(pk=game.pk).version
         _play_a_move_in_the_same_round(game, rng)
 

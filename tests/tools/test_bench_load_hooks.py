@@ -22,7 +22,7 @@ def test_the_benchmark_finds_the_poller_and_the_counters_on_a_served_game_page(c
     assert version == game.version
     assert every and every > 0
     assert found.chat_seen is not None
-    assert set(found.looked) == {"r", "n", "p", "d"}
+    assert set(found.looked) == {"r", "n", "p", "d", "e"}
     assert found.looked["r"] == str(game.round_number)
 
 
