@@ -92,9 +92,9 @@ class Hooks(HTMLParser):
     """What the page's script reads from an answer: the poller (its address, with the
     version and own part shown, and its interval), the chat counter and the log counters
     that the next poll includes (`hx-include="#chat-seen, #looked"`: the round, the
-    panels, the day, when that day ends and the number of log lines), and how many log lines an update the stream
-    brought adds (numbered "+1"…: the script counts them on the list). The first of each
-    counts."""
+    panels, the day, when that day ends and the number of log lines), and how many log
+    lines an update the stream brought adds (numbered "+1"…: the script counts them on the
+    list). The first of each counts."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
