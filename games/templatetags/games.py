@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeData, mark_safe
-from django.utils.timesince import timesince
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
@@ -23,8 +22,9 @@ from games.core.words import title_name as _title_name
 
 register = template.Library()
 
-# The words of a length of time (`span`) and of how long ago (`ago`): one table for the
-# filters and for the page's script, which writes them on while the page stays open.
+# The words of a length of time (`span`), of how long ago (`ago`) and for how long
+# (`waited`): one table for the filters and for the page's script, which writes them on
+# while the page stays open.
 TIME_WORDS = {
     "under": gettext_noop("under a minute"),
     "days": gettext_noop("%(days)d d %(hours)d h"),
@@ -32,6 +32,7 @@ TIME_WORDS = {
     "minutes": gettext_noop("%(minutes)d min"),
     "now": gettext_noop("just now"),
     "ago": gettext_noop("%(time)s ago"),
+    "for": gettext_noop("for %(ago)s"),
 }
 
 
@@ -55,9 +56,10 @@ def ago(moment) -> str:
 
 @register.simple_tag
 def time_words() -> str:
-    """The words of `span` and `ago` in the active language, for the page's script: it
-    writes a seat's clock and how long the table has waited on while the page stays open
-    (an unchanged table sends the page nothing, so what it drew would stand still)."""
+    """The words of `span`, `ago` and `waited` in the active language, for the page's
+    script: it writes a seat's clock and how long a table has waited on while the page
+    stays open (an unchanged table sends the page nothing, so what it drew would stand
+    still)."""
     return _time_words(get_language())
 
 
@@ -140,12 +142,20 @@ def log_time(value) -> str:
 
 @register.filter
 def waited(since) -> str:
-    """How long something has waited: "just now" under a minute, else "for 5 minutes"."""
+    """How long something has waited, in an element the page's script writes on while
+    the page stays open: "just now" under a minute, else "for 3 h 20 min"."""
     if not since:
         return ""
-    if timezone.now() - since < timedelta(minutes=1):
+    return format_html('<time datetime="{}" data-since>{}</time>', since.isoformat(),
+                       waited_for(since))
+
+
+def waited_for(since) -> str:
+    """`waited`'s words alone."""
+    passed = timezone.now() - since
+    if passed < timedelta(minutes=1):
         return _(TIME_WORDS["now"])
-    return _("for %(ago)s") % {"ago": timesince(since)}
+    return _(TIME_WORDS["for"]) % {"ago": span(passed)}
 
 
 @register.filter

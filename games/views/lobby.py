@@ -3,11 +3,13 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from chat import services as chat
 from chat.panel import panel_context
@@ -41,8 +43,13 @@ def default_table_name(user) -> str:
     return str(TABLE_NAMES[hosted % len(TABLE_NAMES)])
 
 
+@never_cache
+@vary_on_headers("HX-Request")
 def home(request):
     if not request.user.is_authenticated:
+        if request.htmx:
+            # My games, open in a tab signed out since: the page reloads as the site's door.
+            return HttpResponse(status=204, headers={"HX-Refresh": "true"})
         return render(request, "games/home.html")
     return my_games(request)
 
@@ -84,9 +91,11 @@ def my_games(request):
         .select_related("game", "invited_by")
         if room_for_newcomers(invitation.game)
     ]
-    return render(request, "games/my_games.html", {
+    # The lists alone for the page that draws them again.
+    lists = request.htmx.target == "my-games"
+    return render(request, "games/my_games.html#lists" if lists else "games/my_games.html", {
         "my_turn": my_turn, "waiting": waiting, "open_tables": open_tables,
-        "finished": finished, "invitations": invitations,
+        "finished": finished, "invitations": invitations, "lists_alone": lists,
         # Somebody new is offered a guided first game.
         "no_games": not seats,
     })

@@ -19,12 +19,23 @@ document.addEventListener("change", (event) => {
 
 // The installed app's badge counts the tables awaiting the player, where the browser has
 // the Badging API (the page says how many; a page of someone logged out says nothing).
+// My games' lists, drawn again, bring the count anew: the tab's title and the badge follow.
 {
-  const awaiting = document.body.dataset.awaiting;
-  if (awaiting !== undefined && "setAppBadge" in navigator) {
-    const count = parseInt(awaiting, 10) || 0;
-    (count ? navigator.setAppBadge(count) : navigator.clearAppBadge()).catch(() => {});
-  }
+  const badge = (awaiting) => {
+    if (awaiting !== undefined && "setAppBadge" in navigator) {
+      const count = parseInt(awaiting, 10) || 0;
+      (count ? navigator.setAppBadge(count) : navigator.clearAppBadge()).catch(() => {});
+    }
+  };
+  badge(document.body.dataset.awaiting);
+  document.addEventListener("htmx:load", (event) => {
+    const drawn = event.detail.elt;
+    if (!(drawn instanceof Element) || drawn === document.body || !drawn.dataset.awaiting) return;
+    const count = parseInt(drawn.dataset.awaiting, 10) || 0;
+    document.body.dataset.awaiting = String(count);
+    document.title = (count ? `(${count}) ` : "") + document.title.replace(/^\(\d+\) /, "");
+    badge(String(count));
+  });
 }
 
 // The invitation link selects itself for copying.
@@ -359,17 +370,19 @@ document.addEventListener("htmx:afterRequest", (event) => {
   });
 }
 
-// A seat's clock and how long the table has waited run on while the page stays open: an
+// A seat's clock and how long a table has waited run on while the page stays open: an
 // unchanged table sends the page nothing, so the times it was drawn with would stand
 // still. They are written again every REFRESH_MS (and when the tab comes back), in the
-// words the server writes them in (#game's data-time-words: games.templatetags `span`
-// and `ago`), counted from the server's clock (data-now) rather than the device's.
+// words the server writes them in (the data-time-words of #game or #my-games:
+// games.templatetags `span`, `ago` and `waited`), counted from the server's clock as it
+// drew them (data-now) rather than the device's. My games' lists are drawn again now and
+// then: the clock is read again from each new drawing.
 {
-  const game = document.getElementById("game");
-  if (game && game.dataset.timeWords) {
+  let holder = document.querySelector("[data-time-words]");
+  if (holder) {
     const REFRESH_MS = 15000;
-    const words = JSON.parse(game.dataset.timeWords);
-    const skew = Number(game.dataset.now) * 1000 - Date.now();
+    const words = JSON.parse(holder.dataset.timeWords);
+    let skew = Number(holder.dataset.now) * 1000 - Date.now();
     const fill = (format, values) =>
       format.replace(/%\((\w+)\)d/g, (_, name) => String(values[name]));
     const span = (ms) => {
@@ -401,10 +414,26 @@ document.addEventListener("htmx:afterRequest", (event) => {
         if (Number.isNaN(passed)) return;
         write(time, passed < 60000 ? words.now : words.ago.replace("%(time)s", span(passed)));
       });
+      document.querySelectorAll("time[data-since]").forEach((time) => {
+        const passed = now - at(time);
+        if (Number.isNaN(passed)) return;
+        write(time, passed < 60000 ? words.now : words.for.replace("%(ago)s", span(passed)));
+      });
     };
     window.setInterval(refresh, REFRESH_MS);
+    document.addEventListener("htmx:load", (event) => {
+      const drawn = event.detail.elt;
+      if (drawn instanceof Element && drawn.matches("[data-time-words]")) {
+        holder = drawn;
+        skew = Number(holder.dataset.now) * 1000 - Date.now();
+      }
+    });
     document.addEventListener("visibilitychange", () => {
-      if (!document.hidden) refresh();
+      if (document.hidden) return;
+      refresh();
+      // What the lists show may have changed meanwhile: they are drawn again.
+      const lists = document.querySelector("[data-refresh-on-return]");
+      if (lists && window.htmx) window.htmx.trigger(lists, "refresh");
     });
   }
 }

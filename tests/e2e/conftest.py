@@ -17,8 +17,18 @@ check) is in harness.py.
 
 import os
 import subprocess
+from types import SimpleNamespace
 
 import pytest
+
+from tests.helpers import (
+    bots_play_on,
+    make_user,
+    play_until,
+    session_for,
+    start_on_the_clock,
+    waiting_humans,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -82,3 +92,27 @@ def screenshots(screenshot_dir):
     path = screenshot_dir / "screenshots"
     path.mkdir(exist_ok=True)
     return path
+
+
+# A turn's time, as at a table played over days.
+A_DAY = 24 * 3600
+
+
+@pytest.fixture
+def day_table(live_server, request):
+    """Ana, Bram and Cato with two bots on a day's clock, in the first round's play, read
+    by one of them (`request.param`: the reader's language, and "awaited" for the one the
+    table waits for, or "waits" for another): the table's id, the awaited player's name,
+    and the reader's id, session and language."""
+    language, whose = request.param
+    people = [make_user(name, display_name=name.title()) for name in ("ana", "bram", "cato")]
+    game = start_on_the_clock(people[0], people[1:], A_DAY, options={"rounds": 2})
+    game = bots_play_on(play_until(game, lambda g: g.engine_state().round.phase == "play"))
+    (awaited,) = waiting_humans(game)
+    reader = awaited.user if whose == "awaited" else next(
+        user for user in people if user.pk != awaited.user_id)
+    reader.language = language
+    reader.save(update_fields=["language"])
+    return SimpleNamespace(game_id=game.pk, awaited=awaited.user.display_name,
+                           reader_id=reader.pk, session=session_for(reader),
+                           language=language)

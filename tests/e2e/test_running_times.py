@@ -13,41 +13,15 @@ from django.utils import translation
 
 from games.templatetags.games import ago, time_left
 from tests.e2e import harness
-from tests.helpers import (
-    bots_play_on,
-    make_user,
-    play_until,
-    session_for,
-    start_on_the_clock,
-    waiting_humans,
-)
 
 pytestmark = pytest.mark.e2e
 
-A_DAY = 24 * 3600  # a turn's time, as at a table played over days
 # Nobody moves for 10 minutes, 2 h 10 min, then a day more (the turn's time runs out).
 LATER = (timedelta(minutes=10), timedelta(hours=2, minutes=10),
          timedelta(hours=26, minutes=10))
 # The page counts from the server's clock read in whole seconds as it was drawn, and its
 # script starts a moment after: what it writes is what the server would at one of these.
 SLACK = [timedelta(seconds=s) for s in range(-3, 4)]
-
-
-@pytest.fixture
-def table(live_server, request):
-    """Ana, Bram and Cato with two bots on a day's clock, in the first round's play: the
-    table, the name of the one it waits for, and the session and language of a reader
-    (`request.param`: the language, and "waits" for one who waits or "awaited")."""
-    language, whose = request.param
-    people = [make_user(name, display_name=name.title()) for name in ("ana", "bram", "cato")]
-    game = start_on_the_clock(people[0], people[1:], A_DAY, options={"rounds": 2})
-    game = bots_play_on(play_until(game, lambda g: g.engine_state().round.phase == "play"))
-    (awaited,) = waiting_humans(game)
-    reader = awaited.user if whose == "awaited" else next(
-        user for user in people if user.pk != awaited.user_id)
-    reader.language = language
-    reader.save(update_fields=["language"])
-    return game.pk, awaited.user.display_name, session_for(reader), language
 
 
 def _said(write, moment, at: datetime, language: str) -> set[str]:
@@ -92,12 +66,15 @@ def _runs_on(page, drawn: datetime, language: str, times: dict) -> None:
             assert now_shown != shown[time]
 
 
-@pytest.mark.parametrize(("table", "size"), [(("en", "waits"), "phone"),
-                                             (("de", "waits"), "laptop")], indirect=["table"])
-def test_a_waiting_players_page_runs_the_clock_and_the_wait_on(table, browser, live_server,
-                                                                size):
-    game_id, awaited, session, language = table
-    page, drawn, problems = _open(browser, live_server, session, size, language, game_id)
+@pytest.mark.parametrize(("day_table", "size"), [(("en", "waits"), "phone"),
+                                                 (("de", "waits"), "laptop")],
+                         indirect=["day_table"])
+def test_a_waiting_players_page_runs_the_clock_and_the_wait_on(day_table, browser,
+                                                                live_server, size):
+    table = day_table
+    awaited, language = table.awaited, table.language
+    page, drawn, problems = _open(browser, live_server, table.session, size, language,
+                                  table.game_id)
     _runs_on(page, drawn, language, {
         page.locator(f'ol.seats li:has-text("{awaited}") time.clock'): time_left,
         page.locator(".turn time"): ago,
@@ -106,10 +83,13 @@ def test_a_waiting_players_page_runs_the_clock_and_the_wait_on(table, browser, l
     page.context.close()
 
 
-@pytest.mark.parametrize("table", [("fr", "awaited")], indirect=True)
-def test_the_awaited_players_page_runs_their_time_to_decide_on(table, browser, live_server):
-    game_id, awaited, session, language = table
-    page, drawn, problems = _open(browser, live_server, session, "phone", language, game_id)
+@pytest.mark.parametrize("day_table", [("fr", "awaited")], indirect=True)
+def test_the_awaited_players_page_runs_their_time_to_decide_on(day_table, browser,
+                                                               live_server):
+    table = day_table
+    awaited, language = table.awaited, table.language
+    page, drawn, problems = _open(browser, live_server, table.session, "phone", language,
+                                  table.game_id)
     _runs_on(page, drawn, language, {
         page.locator(".deadline time"): time_left,
         page.locator(f'ol.seats li:has-text("{awaited}") time.clock'): time_left,
