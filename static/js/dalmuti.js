@@ -435,6 +435,13 @@ document.addEventListener("htmx:afterRequest", (event) => {
       const lists = document.querySelector("[data-refresh-on-return]");
       if (lists && window.htmx) window.htmx.trigger(lists, "refresh");
     });
+    // Lists nobody sees are not drawn again (a tab left open for days): they are when
+    // the tab comes back.
+    document.addEventListener("htmx:beforeRequest", (event) => {
+      if (document.hidden && event.detail.elt.matches("[data-refresh-on-return]")) {
+        event.preventDefault();
+      }
+    });
   }
 }
 

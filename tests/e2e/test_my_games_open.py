@@ -100,3 +100,38 @@ def test_my_games_shows_a_turn_that_came_meanwhile_when_the_tab_comes_back(
     expect(page).to_have_title("(1) Meine Partien · Der Große Dalmuti")
     assert problems == []
     page.context.close()
+
+
+def _drawn_again(page, action) -> None:
+    """Do `action`, and wait for the lists it makes the page ask for to be in place."""
+    page.evaluate("document.getElementById('my-games').dataset.drawnBefore = 'yes'")
+    with page.expect_request(lambda request: bool(request.headers.get("hx-request"))):
+        action()
+    page.wait_for_function("() => !document.getElementById('my-games').dataset.drawnBefore")
+
+
+@pytest.mark.parametrize("day_table", [("nl", "waits")], indirect=True)
+def test_my_games_in_a_hidden_tab_asks_for_nothing_until_it_comes_back(
+        day_table, browser, live_server):
+    page, problems = _open(browser, live_server, day_table.session, "laptop",
+                           day_table.language)
+    asked = []
+    page.on("request", lambda request: asked.append(request.url)
+            if request.headers.get("hx-request") else None)
+    page.clock.install()
+    page.goto("/")
+    # Once a minute while in view.
+    _drawn_again(page, lambda: page.clock.fast_forward(61_000))
+    page.evaluate("window.due = 0; document.addEventListener('htmx:beforeRequest', "
+                  "() => { window.due += 1; })")
+    page.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true})")
+    page.clock.fast_forward(61_000)
+    page.clock.fast_forward(61_000)
+    assert page.evaluate("window.due") == 2  # the minutes came, and nothing was asked
+    _drawn_again(page, lambda: page.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"))
+    # Requests are told in the order they are made: one made while hidden came before.
+    assert len(asked) == 2
+    assert problems == []
+    page.context.close()
