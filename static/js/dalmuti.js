@@ -436,9 +436,12 @@ document.addEventListener("htmx:afterRequest", (event) => {
       if (lists && window.htmx) window.htmx.trigger(lists, "refresh");
     });
     // Lists nobody sees are not drawn again (a tab left open for days): they are when
-    // the tab comes back.
+    // the tab comes back. Nor are lists someone is going through with the keyboard: the
+    // focus on one of their links would be lost with it.
     document.addEventListener("htmx:beforeRequest", (event) => {
-      if (document.hidden && event.detail.elt.matches("[data-refresh-on-return]")) {
+      const lists = event.detail.elt;
+      if (lists.matches("[data-refresh-on-return]")
+          && (document.hidden || lists.contains(document.activeElement))) {
         event.preventDefault();
       }
     });

@@ -2,7 +2,8 @@
 do (the time left on the reader's turn, how long a table has waited for others), in the
 words the server draws them in, and its lists are drawn again when the tab comes back,
 so that a turn that came meanwhile shows under "Your turn", counted in the header and the
-tab's title."""
+tab's title (not while the tab is hidden, nor while a link of the lists has the keyboard's
+focus)."""
 
 import threading
 from datetime import UTC, datetime, timedelta
@@ -111,7 +112,7 @@ def _drawn_again(page, action) -> None:
 
 
 @pytest.mark.parametrize("day_table", [("nl", "waits")], indirect=True)
-def test_my_games_in_a_hidden_tab_asks_for_nothing_until_it_comes_back(
+def test_my_games_asks_for_nothing_while_hidden_or_gone_through_with_the_keyboard(
         day_table, browser, live_server):
     page, problems = _open(browser, live_server, day_table.session, "laptop",
                            day_table.language)
@@ -124,10 +125,15 @@ def test_my_games_in_a_hidden_tab_asks_for_nothing_until_it_comes_back(
     _drawn_again(page, lambda: page.clock.fast_forward(61_000))
     page.evaluate("window.due = 0; document.addEventListener('htmx:beforeRequest', "
                   "() => { window.due += 1; })")
+    # Nor while a link of the lists has the keyboard's focus (it would lose it).
+    page.locator("#my-games .game-name").first.focus()
+    page.clock.fast_forward(61_000)
+    assert page.evaluate("window.due") == 1  # the minute came, and nothing was asked
+    page.locator("#my-games .game-name").first.blur()
     page.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true})")
     page.clock.fast_forward(61_000)
     page.clock.fast_forward(61_000)
-    assert page.evaluate("window.due") == 2  # the minutes came, and nothing was asked
+    assert page.evaluate("window.due") == 3  # the minutes came, and nothing was asked
     _drawn_again(page, lambda: page.evaluate(
         "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
         "document.dispatchEvent(new Event('visibilitychange'))"))
