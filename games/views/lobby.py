@@ -23,6 +23,7 @@ from .. import commands
 from ..forms import BotForm, NewTableForm
 from ..models import OPEN_TABLE_DAYS, Game, Invitation, OnTime, Seat
 from ..tasks import sweep_in_process
+from .drawn import day_ends
 from .invitations import invite_context
 
 # Names a new table is offered, in turn, so that a host's tables are told apart.
@@ -171,9 +172,21 @@ def lobby_page(request, game: Game, me: Seat):
         "game": game, "me": me, "seats": seats,
         "bot_form": BotForm(),
         "is_host": game.host_id == request.user.pk,
-        "poll_seconds": settings.GAME_POLL_SECONDS,
+        "poll_seconds": settings.GAME_POLL_SECONDS, "day_ends": day_ends(),
         "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
         "on_time_choices": OnTime.choices,
+    })
+
+
+def lobby_talk(request, game_id: int):
+    """What an open lobby page lacks of its table's talk (a message said since, or its
+    times written on a day that has ended): the talk's log and newest line, swapped in
+    out of band, and the page's poller anew."""
+    game, me = seat_for_user(request, game_id)
+    return render(request, "games/_lobby_talk.html", {
+        **panel_context(request, game, me, {}, oob=True, send_log=True, send_tools=False),
+        "game": game, "me": me, "oob": True,
+        "poll_seconds": settings.GAME_POLL_SECONDS, "day_ends": day_ends(),
     })
 
 

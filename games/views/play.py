@@ -30,6 +30,7 @@ from ..models import Game, Seat
 from ..tasks import sweep_in_process
 from . import updates
 from .drawn import day_turned
+from .lobby import lobby_talk
 from .page import after_change, int_param, keep_up, not_understood, refusals_answered, render_table
 
 
@@ -158,6 +159,9 @@ def _poll(request, game_id: int):
         # the start).
         if status == Game.Status.OPEN and request.GET.get("u") == str(updated.timestamp()):
             commands.seen_at(seat_pk, last_seen)
+            chat_seen = int_param(request, "c")
+            if chat_seen is not None and chat_seen < (chat_last or 0) or day_turned(request):
+                return lobby_talk(request, game_id)
             return HttpResponse(status=204)
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     key = request.session.session_key

@@ -1,0 +1,60 @@
+"""Friends gathered at a table still filling up talk, in a real browser, on a phone as at
+a desk: what one says reaches the other's open lobby page by its poll, while the message
+the other is writing stays in its field."""
+
+import threading
+
+import pytest
+from django.db import connection
+from playwright.sync_api import expect
+
+from chat import services as chat
+from games import commands
+from games.models import Game
+from tests.e2e import harness
+from tests.helpers import make_user, session_for
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def lobby(live_server):
+    """Ana's table, Bram seated at it, not started; Ana's session (her pages in Dutch)."""
+    ana = make_user("ana", display_name="Ana", language="nl")
+    bram = make_user("bram", display_name="Bram")
+    game = commands.create_table(ana, "Vrijdagavond", 5, {"rounds": 1})
+    commands.join(game.pk, bram)
+    return game.pk, bram.pk, session_for(ana)
+
+
+def _say(game_id: int, user_id: int, text: str) -> None:
+    """Bram speaks (a thread of its own: the browser's may not use the database)."""
+    try:
+        game = Game.objects.get(pk=game_id)
+        chat.post(game, game.seats.select_related("user").get(user_id=user_id), text)
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_a_message_said_reaches_the_open_lobby_and_leaves_the_one_being_written(
+        lobby, browser, live_server, size):
+    game_id, bram_id, session = lobby
+    problems = []
+    page = harness.signed_in_page(browser, live_server.url, session, size, problems, "ana")
+    page.goto(f"{live_server.url}/t/{game_id}/")
+    # Folded at the foot of the page, with the newest line: the game's sheet, which only
+    # the game's "Table talk" button opens, would leave it out of reach on a phone.
+    summary = page.locator("details.chat-panel summary")
+    expect(summary).to_be_visible()
+    summary.click()
+    page.locator("#chat-text").fill("Ik ben er bijna")
+    worker = threading.Thread(target=_say, args=(game_id, bram_id, "Beginnen we?"))
+    worker.start()
+    worker.join()
+    expect(page.locator("#chat-log")).to_contain_text("Beginnen we?")
+    expect(page.locator("#chat-latest")).to_contain_text("Bram: Beginnen we?")
+    expect(page.locator("#chat-text")).to_have_value("Ik ben er bijna")
+    assert not harness.wider_than_screen(page)
+    assert problems == []
+    page.context.close()
