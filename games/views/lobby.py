@@ -169,24 +169,39 @@ def lobby_page(request, game: Game, me: Seat):
     return render(request, "games/lobby.html", {
         **panel_context(request, game, me, {}, seats=seats),
         **invite_context(request, game, seats),
-        "game": game, "me": me, "seats": seats,
+        **_lobby_context(request, game, me, seats),
         "bot_form": BotForm(),
-        "is_host": game.host_id == request.user.pk,
-        "poll_seconds": settings.GAME_POLL_SECONDS, "day_ends": day_ends(),
-        "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
         "on_time_choices": OnTime.choices,
     })
 
 
-def lobby_talk(request, game_id: int):
-    """What an open lobby page lacks of its table's talk (a message said since, or its
-    times written on a day that has ended): the talk's log and newest line, swapped in
-    out of band, and the page's poller anew."""
-    game, me = seat_for_user(request, game_id)
-    return render(request, "games/_lobby_talk.html", {
-        **panel_context(request, game, me, {}, oob=True, send_log=True, send_tools=False),
-        "game": game, "me": me, "oob": True,
+def _lobby_context(request, game: Game, me: Seat, seats: list[Seat]) -> dict:
+    """What the lobby's seats and its poller are drawn from."""
+    return {
+        "game": game, "me": me, "seats": seats,
+        "is_host": game.host_id == request.user.pk,
+        "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
+        "room_for_newcomers": room_for_newcomers(game, seats),
         "poll_seconds": settings.GAME_POLL_SECONDS, "day_ends": day_ends(),
+    }
+
+
+def lobby_news(request, game_id: int, *, seats_changed: bool, talk: bool) -> HttpResponse:
+    """What an open lobby page lacks: its seats, when the table changed since it was
+    drawn; its talk's log and newest line, when a message was said since or the page
+    wrote the talk's times on a day that has ended. Swapped in out of band, with the
+    page's poller anew; the page reloads instead when room for newcomers came or went
+    (its invitation panel with it)."""
+    game, me = seat_for_user(request, game_id)
+    seats = game.seats_with_users()
+    context = _lobby_context(request, game, me, seats)
+    if request.GET.get("r") != ("1" if context["room_for_newcomers"] else "0"):
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    if talk:
+        context.update(panel_context(request, game, me, {}, oob=True, send_log=True,
+                                     send_tools=False, seats=seats))
+    return render(request, "games/_lobby_news.html", {
+        **context, "oob": True, "send_seats": seats_changed, "send_talk": talk,
     })
 
 

@@ -30,7 +30,7 @@ from ..models import Game, Seat
 from ..tasks import sweep_in_process
 from . import updates
 from .drawn import day_turned
-from .lobby import lobby_talk
+from .lobby import lobby_news
 from .page import after_change, int_param, keep_up, not_understood, refusals_answered, render_table
 
 
@@ -155,15 +155,16 @@ def _poll(request, game_id: int):
         no_seat(request.user, game_id)
     seat_pk, last_seen, version, status, updated, awaiting, chat_last = row
     if request.GET.get("lobby"):
-        # The lobby reloads itself when anything about the table changed (a seat taken,
-        # the start).
-        if status == Game.Status.OPEN and request.GET.get("u") == str(updated.timestamp()):
-            commands.seen_at(seat_pk, last_seen)
-            chat_seen = int_param(request, "c")
-            if chat_seen is not None and chat_seen < (chat_last or 0) or day_turned(request):
-                return lobby_talk(request, game_id)
-            return HttpResponse(status=204)
-        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+        # A table that started or closed: the page itself says which.
+        if status != Game.Status.OPEN:
+            return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+        commands.seen_at(seat_pk, last_seen)
+        chat_seen = int_param(request, "c")
+        seats_changed = request.GET.get("u") != str(updated.timestamp())
+        talk = chat_seen is not None and chat_seen < (chat_last or 0) or day_turned(request)
+        if seats_changed or talk:
+            return lobby_news(request, game_id, seats_changed=seats_changed, talk=talk)
+        return HttpResponse(status=204)
     key = request.session.session_key
     live.remember(game_id, key, seat_pk, version, status, awaiting, chat_last)
     live.first_sighting(game_id, key, SEEN_SECONDS)  # seen_at below writes it if due

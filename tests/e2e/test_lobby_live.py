@@ -1,6 +1,6 @@
-"""Friends gathered at a table still filling up talk, in a real browser, on a phone as at
-a desk: what one says reaches the other's open lobby page by its poll, while the message
-the other is writing stays in its field."""
+"""Friends gather at a table still filling up, in a real browser, on a phone as at a
+desk: what one says, and a seat someone takes, reach the other's open lobby page by its
+poll, while the message the other is writing stays in its field."""
 
 import threading
 
@@ -27,6 +27,14 @@ def lobby(live_server):
     return game.pk, bram.pk, session_for(ana)
 
 
+def _join(game_id: int) -> None:
+    """Cas takes a seat (a thread of its own: the browser's may not use the database)."""
+    try:
+        commands.join(game_id, make_user("cas", display_name="Cas"))
+    finally:
+        connection.close()
+
+
 def _say(game_id: int, user_id: int, text: str) -> None:
     """Bram speaks (a thread of its own: the browser's may not use the database)."""
     try:
@@ -37,7 +45,7 @@ def _say(game_id: int, user_id: int, text: str) -> None:
 
 
 @pytest.mark.parametrize("size", ["phone", "laptop"])
-def test_a_message_said_reaches_the_open_lobby_and_leaves_the_one_being_written(
+def test_a_message_and_a_seat_reach_the_open_lobby_and_leave_the_message_being_written(
         lobby, browser, live_server, size):
     game_id, bram_id, session = lobby
     problems = []
@@ -55,6 +63,13 @@ def test_a_message_said_reaches_the_open_lobby_and_leaves_the_one_being_written(
     expect(page.locator("#chat-log")).to_contain_text("Beginnen we?")
     expect(page.locator("#chat-latest")).to_contain_text("Bram: Beginnen we?")
     expect(page.locator("#chat-text")).to_have_value("Ik ben er bijna")
+    worker = threading.Thread(target=_join, args=(game_id,))
+    worker.start()
+    worker.join()
+    expect(page.locator("#lobby-seats h2")).to_have_text("Bezette plaatsen: 3 van 5")
+    expect(page.locator("#lobby-seats .seat-list")).to_contain_text("Cas")
+    expect(page.locator("#chat-text")).to_have_value("Ik ben er bijna")
+    expect(page.locator("#chat-log")).to_contain_text("Beginnen we?")
     assert not harness.wider_than_screen(page)
     assert problems == []
     page.context.close()
