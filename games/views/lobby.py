@@ -191,11 +191,12 @@ def lobby_news(request, game_id: int, *, seats_changed: bool, talk: bool) -> Htt
     drawn; its talk's log and newest line, when a message was said since or the page
     wrote the talk's times on a day that has ended. Swapped in out of band, with the
     page's poller anew; the page reloads instead when room for newcomers came or went
-    (its invitation panel with it)."""
+    (its invitation panel with it), or the table started or closed meanwhile."""
     game, me = seat_for_user(request, game_id)
     seats = game.seats_with_users()
     context = _lobby_context(request, game, me, seats)
-    if request.GET.get("r") != ("1" if context["room_for_newcomers"] else "0"):
+    if not game.is_open or request.GET.get("r") != (
+            "1" if context["room_for_newcomers"] else "0"):
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     if talk:
         context.update(panel_context(request, game, me, {}, oob=True, send_log=True,
