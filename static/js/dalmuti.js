@@ -428,12 +428,21 @@ document.addEventListener("htmx:afterRequest", (event) => {
         skew = Number(holder.dataset.now) * 1000 - Date.now();
       }
     });
+    // What the lists show may have changed meanwhile: they are drawn again when the tab
+    // comes back, or the page comes back from the browser's back-forward cache.
+    const drawAgain = () => {
+      const lists = document.querySelector("[data-refresh-on-return]");
+      if (lists && window.htmx) window.htmx.trigger(lists, "refresh");
+    };
     document.addEventListener("visibilitychange", () => {
       if (document.hidden) return;
       refresh();
-      // What the lists show may have changed meanwhile: they are drawn again.
-      const lists = document.querySelector("[data-refresh-on-return]");
-      if (lists && window.htmx) window.htmx.trigger(lists, "refresh");
+      drawAgain();
+    });
+    window.addEventListener("pageshow", (event) => {
+      if (!event.persisted) return;
+      refresh();
+      drawAgain();
     });
     // Lists nobody sees are not drawn again (a tab left open for days): they are when
     // the tab comes back. Nor are lists someone is going through with the keyboard: the

@@ -3,7 +3,7 @@ do (the time left on the reader's turn, how long a table has waited for others),
 words the server draws them in, and its lists are drawn again when the tab comes back,
 so that a turn that came meanwhile shows under "Your turn", counted in the header and the
 tab's title (not while the tab is hidden, nor while a link of the lists has the keyboard's
-focus)."""
+focus), and when the page comes back from the browser's back-forward cache."""
 
 import threading
 from datetime import UTC, datetime, timedelta
@@ -104,11 +104,13 @@ def test_my_games_shows_a_turn_that_came_meanwhile_when_the_tab_comes_back(
 
 
 def _drawn_again(page, action) -> None:
-    """Do `action`, and wait for the lists it makes the page ask for to be in place."""
-    page.evaluate("document.getElementById('my-games').dataset.drawnBefore = 'yes'")
+    """Do `action`, and wait for the lists it makes the page ask for to be in place and
+    settled (htmx listens to the new lists' events only then)."""
+    page.evaluate("window.settled = false; document.addEventListener('htmx:afterSettle', "
+                  "() => { window.settled = true; }, {once: true})")
     with page.expect_request(lambda request: bool(request.headers.get("hx-request"))):
         action()
-    page.wait_for_function("() => !document.getElementById('my-games').dataset.drawnBefore")
+    page.wait_for_function("() => window.settled")
 
 
 @pytest.mark.parametrize("day_table", [("nl", "waits")], indirect=True)
@@ -139,5 +141,10 @@ def test_my_games_asks_for_nothing_while_hidden_or_gone_through_with_the_keyboar
         "document.dispatchEvent(new Event('visibilitychange'))"))
     # Requests are told in the order they are made: one made while hidden came before.
     assert len(asked) == 2
+    # Back from the browser's back-forward cache (Playwright's Chromium keeps none: the
+    # browser's event, as it would come), the lists are drawn again too.
+    _drawn_again(page, lambda: page.evaluate(
+        "window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))"))
+    assert len(asked) == 3
     assert problems == []
     page.context.close()
