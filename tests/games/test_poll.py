@@ -1,7 +1,9 @@
+import re
+
 import pytest
 
 from games import commands
-from tests.helpers import bots_play_on, play_out, play_until, start_table
+from tests.helpers import bots_play_on, make_user, play_out, play_until, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -94,17 +96,27 @@ def test_the_poll_uses_a_fixed_number_of_queries_when_something_changed(
     assert counts[0] == counts[1]
 
 
-def test_the_lobby_reloads_itself_when_a_seat_is_taken_or_the_game_starts(
+def _lobby_poll_url(page: str) -> str:
+    found = re.search(r'id="lobby-poller"[^>]*hx-get="([^"]+)"', page)
+    return found[1].replace("&amp;", "&")
+
+
+def test_the_lobby_shows_a_seat_taken_and_reloads_itself_when_the_game_starts(
     client, alice, bob
 ):
     game = commands.create_table(alice, "Lobby", 4, {"rounds": 1})
     client.force_login(alice)
-    page = client.get(f"/t/{game.pk}/").content.decode()
-    poll_url = page.split('id="lobby-poller" aria-hidden="true" hx-get="', 1)[1].split('"', 1)[0]
-    poll_url = poll_url.replace("&amp;", "&")
+    poll_url = _lobby_poll_url(client.get(f"/t/{game.pk}/").content.decode())
     quiet = client.get(poll_url)
     assert quiet.status_code == 204 and "HX-Refresh" not in quiet.headers
     commands.join(game.pk, bob)
+    seat_taken = client.get(poll_url)
+    assert seat_taken.status_code == 200 and "HX-Refresh" not in seat_taken.headers
+    assert "Seats taken: 2 of 4" in seat_taken.content.decode()
+    for name in ("carol", "dave"):
+        commands.join(game.pk, make_user(name))
+    poll_url = _lobby_poll_url(client.get(f"/t/{game.pk}/").content.decode())
+    commands.start(game.pk, alice)
     assert client.get(poll_url).headers["HX-Refresh"] == "true"
 
 
