@@ -63,13 +63,27 @@ def day_ends() -> int:
     return int(midnight.timestamp())
 
 
+def int_param(request, name: str) -> int | None:
+    """A number the page sent with a poll; None when it sent none (or no number)."""
+    try:
+        return int(request.GET.get(name, ""))
+    except ValueError:
+        return None
+
+
 def day_turned(request) -> bool:
     """Whether the day the page that asked wrote its log's times on has ended (`e`, its
     `day_ends`): the page is then told its table changed, though nothing moved there."""
-    try:
-        return timezone.now().timestamp() >= int(request.GET.get("e", ""))
-    except ValueError:
-        return False
+    ends = int_param(request, "e")
+    return ends is not None and timezone.now().timestamp() >= ends
+
+
+def talk_behind(request, newest: int | None) -> bool:
+    """Whether the page that asked shows older talk than the table's newest message
+    (`c`: the newest it shows, absent from a page without a talk panel), or wrote the
+    talk's times on a day that has ended: either way its talk is drawn again."""
+    shown = int_param(request, "c")
+    return shown is not None and shown < (newest or 0) or day_turned(request)
 
 
 def seat_ring(rows: list, phase: str, scoring: bool) -> str:

@@ -165,22 +165,25 @@ def lobby_page(request, game: Game, me: Seat):
     # Whoever is looking at the table when it starts sees it start: no email about it.
     commands.seen(me)
     seats = game.seats_with_users()
+    invite = invite_context(request, game, seats)
     return render(request, "games/lobby.html", {
         **panel_context(request, game, me, {}, seats=seats),
-        **invite_context(request, game, seats),
-        **_lobby_context(request, game, me, seats),
+        **invite,
+        **_lobby_context(request, game, me, seats, room=invite["room_for_newcomers"]),
         "bot_form": BotForm(),
         "on_time_choices": OnTime.choices,
     })
 
 
-def _lobby_context(request, game: Game, me: Seat, seats: list[Seat]) -> dict:
-    """What the lobby's seats and its poller are drawn from."""
+def _lobby_context(request, game: Game, me: Seat, seats: list[Seat],
+                   room: bool | None = None) -> dict:
+    """What the lobby's seats and its poller are drawn from. `room`: whether there is room
+    for newcomers, if the caller knows."""
     return {
         "game": game, "me": me, "seats": seats,
         "is_host": game.host_id == request.user.pk,
         "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
-        "room_for_newcomers": room_for_newcomers(game, seats),
+        "room_for_newcomers": room_for_newcomers(game, seats) if room is None else room,
         "poll_seconds": settings.GAME_POLL_SECONDS, "day_ends": day_ends(),
     }
 

@@ -119,7 +119,7 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         not send_panels and shown[1] <= len(log) and _param(request, "d") == today
     )
     # The talk's times were written on another day too: its messages are sent again.
-    day_turned = oob and _param(request, "d") not in ("", today)
+    talk_redrawn = oob and _param(request, "d") not in ("", today)
     fill_table(context, game, me, names, log, new_lines, away, oob=oob,
                send_panels=send_panels, log_news=log[shown[1]:] if appended else None,
                stream=me is not None and live.enabled() and isinstance(request, ASGIRequest))
@@ -138,16 +138,9 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         # The table talk panel, with the titles of this same view.
         titles = {p.player: p.title_key for p in context["players"]}
         context.update(panel_context(request, game, me, titles, oob, send_tools=send_panels,
-                                     send_log=True if day_turned else None,
+                                     send_log=True if talk_redrawn else None,
                                      seats=seats, newest_id=chat_last))
     return render(request, template, context, status=status)
-
-
-def int_param(request, name: str) -> int | None:
-    try:
-        return int(request.GET.get(name, ""))
-    except ValueError:
-        return None
 
 
 def _param(request, name: str) -> str:

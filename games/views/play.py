@@ -29,9 +29,9 @@ from ..forms import MoveForm
 from ..models import Game, Seat
 from ..tasks import sweep_in_process
 from . import updates
-from .drawn import day_turned
+from .drawn import int_param, talk_behind
 from .lobby import lobby_news
-from .page import after_change, int_param, keep_up, not_understood, refusals_answered, render_table
+from .page import after_change, keep_up, not_understood, refusals_answered, render_table
 
 
 @require_POST
@@ -118,15 +118,12 @@ def _known_by_redis(request, game_id: int) -> HttpResponse | None:
     if found is None:
         return None
     seat_pk, entry, first_sighting = found
-    chat_seen = int_param(request, "c")
     now = timezone.now()
     if entry["status"] != Game.Status.PLAYING or (
         entry["deadline"] and datetime.fromisoformat(entry["deadline"]) <= now
     ):
         return None
-    if int_param(request, "v") != entry["v"] or (chat_seen is not None
-                                                 and chat_seen < entry["chat"]) \
-            or day_turned(request):
+    if int_param(request, "v") != entry["v"] or talk_behind(request, entry["chat"]):
         activate_user_language(request)
         return _changed(request, game_id, entry["chat"])
     if first_sighting:
@@ -159,9 +156,8 @@ def _poll(request, game_id: int):
         if status != Game.Status.OPEN:
             return HttpResponse(status=204, headers={"HX-Refresh": "true"})
         commands.seen_at(seat_pk, last_seen)
-        chat_seen = int_param(request, "c")
         seats_changed = request.GET.get("u") != str(updated.timestamp())
-        talk = chat_seen is not None and chat_seen < (chat_last or 0) or day_turned(request)
+        talk = talk_behind(request, chat_last)
         if seats_changed or talk:
             return lobby_news(request, game_id, seats_changed=seats_changed, talk=talk)
         return HttpResponse(status=204)
@@ -169,10 +165,7 @@ def _poll(request, game_id: int):
     live.remember(game_id, key, seat_pk, version, status, awaiting, chat_last)
     live.first_sighting(game_id, key, SEEN_SECONDS)  # seen_at below writes it if due
     seen = int_param(request, "v")
-    # `c` is the newest chat message the page shows (absent: no chat panel).
-    chat_seen = int_param(request, "c")
-    unchanged = seen == version and (chat_seen is None or chat_seen >= (chat_last or 0)) \
-        and not day_turned(request)
+    unchanged = seen == version and not talk_behind(request, chat_last)
     if unchanged and some_deadline_passed(awaiting):
         # Enforce what is due, then answer as if nothing was: a timeout may be a private
         # decision (a revolution left undecided) that must not show in the answer.

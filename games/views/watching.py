@@ -19,8 +19,8 @@ from games.read.narration import lines_of_game
 
 from .. import commands
 from ..models import Game
-from .drawn import day_turned
-from .page import int_param, refusals_answered, render_table
+from .drawn import int_param, talk_behind
+from .page import refusals_answered, render_table
 
 
 @never_cache
@@ -39,11 +39,11 @@ def watch(request, token: str):
 @require_GET
 def watch_poll(request, token: str):
     game = game_to_watch(token)
-    chat_seen = int_param(request, "c")
-    new_talk = game.watchers_talk and chat_seen is not None and chat_seen < (
-        ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", flat=True)
-        .first() or 0)
-    if int_param(request, "v") == game.version and not new_talk and not day_turned(request):
+    # The newest message is read only for a page that shows the watchers' talk.
+    newest = (ChatMessage.objects.filter(game=game).order_by("-pk")
+              .values_list("pk", flat=True).first()
+              if game.watchers_talk and int_param(request, "c") is not None else None)
+    if int_param(request, "v") == game.version and not talk_behind(request, newest):
         return HttpResponse(status=204)
     if game.ended_early:
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
