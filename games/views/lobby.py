@@ -190,7 +190,8 @@ def _lobby_context(request, game: Game, me: Seat, seats: list[Seat],
 
 def lobby_news(request, game_id: int, *, seats_changed: bool, talk: bool) -> HttpResponse:
     """What an open lobby page lacks: its seats, when the table changed since it was
-    drawn; its talk's log and newest line, when a message was said since or the page
+    drawn (a guest's with the rules, where the host may have changed who may take a
+    seat); its talk's log and newest line, when a message was said since or the page
     wrote the talk's times on a day that has ended. Swapped in out of band, with the
     page's poller anew; the page reloads instead when room for newcomers came or went
     (its invitation panel with it), or the table started or closed meanwhile."""

@@ -73,3 +73,21 @@ def test_a_message_and_a_seat_reach_the_open_lobby_and_leave_the_message_being_w
     assert not harness.wider_than_screen(page)
     assert problems == []
     page.context.close()
+
+
+def test_a_seat_taken_leaves_the_hosts_open_fold_to_cancel_the_table_open(
+        lobby, browser, live_server):
+    game_id, _bram_id, session = lobby
+    problems = []
+    page = harness.signed_in_page(browser, live_server.url, session, "phone", problems, "ana")
+    page.goto(f"{live_server.url}/t/{game_id}/")
+    page.locator("details.cancel-table summary").click()
+    expect(page.locator("details.cancel-table")).to_have_attribute("open", "")
+    worker = threading.Thread(target=_join, args=(game_id,))
+    worker.start()
+    worker.join()
+    expect(page.locator("#lobby-seats .seat-list")).to_contain_text("Cas")
+    expect(page.locator("details.cancel-table")).to_have_attribute("open", "")
+    expect(page.get_by_role("button", name="Ja, annuleer de tafel")).to_be_visible()
+    assert problems == []
+    page.context.close()

@@ -71,13 +71,44 @@ def test_a_seat_taken_or_freed_reaches_the_others_open_lobby_pages(client, alice
     assert "Seats taken: 3 of 5" in _seats(body) and "Carol" in _seats(body)
     # The seats alone: the talk, a message being written, an invitation being typed stay.
     assert 'id="chat-log"' not in body and 'name="text"' not in body
-    assert 'name="who"' not in body and 'name="csrfmiddlewaretoken"' in _seats(body)
+    assert 'name="who"' not in body
+    # The way out stays as it is (a fold the host opened stays open).
+    assert "Leave this table" not in body and "Cancel this table" not in body
     path = _lobby_poll(answer.content)
     assert client.get(path, **HTMX).status_code == 204
     commands.remove_seat(lobby.pk, lobby.seats.get(user=carol).pk)
     answer = client.get(path, **HTMX)
     assert "Carol" not in _seats(answer.content.decode())
     assert "Seats taken: 2 of 5" in _seats(answer.content.decode())
+
+
+def _rules(body: str) -> str:
+    return body.split('id="lobby-rules"', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_hosts_choice_of_who_may_take_a_seat_reaches_the_guests_open_lobby_pages(
+        client, alice, bob, lobby):
+    client.force_login(bob)
+    guest = _lobby_poll(client.get(f"/t/{lobby.pk}/").content)
+    client.force_login(alice)
+    host = _lobby_poll(client.get(f"/t/{lobby.pk}/").content)
+    commands.set_min_on_time(lobby.pk, alice, 80)
+    client.force_login(bob)
+    answer = client.get(guest, **HTMX)
+    assert answer.status_code == 200 and "HX-Refresh" not in answer.headers
+    body = answer.content.decode()
+    assert 'id="lobby-rules" hx-swap-oob="true"' in body
+    assert "keep at least 80% of their turns on time" in _rules(body)
+    assert client.get(_lobby_poll(answer.content), **HTMX).status_code == 204
+    # The host's own page reloaded when they saved; a seat taken meanwhile leaves the
+    # choice they may be making in their form as it is.
+    client.force_login(alice)
+    commands.add_bot(lobby.pk, "basic")
+    body = client.get(host, **HTMX).content.decode()
+    assert 'id="lobby-seats"' in body and 'id="lobby-rules"' not in body
+    # The host's tools that come with the seats (a bot removed with one tap) still carry
+    # their form's token.
+    assert "Remove " in _seats(body) and 'name="csrfmiddlewaretoken"' in _seats(body)
 
 
 def test_the_lobby_reloads_when_room_for_newcomers_comes_or_goes_or_the_game_starts(
