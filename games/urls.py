@@ -18,6 +18,7 @@ from .views import (
 
 urlpatterns = [
     path("", lobby.home, name="home"),
+    path("awaiting/", lobby.awaiting, name="awaiting"),
     path("rules/", rules.rules, name="rules"),
     path("tables/new/", lobby.new_table, name="new_table"),
     path("learn/", learning.learn, name="learn"),

@@ -7,7 +7,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from chat import services as chat
@@ -52,6 +53,18 @@ def home(request):
             return HttpResponse(status=204, headers={"HX-Refresh": "true"})
         return render(request, "games/home.html")
     return my_games(request)
+
+
+@never_cache
+@require_GET
+def awaiting(request):
+    """The header's count of tables awaiting the player, for a page left open that asks
+    for it anew (static/js/dalmuti.js): every minute, when the tab comes back, and on a
+    table's page when the reader's turn there comes or goes. Someone logged out: nothing
+    (their pages show no count)."""
+    if not request.user.is_authenticated:
+        return HttpResponse(status=204)
+    return render(request, "_awaiting_count.html")
 
 
 def my_games(request):

@@ -17,9 +17,18 @@ document.addEventListener("change", (event) => {
   }
 });
 
-// The installed app's badge counts the tables awaiting the player, where the browser has
-// the Badging API (the page says how many; a page of someone logged out says nothing).
-// My games' lists, drawn again, bring the count anew: the tab's title and the badge follow.
+// How many tables await the player: the header's count, the tab's title "(2) …" and the
+// installed app's badge, where the browser has the Badging API (the page says how many; a
+// page of someone logged out says nothing). A page left open asks for the count anew every
+// minute while in view, when the tab comes back, and when a table's page says the reader's
+// turn there came or went (`dalmuti:turn`); My games' lists, drawn again, bring it with them.
+// A table's page puts "(Your turn)" before the title (`titled.turn`).
+const titled = { base: document.title.replace(/^\(\d+\) /, ""), turn: "" };
+const retitle = () => {
+  const count = parseInt(document.body.dataset.awaiting, 10) || 0;
+  document.title = (titled.turn ? `${titled.turn} ` : "") + (count ? `(${count}) ` : "")
+    + titled.base;
+};
 {
   const badge = (awaiting) => {
     if (awaiting !== undefined && "setAppBadge" in navigator) {
@@ -31,11 +40,25 @@ document.addEventListener("change", (event) => {
   document.addEventListener("htmx:load", (event) => {
     const drawn = event.detail.elt;
     if (!(drawn instanceof Element) || drawn === document.body || !drawn.dataset.awaiting) return;
-    const count = parseInt(drawn.dataset.awaiting, 10) || 0;
-    document.body.dataset.awaiting = String(count);
-    document.title = (count ? `(${count}) ` : "") + document.title.replace(/^\(\d+\) /, "");
-    badge(String(count));
+    const count = String(parseInt(drawn.dataset.awaiting, 10) || 0);
+    if (count === document.body.dataset.awaiting) return;
+    document.body.dataset.awaiting = count;
+    retitle();
+    badge(count);
   });
+  const ask = () => {
+    const url = document.body.dataset.awaitingUrl;
+    if (!url || !window.htmx || document.hidden
+        || document.querySelector("[data-refresh-on-return]")) return;
+    window.htmx.ajax("GET", url, { target: "#awaiting-count", swap: "outerHTML" })
+      .catch(() => {});
+  };
+  window.setInterval(ask, 60000);
+  document.addEventListener("visibilitychange", ask);
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) ask();
+  });
+  document.addEventListener("dalmuti:turn", ask);
 }
 
 // The invitation link selects itself for copying.
@@ -98,11 +121,11 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const game = document.getElementById("game");
   if (game) {
     const root = document.documentElement;
-    const baseTitle = document.title;
     const icon = document.querySelector("link[rel=icon]");
     const baseIcon = icon ? icon.href : "";
     const wide = window.matchMedia("(min-width: 60rem)");
     let wasMyTurn = false;
+    let drawn = false;
 
     // Nothing may hide under the move dock: its height is kept for the stylesheet.
     const measureDock = () => {
@@ -185,7 +208,8 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const update = () => {
       const dock = document.getElementById("actions");
       const myTurn = Boolean(dock);
-      document.title = myTurn ? `${game.dataset.yourTurn} ${baseTitle}` : baseTitle;
+      titled.turn = myTurn ? game.dataset.yourTurn : "";
+      retitle();
       if (icon) {
         icon.href = myTurn && icon.dataset.turnIcon ? icon.dataset.turnIcon : baseIcon;
       }
@@ -211,6 +235,10 @@ document.addEventListener("htmx:afterRequest", (event) => {
           status.focus({ preventScroll: true });
         }
       }
+      // The reader's turn here came or went: the header's count of tables awaiting them
+      // changed with it (not at the page's load, which drew the count).
+      if (drawn && myTurn !== wasMyTurn) document.dispatchEvent(new CustomEvent("dalmuti:turn"));
+      drawn = true;
       wasMyTurn = myTurn;
     };
     update();

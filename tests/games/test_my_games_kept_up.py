@@ -51,7 +51,7 @@ def test_the_lists_alone_come_to_the_page_that_draws_them_again(client, alice, b
     assert CSRF.sub(r"\1*", lists).strip() == CSRF.sub(r"\1*", _lists_of(page))
     # The header's count comes with them, to be put in place of the page's (out of band),
     # which the page draws once.
-    assert count.startswith(' class="awaiting-slot" hx-swap-oob="true">')
+    assert count.startswith(' class="awaiting-slot" data-awaiting="1" hx-swap-oob="true">')
     assert "1 table awaits you" in count and 'data-awaiting="1"' in lists
     assert page.count('id="awaiting-count"') == 1 and 'hx-swap-oob="true"' not in page
     assert re.search(r'class="game-name">Mine<.*?<time datetime="[^"]+" data-left>'
