@@ -297,10 +297,10 @@ SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
 # bot's (the expert's own budget is half a second a move).
 BOT_DECISION_SECONDS = envfloat("BOT_DECISION_SECONDS", "5")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # SQLite locks the whole database for a transaction, and a bot decides its move inside
-    # one (up to BOT_DECISION_SECONDS), as a review judges a decision: other writes (a
-    # move, an organiser's form) wait that out instead of failing with "database is
-    # locked" after SQLite's usual five seconds.
+    # SQLite locks the whole database for a transaction, and a review judges a decision
+    # inside the one that claims it (seconds with the expert's search; a bot decides its
+    # own moves outside): other writes (a move, an organiser's form) wait that out instead
+    # of failing with "database is locked" after SQLite's usual five seconds.
     DATABASES["default"]["OPTIONS"]["timeout"] = max(30.0, 4 * BOT_DECISION_SECONDS)
 # The expert bot's search, passed to the engine with each decision (engine.Effort): seconds
 # per move (0: the engine's own half a second), or instead a fixed number of sampled deals

@@ -100,34 +100,63 @@ def play_bot_move(game_id: int, seq: int | None = None) -> bool:
 
     With ``seq`` only while the table is where the work was sent for (its record's last
     number): whoever moved the table on since sent work of their own, so a resent task or
-    a second copy does nothing. Safe to run any number of times: the move is taken under
-    the row lock, from the state as it is then. A seat whose move fails (its decision
-    never does: ``engine.decide`` falls back to simpler bots) is logged and skipped, so
-    that it never blocks another seat's decision; if no bot could move, ``BotsStuck``."""
-    with transaction.atomic():
-        game = Game.locked_if_there(game_id)
+    a second copy does nothing. The bot decides from the table as it is read, outside any
+    transaction: a decision may take seconds (the expert searches for half a second), and
+    the table's row lock (with SQLite, the whole database's) stays free meanwhile for the
+    people at the table. The move is then taken under the row lock only if the table is
+    still where the bot decided: else it decides again from where the table is now (or,
+    with ``seq``, does nothing). Safe to run any number of times, at once too. A seat whose
+    move fails (its decision never does: ``engine.decide`` falls back to simpler bots) is
+    logged and skipped, so that it never blocks another seat's decision; if no bot could
+    move, ``BotsStuck``."""
+    failed: set[int] = set()  # seats whose move failed at this point of the record
+    failure = None
+    while True:
+        game = Game.objects.filter(pk=game_id).first()
         if game is None or not game.is_playing or (seq is not None and game.seq != seq):
             return False
-        state = game.engine_state()
-        seats = list(game.seats.all())
-        candidates = _bots_to_move(state, seats)
+        candidates = [(seat, view) for seat, view in
+                      _bots_to_move(game.engine_state(), list(game.seats.all()))
+                      if seat.pk not in failed]
         if not candidates:
+            if failed:
+                raise BotsStuck(f"no bot at table {game_id} could move") from failure
             return False
-        failure = None
-        for seat, view in candidates:
+        seat, view = candidates[0]
+        try:
+            decision = _decide(game, seat, view)
+        except Exception as exc:
+            failure = exc
+            failed.add(seat.pk)
+            _seat_failed(game, seat, view)
+            continue
+        with transaction.atomic():
+            locked = Game.locked_if_there(game_id)
+            if locked is None or locked.seq != game.seq:
+                if seq is not None:
+                    return False
+                failed.clear()  # the record moved on: every seat may try again
+                continue
+            state = locked.engine_state()
+            # The same record, and still this bot's to decide (a person may have come back
+            # to their seat, or gone on vacation, meanwhile).
+            still = next((s for s, v in _bots_to_move(state, list(locked.seats.all()))
+                          if s.pk == seat.pk and s.bot_to_play == seat.bot_to_play
+                          and v == view), None)
+            if still is None:
+                continue
             try:
                 with transaction.atomic():
-                    decision = _decide(game, seat, view)
-                    apply(game, seat, decision.action, by="bot" if seat.is_bot else "stand_in",
-                          by_user=None, state=state)
+                    _count_stand_in(still, view, decision)
+                    apply(locked, still, decision.action,
+                          by="bot" if still.is_bot else "stand_in", by_user=None, state=state)
             except Exception as exc:
                 failure = exc
-                _seat_failed(game, seat, view)
-                game.refresh_from_db()  # the savepoint's changes are gone; so are these
+                failed.add(seat.pk)
+                _seat_failed(locked, still, view)
                 continue
-            wake_bots(game)
+            wake_bots(locked)
             return True
-    raise BotsStuck(f"no bot at table {game_id} could move") from failure
 
 
 def _seat_failed(game: Game, seat: Seat, view: dict) -> None:
@@ -144,8 +173,7 @@ def _seat_failed(game: Game, seat: Seat, view: dict) -> None:
 def _decide(game: Game, seat: Seat, view: dict) -> engine.Decision:
     """The bot's decision for this view (never fails, see ``engine.decide``). A failing
     level is logged with the seed and view that reproduce it
-    (``engine.choose_action(level, view, seed, effort)``), and counted on the seat for the host;
-    not a revolution decision, whose very existence is secret."""
+    (``engine.choose_action(level, view, seed, effort)``)."""
     seed = engine.derive_seed(game.seed, "bot", game.seq, seat.player)
     level = seat.bot_to_play
     start = time.perf_counter()
@@ -161,12 +189,17 @@ def _decide(game: Game, seat: Seat, view: dict) -> engine.Decision:
             decision.level, time.perf_counter() - start, seed, json.dumps(view),
             "\n" + failure.trace if failure.trace else "",
         )
+    return decision
+
+
+def _count_stand_in(seat: Seat, view: dict, decision: engine.Decision) -> None:
+    """A decision its level could not make is counted on the seat for the host; not a
+    revolution decision, whose very existence is secret."""
     secret = any(a["type"] == "revolution" for a in view["legal_actions"])
     if decision.stood_in and not secret:
         seat.bot_stand_ins += 1
         seat.bot_stand_in_level = decision.level
         seat.save(update_fields=["bot_stand_ins", "bot_stand_in_level"])
-    return decision
 
 
 def _bot_view(state: engine.Game, player: int) -> dict | None:
