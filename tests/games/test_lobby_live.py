@@ -5,7 +5,6 @@ and a page left open past its reader's midnight dates the talk's times of the da
 before. The page reloads when room for newcomers comes or goes (its invitation panel
 with it) and when the table starts. Nothing new: nothing sent."""
 
-import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,6 +12,7 @@ import time_machine
 
 from games import commands
 from tests.chat.conftest import HTMX, say
+from tests.games.test_poll import _lobby_poll_url
 from tests.helpers import make_user
 from tools.bench_load import hooks
 
@@ -24,8 +24,7 @@ EVENING = datetime(2026, 12, 1, 22, 58, tzinfo=UTC)
 
 def _lobby_poll(page: bytes) -> str:
     """The poll the lobby page's poller sends, with the newest message it shows."""
-    address = re.search(r'id="lobby-poller"[^>]*hx-get="([^"]+)"', page.decode())[1]
-    return address.replace("&amp;", "&") + f"&c={hooks(page).chat_seen}"
+    return _lobby_poll_url(page.decode()) + f"&c={hooks(page).chat_seen}"
 
 
 def _talk(body: str) -> str:
