@@ -297,10 +297,9 @@ SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
 # bot's (the expert's own budget is half a second a move).
 BOT_DECISION_SECONDS = envfloat("BOT_DECISION_SECONDS", "5")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # SQLite locks the whole database for a transaction, and a review judges a decision
-    # inside the one that claims it (a tenth of a second or so; a bot decides its own
-    # moves outside any): other writes (a move, an organiser's form) wait that out, and
-    # a busy site's queue of them, instead of failing with "database is locked" after
+    # SQLite locks the whole database for a transaction (bots decide and reviews judge
+    # outside theirs): a busy site's queue of writes (moves, a review's verdicts, an
+    # organiser's form) waits its turn instead of failing with "database is locked" after
     # SQLite's usual five seconds.
     DATABASES["default"]["OPTIONS"]["timeout"] = max(30.0, 4 * BOT_DECISION_SECONDS)
 # The expert bot's search, passed to the engine with each decision (engine.Effort): seconds

@@ -832,12 +832,15 @@ class Review(models.Model):
 
 class ReviewedDecision(models.Model):
     """One decision of a review: the recorded action ``seq`` by ``player``; until judged,
-    ``judged`` is None. ``verdict`` is ``engine.review.Judgement.to_json()``."""
+    ``judged`` is None, and ``claimed`` says when a worker took it to judge (others leave
+    it for a while: games.commands.reviews). ``verdict`` is
+    ``engine.review.Judgement.to_json()``."""
 
     review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="decisions")
     seq = models.PositiveIntegerField()
     round_number = models.PositiveSmallIntegerField(default=0)
     player = models.PositiveSmallIntegerField()
+    claimed = models.DateTimeField(null=True, blank=True)
     judged = models.DateTimeField(null=True, blank=True)
     loss = models.FloatField(null=True, blank=True)
     kind = models.CharField(max_length=12, blank=True)

@@ -21,7 +21,8 @@ the browser does with the page it was served: it polls at the interval the page 
 and with `--stream` it holds the page's server-sent event stream, swaps in the update
 that follows each new version's event when it fits the page, and asks for the change
 (the poll) when it does not, when none comes, and for the table talk's news. At each
-table the player whose turn it is acts after a human pause. It prints requests/s,
+table the player whose turn it is acts after a human pause; and each page asks for the header's
+count of tables awaiting its reader once a minute, as a page in view does. It prints requests/s,
 p50/p95/p99 of polls, moves and page loads, how long a move takes to show on the other
 open pages of its table (and to reach their streams), the web processes' CPU per move,
 how many updates the pages swapped in, and errors. With `--gc`, also what the web
@@ -81,6 +82,9 @@ STREAM_SILENCE_SECONDS = 40
 # How long a page waits for the update a new version's event announces before asking
 # (static/js/dalmuti.js).
 UPDATE_WAIT_SECONDS = 6.0
+# How often a page in view asks for the header's count of tables awaiting its reader
+# (static/js/dalmuti.js).
+AWAITING_SECONDS = 60
 # A request that takes longer than this counts as an error.
 TIMEOUT = 30
 # Moves this close to the end are not waited for on the other pages.
@@ -200,7 +204,7 @@ class Page:
             headers.update({"X-CSRFToken": self.csrf, "HX-Request": "true",
                             "Origin": f"https://127.0.0.1:{self.run.port}",
                             "Content-Type": "application/x-www-form-urlencoded"})
-        elif "/poll/" in path:
+        elif "/poll/" in path or path == "/awaiting/":
             headers["HX-Request"] = "true"
         return headers
 
@@ -302,6 +306,7 @@ class Page:
         if self.run.stream:
             self.run.spawn(self.listen())
         self.run.spawn(self.keep_polling())
+        self.run.spawn(self.keep_counting())
 
     async def reload(self) -> None:
         answer = await self.request("page load (during the run)", "GET", f"/t/{self.game}/")
@@ -316,6 +321,14 @@ class Page:
                     and now - self.last_poll < settings.STREAM_SAFETY_SECONDS):
                 self.trigger()
             await asyncio.sleep(self.every)
+
+    async def keep_counting(self) -> None:
+        """The header's count of tables awaiting the reader, asked anew every minute (as a
+        page in view does; the reader's turn here brings it with their own part)."""
+        await asyncio.sleep(random.uniform(0, AWAITING_SECONDS))
+        while True:
+            await self.request("header's count", "GET", "/awaiting/")
+            await asyncio.sleep(AWAITING_SECONDS)
 
     def trigger(self) -> None:
         """Poll now; if a poll is under way, once more when it is back (htmx queues the
@@ -616,7 +629,7 @@ class Run:
                       f"{1000 * seconds:.0f} ms, {100 * share:.1f}% of their CPU"
                       + (f"; {1000 * seconds / moves:.2f} ms per move" if moves else ""))
         for kind in ("poll (unchanged)", "poll (changed)", "move", "page load (opening)",
-                     "page load (during the run)"):
+                     "page load (during the run)", "header's count"):
             out.write(f"  {kind:<27}{percentiles(self.timings[kind])}")
         out.write(f"  move -> other pages show it  {percentiles(delays)}; "
                   f"{len(delays)} of {expected} shown")

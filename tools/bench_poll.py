@@ -13,7 +13,8 @@ chat message and #looked). Answers and polls are drawn from the shared update wh
 fits the page. It prints the CPU time of the move's answer (which draws the update), of
 reading the update and filling it in for a page, and of a page's poll (medians), their
 queries and sizes, how many pages took the update and how many asked, and the sum per
-move. With `--no-updates`, every other page asks and every answer is drawn for its page
+move; then what the header's count costs, which each page in view asks for once a
+minute. With `--no-updates`, every other page asks and every answer is drawn for its page
 alone, as before. Everything it creates is rolled back; it refuses a database whose
 name does not contain "bench" (tools/project.py).
 """
@@ -155,6 +156,17 @@ def measure(seats: int, moves: int, shared_updates: bool) -> dict:
             figures["bytes"].append(len(poll.content))
             page.read(poll.content)
 
+    # The header's count, which every open page in view asks for anew once a minute
+    # (static/js/dalmuti.js): not a move's cost, but what a page costs while nothing moves.
+    figures["awaiting"], figures["awaiting_queries"] = [], []
+    for user in users:
+        for _ in range(4):
+            with CaptureQueriesContext(connection) as captured:
+                started = time.process_time()
+                pages[user.pk].get("/awaiting/", secure=True, headers={"HX-Request": "true"})
+                figures["awaiting"].append(time.process_time() - started)
+            figures["awaiting_queries"].append(len(captured.captured_queries))
+
     def median(name: str) -> float:
         return statistics.median(figures[name]) if figures[name] else 0.0
 
@@ -167,7 +179,8 @@ def measure(seats: int, moves: int, shared_updates: bool) -> dict:
             "polls": len(figures["poll"]) / moves, "brought": brought / moves,
             "queries": median("queries"), "bytes": median("bytes"),
             "update_bytes": median("update_bytes"),
-            "unchanged": unchanged, "move_queries": median("move_queries")}
+            "unchanged": unchanged, "move_queries": median("move_queries"),
+            "awaiting": median("awaiting"), "awaiting_queries": median("awaiting_queries")}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -199,6 +212,9 @@ def main(argv: list[str] | None = None) -> None:
           f"{figures['polls']:.1f} pages a move ask")
     print(f"  per move               {figures['per_move'] * ms:6.1f} ms (the answer, the "
           f"update and the {args.seats - 1} other pages)")
+    print(f"  the header's count     {figures['awaiting'] * ms:6.1f} ms (median), "
+          f"{figures['awaiting_queries']:.0f} queries: asked once a minute by each page in "
+          f"view, not by a move")
     # Each poll follows a move: one answered "unchanged" would mean the bench measured
     # nothing (an outdated Redis entry, say).
     print(f"  polls answered unchanged: {figures['unchanged']}")

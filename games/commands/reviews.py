@@ -2,10 +2,16 @@
 
 ``begin_review`` lists the decisions to judge: every action a person made (not a bot, a
 stand-in or the clock) where that player had more than one legal action. ``judge_some``
-judges the decisions still open, one per transaction: each is claimed with a row lock
-that other workers skip (``skip_locked``), judged from the player's own view rebuilt from
-the record (games.engine.review.judge) and saved at once. A worker that dies midway loses
-only the decision it held; whichever worker comes next judges the rest and none twice.
+judges the decisions still open, one at a time: each is claimed in a short transaction
+(its row locked, other workers skipping it, and marked ``claimed``), judged from the
+player's own view rebuilt from the record (games.engine.review.judge) outside any
+transaction, and its verdict saved in another. No lock is held while the engine samples
+(with SQLite, a transaction holds the whole database: every move and form of the site
+waited out each judgement). Other workers leave a claimed decision to its worker for
+``CLAIM_SECONDS``; a worker that dies midway loses only the decision it claimed, which
+the next worker judges once the claim has lapsed, or the sweep has found the review
+stalled and freed it. A decision judged twice (a claim that
+lapsed under a slow judgement) is saved once, and both verdicts are the same.
 Once every decision is judged, ``finish_review`` writes each player's summary, of the
 decisions that mattered (``judge`` gives no verdict where no move could cost a mistake:
 such a decision is judged, with no loss, and not counted).
@@ -18,11 +24,12 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from datetime import timedelta
 from statistics import fmean
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import engine
@@ -34,6 +41,10 @@ from games.models import Action, Game, Review, ReviewedDecision, ReviewSummary, 
 
 # Reviews stalled this long (no decision judged) are sent to the workers again by the sweep.
 REVIEW_STALL_SECONDS = 180
+# How long other workers leave a decision claimed by a worker (a judgement takes a tenth
+# of a second or so): shorter than a stall, so that the review sent again by the sweep
+# finds the decision of a worker that died free to judge.
+CLAIM_SECONDS = 60
 
 
 def review_samples() -> int:
@@ -90,8 +101,10 @@ def begin_review(game_id: int) -> Review | None:
 
 
 def judge_some(game_id: int, seconds: float | None = None) -> bool:
-    """Judge the review's open decisions, for about ``seconds`` (None: all); True once the
-    review is done (its summaries written)."""
+    """Judge the review's open decisions, for about ``seconds`` (None: all); True once
+    nothing is left for this worker: the review is done (its summaries written), or what
+    remains is claimed by other workers (the one that judges the last decision finishes
+    the review; if it dies, the sweep sends the review again once its claim lapsed)."""
     review = begin_review(game_id)
     if review is None:
         return True
@@ -105,31 +118,40 @@ def judge_some(game_id: int, seconds: float | None = None) -> bool:
             _judge_one(review, action, before, effort)
             if deadline is not None and time.monotonic() >= deadline:
                 break
-    if review.decisions.filter(judged__isnull=True).exists():
-        return False
-    return finish_review(review.pk)
+    still_open = review.decisions.filter(judged__isnull=True)
+    if not still_open.exists():
+        return finish_review(review.pk)
+    return not still_open.filter(_claimable(timezone.now())).exists()
+
+
+def _claimable(now) -> Q:
+    """Open decisions no other worker holds: never claimed, or claimed too long ago."""
+    return Q(claimed__isnull=True) | Q(claimed__lt=now - timedelta(seconds=CLAIM_SECONDS))
 
 
 def _judge_one(review: Review, action: Action, before: engine.Game, effort: Effort) -> None:
+    now = timezone.now()
     with transaction.atomic():
         row = (ReviewedDecision.objects.select_for_update(skip_locked=True)
-               .filter(review=review, seq=action.seq, judged__isnull=True).first())
-        if row is None:  # judged already, or another worker is judging it
+               .filter(_claimable(now), review=review, seq=action.seq, judged__isnull=True)
+               .first())
+        if row is None:  # judged already, or another worker has it
             return
-        seat = before.seat_of(action.player)
-        view = before.round.view(seat)
-        start = time.process_time()
-        verdict = judge(view, action.payload, derive_seed(review.seed, action.seq), effort)
-        spent = time.process_time() - start
-        now = timezone.now()
-        row.judged = now
-        if verdict is not None:
-            row.loss = verdict.loss
-            row.kind = verdict.kind
-            row.verdict = verdict.to_json()
-        row.save(update_fields=["judged", "loss", "kind", "verdict"])
-        Review.objects.filter(pk=review.pk).update(
-            judged=F("judged") + 1, cpu_seconds=F("cpu_seconds") + spent, updated=now)
+        row.claimed = now
+        row.save(update_fields=["claimed"])
+    seat = before.seat_of(action.player)
+    view = before.round.view(seat)
+    start = time.process_time()
+    verdict = judge(view, action.payload, derive_seed(review.seed, action.seq), effort)
+    spent = time.process_time() - start
+    now = timezone.now()
+    with transaction.atomic():
+        saved = ReviewedDecision.objects.filter(pk=row.pk, judged__isnull=True).update(
+            judged=now, **({"loss": verdict.loss, "kind": verdict.kind,
+                            "verdict": verdict.to_json()} if verdict is not None else {}))
+        if saved:
+            Review.objects.filter(pk=review.pk).update(
+                judged=F("judged") + 1, cpu_seconds=F("cpu_seconds") + spent, updated=now)
 
 
 def finish_review(review_id: int) -> bool:
@@ -171,10 +193,13 @@ def finish_review(review_id: int) -> bool:
 def stalled_reviews(now) -> list[int]:
     """Games whose review waits for a worker: running reviews with no decision judged for
     a while (their worker died, their task was lost), and games over in the last day with
-    no review yet."""
+    no review yet. The decisions claimed in a stalled review are freed: no verdict came
+    for longer than any judgement takes, so whoever claimed them is gone."""
     stall = now - timezone.timedelta(seconds=REVIEW_STALL_SECONDS)
-    ids = list(Review.objects.filter(status=Review.Status.RUNNING, updated__lt=stall)
-               .values_list("game_id", flat=True))
+    stalled = Review.objects.filter(status=Review.Status.RUNNING, updated__lt=stall)
+    ReviewedDecision.objects.filter(review__in=stalled, judged__isnull=True,
+                                    claimed__isnull=False).update(claimed=None)
+    ids = list(stalled.values_list("game_id", flat=True))
     recent = now - timezone.timedelta(days=1)
     ids += list(Game.objects.filter(status=Game.Status.FINISHED, finished__gte=recent,
                                     finished__lt=stall, review__isnull=True,

@@ -1,3 +1,5 @@
+import hashlib
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,11 +27,42 @@ _INVITATIONS = CompiledQuery(
     .order_by("created"))
 
 
-def _invitations(game: Game) -> list[Invitation]:
+def invitations_of(game: Game) -> list[Invitation]:
+    """The table's invitations waiting for an answer, oldest first."""
     invitations = _INVITATIONS(game.pk)
     for invitation in invitations:
         invitation.game = game
     return invitations
+
+
+# Asked by an open lobby page's poll (compiled once).
+_INVITED = CompiledQuery(
+    lambda game_id: Invitation.objects.filter(game_id=game_id).values_list("pk", flat=True))
+
+
+def invited_mark(pks) -> str:
+    """What a lobby page's poller carries of the invitations the page shows (`i`): it
+    changes when one is sent, declined or taken up. A digest, not the numbers themselves
+    (they count every invitation of the site)."""
+    listed = ",".join(str(pk) for pk in sorted(pks))
+    return hashlib.blake2s(listed.encode(), digest_size=6).hexdigest()
+
+
+def invitations_changed(request, game_id: int) -> bool:
+    """Whether the invitations an open lobby page shows (with room for newcomers: else it
+    shows none) are no longer those waiting."""
+    return request.GET.get("r") == "1" and request.GET.get("i") != invited_mark(
+        _INVITED(game_id))
+
+
+def invitees(request, game: Game, invitations: list[Invitation]) -> dict:
+    """The invitations waiting for an answer as a page shows them: named to the host
+    (with the addresses they typed), counted to the others."""
+    return {
+        "invitations": invitations if game.host_id == request.user.pk else [],
+        "pending_invitations": len(invitations),
+        "invited_mark": invited_mark(invitation.pk for invitation in invitations),
+    }
 
 
 def invite_context(request, game: Game, seats: list[Seat] | None = None) -> dict:
@@ -40,15 +73,14 @@ def invite_context(request, game: Game, seats: list[Seat] | None = None) -> dict
     the table's seats, if the caller read them."""
     is_host = game.host_id == request.user.pk
     room = room_for_newcomers(game, seats)
-    invitations = _invitations(game) if room else []
+    invitations = invitations_of(game) if room else []
     return {
         "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
         # The forms only where the panel shows (the host's, with room).
         "invite_form": InviteForm() if is_host and room else None,
         "group_form": GroupInviteForm(host=request.user, game=game, seats=seats,
                                       invitations=invitations) if is_host and room else None,
-        "invitations": invitations if is_host else [],
-        "pending_invitations": len(invitations),
+        **invitees(request, game, invitations),
         "room_for_newcomers": room,
     }
 

@@ -24,7 +24,7 @@ from ..forms import BotForm, NewTableForm
 from ..models import OPEN_TABLE_DAYS, Game, Invitation, OnTime, Seat
 from ..tasks import sweep_in_process
 from .drawn import day_ends
-from .invitations import invite_context
+from .invitations import invitations_of, invite_context, invitees
 
 # Names a new table is offered, in turn, so that a host's tables are told apart.
 TABLE_NAMES = [
@@ -59,9 +59,9 @@ def home(request):
 @require_GET
 def awaiting(request):
     """The header's count of tables awaiting the player, for a page left open that asks
-    for it anew (static/js/dalmuti.js): every minute, when the tab comes back, and on a
-    table's page when the reader's turn there comes or goes. Someone logged out: nothing
-    (their pages show no count)."""
+    for it anew (static/js/dalmuti.js): every minute while in view and when the tab comes
+    back (a table's page has it with its own part when the reader's turn there comes or
+    goes). Someone logged out: nothing (their pages show no count)."""
     if not request.user.is_authenticated:
         return HttpResponse(status=204)
     return render(request, "_awaiting_count.html")
@@ -201,13 +201,16 @@ def _lobby_context(request, game: Game, me: Seat, seats: list[Seat],
     }
 
 
-def lobby_news(request, game_id: int, *, seats_changed: bool, talk: bool) -> HttpResponse:
+def lobby_news(request, game_id: int, *, seats_changed: bool, talk: bool,
+               invited: bool = False) -> HttpResponse:
     """What an open lobby page lacks: its seats, when the table changed since it was
     drawn (a guest's with the rules, where the host may have changed who may take a
-    seat); its talk's log and newest line, when a message was said since or the page
-    wrote the talk's times on a day that has ended. Swapped in out of band, with the
-    page's poller anew; the page reloads instead when room for newcomers came or went
-    (its invitation panel with it), or the table started or closed meanwhile."""
+    seat); the invitations waiting for an answer, when one was sent, declined or taken
+    up (`invited`, or a seat taken); its talk's log and newest line, when a message was
+    said since or the page wrote the talk's times on a day that has ended. Swapped in
+    out of band, with the page's poller anew; the page reloads instead when room for
+    newcomers came or went (its invitation panel with it), or the table started or
+    closed meanwhile."""
     game, me = seat_for_user(request, game_id)
     seats = game.seats_with_users()
     context = _lobby_context(request, game, me, seats)
@@ -217,8 +220,12 @@ def lobby_news(request, game_id: int, *, seats_changed: bool, talk: bool) -> Htt
     if talk:
         context.update(panel_context(request, game, me, {}, oob=True, send_log=True,
                                      send_tools=False, seats=seats))
+    send_invited = context["room_for_newcomers"] and (invited or seats_changed)
+    if context["room_for_newcomers"]:
+        context.update(invitees(request, game, invitations_of(game)))
     return render(request, "games/_lobby_news.html", {
         **context, "oob": True, "send_seats": seats_changed, "send_talk": talk,
+        "send_invited": send_invited,
     })
 
 

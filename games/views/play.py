@@ -30,6 +30,7 @@ from ..models import Game, Seat
 from ..tasks import sweep_in_process
 from . import updates
 from .drawn import int_param, talk_behind
+from .invitations import invitations_changed
 from .lobby import lobby_news
 from .page import after_change, keep_up, not_understood, refusals_answered, render_table
 
@@ -158,8 +159,10 @@ def _poll(request, game_id: int):
         commands.seen_at(seat_pk, last_seen)
         seats_changed = request.GET.get("u") != str(updated.timestamp())
         talk = talk_behind(request, chat_last)
-        if seats_changed or talk:
-            return lobby_news(request, game_id, seats_changed=seats_changed, talk=talk)
+        invited = invitations_changed(request, game_id)
+        if seats_changed or talk or invited:
+            return lobby_news(request, game_id, seats_changed=seats_changed, talk=talk,
+                              invited=invited)
         return HttpResponse(status=204)
     key = request.session.session_key
     live.remember(game_id, key, seat_pk, version, status, awaiting, chat_last)

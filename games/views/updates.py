@@ -47,7 +47,7 @@ from django.utils import timezone, translation
 from chat.panel import panel_context
 from games.core import live
 from games.core.live import Step
-from games.core.turns import nudge_open, stand_in_vote_open
+from games.core.turns import nudge_open, stand_in_vote_open, tables_awaiting
 from games.core.words import move_sentence
 from games.models import Game, Seat
 from games.read.narration import round_log, since, since_you_looked, spectator_lines
@@ -248,7 +248,9 @@ def _draw_own(game: Game, me: Seat, seats: list[Seat], part: dict, nonce: str) -
     without asking for them. Their forms carry a marker where the page's form token goes,
     filled in by their stream (`Update.event_for`)."""
     context = _own_context(game, me, seats, part["panels"])
-    context["csrf_token"] = csrf_marker(nonce)
+    # Drawn with no request: the header's count that comes with their own part is counted
+    # here (a page's answers have it from games.views.context).
+    context.update({"csrf_token": csrf_marker(nonce), "awaiting_count": tables_awaiting(me.user)})
     part["slots"] = {**part.get("slots", {}), **own_drawn(context, None, send_me=True)}
     part["mine"] = True
 

@@ -20,8 +20,8 @@ document.addEventListener("change", (event) => {
 // How many tables await the player: the header's count, the tab's title "(2) …" and the
 // installed app's badge, where the browser has the Badging API (the page says how many; a
 // page of someone logged out says nothing). A page left open asks for the count anew every
-// minute while in view, when the tab comes back, and when a table's page says the reader's
-// turn there came or went (`dalmuti:turn`); My games' lists, drawn again, bring it with them.
+// minute while in view and when the tab comes back; My games' lists, drawn again, and a
+// table's page's own part (the reader's turn there came or went) bring it with them.
 // A table's page puts "(Your turn)" before the title (`titled.turn`).
 const titled = { base: document.title.replace(/^\(\d+\) /, ""), turn: "" };
 const retitle = () => {
@@ -58,7 +58,6 @@ const retitle = () => {
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) ask();
   });
-  document.addEventListener("dalmuti:turn", ask);
 }
 
 // The invitation link selects itself for copying.
@@ -125,7 +124,6 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const baseIcon = icon ? icon.href : "";
     const wide = window.matchMedia("(min-width: 60rem)");
     let wasMyTurn = false;
-    let drawn = false;
 
     // Nothing may hide under the move dock: its height is kept for the stylesheet.
     const measureDock = () => {
@@ -235,10 +233,6 @@ document.addEventListener("htmx:afterRequest", (event) => {
           status.focus({ preventScroll: true });
         }
       }
-      // The reader's turn here came or went: the header's count of tables awaiting them
-      // changed with it (not at the page's load, which drew the count).
-      if (drawn && myTurn !== wasMyTurn) document.dispatchEvent(new CustomEvent("dalmuti:turn"));
-      drawn = true;
       wasMyTurn = myTurn;
     };
     update();

@@ -1,6 +1,7 @@
 """A table's page left open, in a real browser: the header's count of tables awaiting the
 reader, the tab's title with it, follow the reader's turn there (it goes with their move
-and comes back with the others'), and the tables elsewhere (the count is asked for anew
+and comes back with the others', brought by what the table's page is sent anyway, without
+asking for it), and the tables elsewhere (the count is asked for anew
 every minute while the tab is in view, not while it is hidden; My games' lists bring it
 with them and the page asks nothing more)."""
 
@@ -20,6 +21,9 @@ pytestmark = pytest.mark.e2e
 @pytest.mark.parametrize("day_table", [("en", "awaited")], indirect=True)
 def test_the_count_follows_the_readers_turn_at_the_table(day_table, browser, live_server):
     page, problems = _open(browser, live_server, day_table.session, "phone", "en")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url)
+            if request.url.endswith("/awaiting/") else None)
     page.goto(f"/t/{day_table.game_id}/")
     count = page.locator(".site-header .awaiting-count")
     expect(count.locator("[aria-hidden]")).to_have_text("1")
@@ -37,6 +41,7 @@ def test_the_count_follows_the_readers_turn_at_the_table(day_table, browser, liv
     worker.join()
     expect(count.locator("[aria-hidden]")).to_have_text("1")
     expect(page).to_have_title(re.compile(r"^\(Your turn\) \(1\) Test table · "))
+    assert asked == []
     assert problems == []
     page.context.close()
 

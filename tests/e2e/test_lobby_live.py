@@ -91,3 +91,65 @@ def test_a_seat_taken_leaves_the_hosts_open_fold_to_cancel_the_table_open(
     expect(page.get_by_role("button", name="Ja, annuleer de tafel")).to_be_visible()
     assert problems == []
     page.context.close()
+
+
+def _invite(game_id: int, name: str) -> None:
+    """Ana invites someone from another page of hers (a thread of its own)."""
+    try:
+        game = Game.objects.get(pk=game_id)
+        commands.invite(game, game.host, user=make_user(name, display_name=name.title()))
+    finally:
+        connection.close()
+
+
+def _decline(game_id: int, name: str) -> None:
+    """The invitee declines (what the decline button does; a thread of its own)."""
+    try:
+        Game.objects.get(pk=game_id).invitations.filter(user__username=name).delete()
+    finally:
+        connection.close()
+
+
+def _greta_joins(game_id: int, sessions: list) -> None:
+    """Greta, who reads German, takes a seat; her session into `sessions`."""
+    try:
+        greta = make_user("greta", display_name="Greta", language="de")
+        commands.join(game_id, greta)
+        sessions.append(session_for(greta))
+    finally:
+        connection.close()
+
+
+def _in_thread(work, *args) -> None:
+    worker = threading.Thread(target=work, args=args)
+    worker.start()
+    worker.join()
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_invitations_sent_or_declined_reach_the_open_lobby_pages(
+        lobby, browser, live_server, size):
+    """The host's open lobby names the invitations waiting, a guest's counts them: one
+    sent or declined elsewhere reaches both, and the address the host is typing stays."""
+    game_id, _bram_id, session = lobby
+    sessions = []
+    _in_thread(_greta_joins, game_id, sessions)
+    problems = []
+    host = harness.signed_in_page(browser, live_server.url, session, size, problems, "ana")
+    guest = harness.signed_in_page(browser, live_server.url, sessions[0], size, problems,
+                                   "greta")
+    for page in (host, guest):
+        page.goto(f"{live_server.url}/t/{game_id}/")
+    address = host.locator(".invite input[name=who]")
+    address.fill("dirk@example.com")
+    _in_thread(_invite, game_id, "eva")
+    expect(host.locator("#invited")).to_contain_text("Eva")
+    expect(guest.locator("#invited")).to_have_text("1 Einladung ist offen")
+    _in_thread(_decline, game_id, "eva")
+    expect(host.locator("#invited")).not_to_contain_text("Eva")
+    expect(guest.locator("#invited")).to_have_text("")
+    expect(address).to_have_value("dirk@example.com")
+    for page in (host, guest):
+        assert not harness.wider_than_screen(page)
+        page.context.close()
+    assert problems == []

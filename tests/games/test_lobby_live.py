@@ -9,6 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.test import Client
+from django.urls import reverse
 
 from games import commands
 from tests.chat.conftest import HTMX, say
@@ -138,3 +140,54 @@ def test_a_lobby_page_left_open_past_midnight_dates_its_talk(client, alice, bob,
         assert "Dec. 1, 2026, 11:58 p.m." in _talk(answer.content.decode())
         # The poller that came with it asks about the new day.
         assert client.get(_lobby_poll(answer.content), **HTMX).status_code == 204
+
+
+def _invited(body: str) -> str:
+    """The invitations a lobby page shows: who (to the host), or how many (to a guest)."""
+    return body.split('<div id="invited"', 1)[1].split("</div>", 1)[0]
+
+
+def test_invitations_sent_declined_or_taken_up_reach_the_open_lobby_pages(
+        client, alice, bob, lobby):
+    """A guest's lobby counts the invitations waiting for an answer, the host's names them:
+    one sent, declined or taken up reaches both at their next poll, as that line alone."""
+    carol, dave = make_user("carol"), make_user("dave")
+    commands.invite(lobby, alice, user=carol)
+    host, guest = Client(), client
+    host.force_login(alice)
+    guest.force_login(bob)
+    pages = {who: who.get(f"/t/{lobby.pk}/").content for who in (host, guest)}
+    assert "Carol" in _invited(pages[host].decode())
+    assert "1 invitation pending" in _invited(pages[guest].decode())
+    polls = {who: _lobby_poll(page) for who, page in pages.items()}
+    assert all(who.get(polls[who], **HTMX).status_code == 204 for who in (host, guest))
+
+    def news(who) -> str:
+        answer = who.get(polls[who], **HTMX)
+        assert answer.status_code == 200 and "HX-Refresh" not in answer.headers
+        polls[who] = _lobby_poll(answer.content)
+        assert who.get(polls[who], **HTMX).status_code == 204  # told once
+        body = answer.content.decode()
+        assert '<div id="invited" hx-swap-oob="true">' in body
+        return body
+
+    sent, _new = commands.invite(lobby, alice, user=dave)
+    body = news(guest)
+    assert "2 invitations pending" in _invited(body)
+    # That line alone: the seats, the talk, the host's forms stay as they are.
+    assert 'id="lobby-seats"' not in body and 'id="chat-log"' not in body
+    body = news(host)
+    assert "Carol" in _invited(body) and "Dave" in _invited(body)
+    assert 'name="who"' not in body and 'id="lobby-seats"' not in body
+
+    invitee = Client()
+    invitee.force_login(dave)
+    declined = invitee.post(reverse("decline_invitation", args=[sent.pk]))
+    assert declined.status_code == 302
+    assert "1 invitation pending" in _invited(news(guest))
+    assert "Dave" not in _invited(news(host))
+
+    commands.join(lobby.pk, carol)
+    body = news(guest)
+    assert "Carol" in _seats(body) and "pending" not in _invited(body)
+    assert "Carol" not in _invited(news(host))
