@@ -125,7 +125,7 @@ def resend_confirmation(request: HttpRequest) -> HttpResponse:
     wait = confirmation.resend_wait(user)
     if wait:
         minutes = max(1, math.ceil(wait / 60))
-        response = render(request, "accounts/welcome.html", {"next": back, "error": ngettext(
+        response = render(request, "accounts/resend_wait.html", {"next": back, "error": ngettext(
             "You asked for the link several times already: please wait %(minutes)d minute, "
             "and look in your spam folder too.",
             "You asked for the link several times already: please wait %(minutes)d minutes, "
@@ -150,6 +150,18 @@ class LoginView(auth_views.LoginView):
             response.status_code = 429
             response.headers["Retry-After"] = str(form.locked_for)
         return response
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's logout, which takes only a form: its address opened as a page (a link
+    kept, an address typed) asks with a button, rather than answer nothing."""
+
+    http_method_names = ["get", "post", "options"]
+
+    def get(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect("home")
+        return render(request, "accounts/logout.html")
 
 
 @login_required
@@ -186,19 +198,21 @@ def profile(request: HttpRequest) -> HttpResponse:
             return response
     else:
         form = ProfileForm(instance=request.user)
-    user = request.user
+    return _profile_page(request, request.user, form, ChannelForm())
+
+
+def _profile_page(request: HttpRequest, user, form, channel_form, status: int = 200
+                  ) -> HttpResponse:
+    """The profile page, whole, whichever of its forms was refused (drawn with its
+    errors) or none."""
     return render(request, "accounts/profile.html", {
         "form": form, "away_until": user.away_until if user.is_away() else None,
         "orders_form": StandingOrdersForm(instance=user),
         **usual_group_context(user),
-        **_channel_context(user, ChannelForm()),
-    })
-
-
-def _channel_context(user, form) -> dict:
-    return {"channel_form": form, "channel_current": user.channel_masked,
-            "channel_service": channels.service_name(user.channel_url),
-            "channel_paused": user.channel_paused}
+        "channel_form": channel_form, "channel_current": user.channel_masked,
+        "channel_service": channels.service_name(user.channel_url),
+        "channel_paused": user.channel_paused,
+    }, status=status)
 
 
 @sensitive_post_parameters("url")
@@ -228,12 +242,7 @@ def profile_channel(request: HttpRequest) -> HttpResponse:
         return redirect(reverse("profile") + "#channel")
     if form.is_valid():
         form.add_error("url", _("Paste the address of the channel."))
-    return render(request, "accounts/profile.html", {
-        "form": ProfileForm(instance=user),
-        "away_until": user.away_until if user.is_away() else None,
-        "orders_form": StandingOrdersForm(instance=user),
-        **_channel_context(user, form),
-    }, status=400)
+    return _profile_page(request, user, ProfileForm(instance=user), form, status=400)
 
 
 @never_cache

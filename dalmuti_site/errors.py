@@ -1,8 +1,9 @@
 """The pages a player sees when something is wrong: not found (404), not allowed (403),
-a request the site cannot read (400), a database that cannot be reached (503), and a
-failure of the site itself (500).
+an address that takes only a form opened as a page (405), a request the site cannot
+read (400), a database that cannot be reached (503), and a failure of the site itself
+(500).
 
-The first three are ordinary pages of the site, in the reader's language, with the
+The first four are ordinary pages of the site, in the reader's language, with the
 header. The 500 page needs nothing that may be what failed: it is rendered from a
 template without the request's context (no session, no user, no database), in the
 language the request asked for (the language cookie, else the browser's), and if even
@@ -19,6 +20,7 @@ record.
 
 import logging
 import sys
+from urllib.parse import urlsplit
 
 from django.core.exceptions import DisallowedHost
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
@@ -59,14 +61,15 @@ def database_unavailable(request, exception: BaseException) -> HttpResponse:
             headers={**headers, "HX-Retarget": "#alerts", "HX-Reswap": "innerHTML"},
         )
     return HttpResponse(render_to_string("unavailable.html", {
-        "message": message, "again": _again_url(request),
+        "message": message, "again": return_path(request),
         "LANGUAGE_CODE": translation.get_language(),
     }), status=503, headers=headers)
 
 
-def _again_url(request) -> str:
-    """Where "Try again" leads: the page itself, or after a form the page it was sent
-    from (when that is this site), else the home page."""
+def return_path(request) -> str:
+    """Where a page leads back to ("Try again", the language menu): the page itself, or,
+    for a page drawn in answer to a form, the page the form was sent from (when that is
+    this site: the form's own address may take nothing but a form), else the home page."""
     if request.method in ("GET", "HEAD"):
         return request.get_full_path()
     referer = request.META.get("HTTP_REFERER", "")
@@ -76,7 +79,8 @@ def _again_url(request) -> str:
         return "/"
     if url_has_allowed_host_and_scheme(referer, allowed_hosts={host},
                                        require_https=request.is_secure()):
-        return referer
+        found = urlsplit(referer)
+        return f"{found.path or '/'}{f'?{found.query}' if found.query else ''}"
     return "/"
 
 
@@ -114,6 +118,12 @@ def permission_denied(request, exception=None):
 @requires_csrf_token
 def bad_request(request, exception=None):
     return _page(request, 400, "errors/400.html")
+
+
+@requires_csrf_token
+def form_only(request):
+    """An address that takes only a form, opened as a page (dalmuti_site.middleware)."""
+    return _page(request, 405, "errors/405.html")
 
 
 def csrf_failure(request, reason=""):

@@ -4,7 +4,7 @@ import re
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 
-from .errors import CONNECTION_FAILURES, database_unavailable
+from .errors import CONNECTION_FAILURES, database_unavailable, form_only
 
 # Characters no URL path may hold, once its %-escapes are decoded: the C0 controls (NUL
 # among them), DEL and the C1 controls.
@@ -51,6 +51,25 @@ class FormCharsetMiddleware:
                 )
         return self.get_response(request)
 
+
+
+class FormOnlyMiddleware:
+    """An address that takes nothing but a form (to save a setting, to ask for a link
+    again), opened as a page: a link kept, a bookmark, an address typed. Django answers
+    405 with nothing, which a browser shows as a blank error of its own; the site's page
+    says what the address is for, in the reader's language, with the ways on."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (response.status_code == 405 and request.method == "GET" and not response.content
+                and request.headers.get("HX-Request") != "true"):
+            page = form_only(request)
+            page["Allow"] = response["Allow"]
+            return page
+        return response
 
 
 class DatabaseUnavailableMiddleware:

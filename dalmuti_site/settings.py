@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.middleware.SeatGoneMiddleware",
+    "dalmuti_site.middleware.FormOnlyMiddleware",
     # Last, so that its answer to a failed database connection (503, try again) comes
     # before any other's.
     "dalmuti_site.middleware.DatabaseUnavailableMiddleware",

@@ -4,7 +4,8 @@ Every page draws it, and it is much the same for every player: its links, its la
 menu, its forms. It is drawn once per process for each language, for signed in or not,
 and for each count of tables awaiting the player (dalmuti_site.drawings), with markers
 where players and pages differ: the player's name and page, the page the language menu
-comes back to, and the link to the page itself (`aria-current`), filled in for each page.
+comes back to (for a page drawn in answer to a form, the page the form was sent from),
+and the link to the page itself (`aria-current`), filled in for each page.
 """
 
 import re
@@ -17,6 +18,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from dalmuti_site.drawings import drawn_once
+from dalmuti_site.errors import return_path
 
 register = template.Library()
 
@@ -50,7 +52,7 @@ def site_header(context) -> SafeString:
     # The links first, while the header holds nothing but what the template drew; then
     # what differs from reader to reader, escaped here (the rest as the template drew it).
     header = LINK.sub(current, header).replace(
-        NEXT, escape(request.get_full_path()) if request is not None else "")
+        NEXT, escape(return_path(request)) if request is not None else "")
     if signed_in:
         header = header.replace(NAME, escape(user.name)).replace(MY_URL, escape(my_url))
     return mark_safe(header)

@@ -1,0 +1,81 @@
+"""The admin's lists and forms read on a phone as at a desk, in every language: the
+words in a list's cells break only between words (a list too wide for the screen scrolls
+sideways in its box, its columns never squeezed to a letter or two), and a form's lists
+of choices, however long their words, stay within the screen."""
+
+import pytest
+
+from games import commands
+from leagues.models import League, Membership
+from tests.e2e import harness
+from tests.helpers import PASSWORD, make_user
+
+pytestmark = pytest.mark.e2e
+
+# Each place a cell's text goes on to a new line other than after a space, a hyphen or a
+# slash: the words broken in the middle.
+BROKEN_WORDS = r"""() => {
+    const bad = [];
+    for (const cell of document.querySelectorAll('#result_list td, #result_list th')) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+            if (!text.parentElement.checkVisibility()) continue;
+            const range = document.createRange();
+            let top = null;
+            for (let i = 0; i < text.length; i++) {
+                range.setStart(text, i); range.setEnd(text, i + 1);
+                const rects = [...range.getClientRects()].filter((r) => r.width);
+                if (!rects.length) continue;
+                const box = rects[rects.length - 1];
+                if (top !== null && box.top > top + 2 && !' -/\u00a0'.includes(text.data[i - 1])) {
+                    bad.push(text.data.trim() + ' @' + i);
+                }
+                top = box.top;
+            }
+        }
+    }
+    return bad;
+}"""
+
+
+# The lists of choices that reach past their form's box (cut off by it, or off the screen);
+# not those in a table's rows, which scroll sideways in their box with the table.
+OUT_OF_THE_FORM = """() => [...document.querySelectorAll('#content select')]
+    .filter((list) => list.checkVisibility() && !list.closest('table'))
+    .filter((list) => list.getBoundingClientRect().right
+        > list.closest('fieldset, .module, form').getBoundingClientRect().right + 1)
+    .map((list) => list.name)"""
+
+
+@pytest.fixture
+def organised(live_server, settings):
+    """A league with members and tables (made before the browser starts: its event loop
+    forbids the database calls)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    make_user("root", is_staff=True, is_superuser=True, language="de")
+    league = League.objects.create(name="Donnerstagsrunde", slug="donnerstagsrunde-winter")
+    for name in ("annemarie", "bartholomaeus", "constantijn"):
+        member = make_user(name, display_name=name.title())
+        Membership.objects.create(league=league, user=member)
+        commands.create_table(member, f"Tisch von {name.title()}", 5, {"rounds": 3})
+    return league
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
+        organised, browser, live_server, size):
+    context = harness.new_context(browser, size, base_url=live_server.url)
+    page = context.new_page()
+    page.goto("/admin/login/?next=/admin/")
+    page.locator("#id_username").fill("root")
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("input[type=submit]").click()
+    page.wait_for_url("**/admin/")
+    for path in ("/admin/leagues/league/", "/admin/games/game/", "/admin/accounts/user/"):
+        page.goto(path)
+        assert page.locator("#result_list tbody tr").count() >= 1, path
+        assert page.evaluate(BROKEN_WORDS) == [], path
+    page.goto(f"/admin/leagues/league/{organised.pk}/change/")
+    assert not harness.wider_than_screen(page)
+    assert page.evaluate(OUT_OF_THE_FORM) == []
+    context.close()
