@@ -315,7 +315,7 @@ class GameAdmin(OrganisedAdmin):
             text = _("%(player)s was replaced by the bot %(bot)s.") % {
                 "player": name, "bot": replacement.bot_name,
             }
-            self.log_change(request, game, text)
+            self.log_change(request, game, text, reason=form.cleaned_data["reason"])
             self.message_user(request, text, messages.SUCCESS)
             return None
         return action_page(
@@ -339,7 +339,8 @@ class GameAdmin(OrganisedAdmin):
                 except Rejected as rejected:
                     self.message_user(request, f"{game}: {rejected.message}", messages.WARNING)
                     continue
-                self.log_change(request, game, _("Ended early: %(reason)s") % {"reason": reason})
+                self.log_change(request, game, _("Ended early: %(reason)s") % {"reason": reason},
+                                reason=reason)
                 ended += 1
             if ended:
                 self.message_user(request, ngettext(

@@ -96,19 +96,23 @@ class OrganisedAdmin(admin.ModelAdmin):
             league = link.league if link else None
         return league, game
 
-    def keep(self, entries, objects):
+    def keep(self, entries, objects, reason: str = ""):
         for entry, obj in zip(entries, objects, strict=True):
             league, game = self.league_and_game(obj)
-            AdminRecord.from_log_entry(entry, league, game).save()
+            record = AdminRecord.from_log_entry(entry, league, game)
+            record.reason = reason[:200]
+            record.save()
 
     def log_addition(self, request, obj, message):
         entry = super().log_addition(request, obj, message)
         self.keep([entry], [obj])
         return entry
 
-    def log_change(self, request, obj, message):
+    def log_change(self, request, obj, message, reason: str = ""):
+        """Django's change log, and the record that outlives accounts, with the reason
+        the organiser gave (ending a game, replacing a player) in a column of its own."""
         entry = super().log_change(request, obj, message)
-        self.keep([entry], [obj])
+        self.keep([entry], [obj], reason)
         return entry
 
     def log_deletions(self, request, queryset):

@@ -4,7 +4,7 @@ from django.urls import reverse
 
 from games import commands
 from games.models import Action, Game, Invitation, Round
-from leagues.models import LeagueGame, Replacement
+from leagues.models import AdminRecord, LeagueGame, Replacement
 from leagues.standings import league_standings
 from tests.leagues.helpers import make_league, play_until, start_game
 
@@ -141,6 +141,8 @@ def test_an_absent_player_is_replaced_by_a_bot_that_plays_on(admin_client, alice
         bob, seat.player, 2
     )
     assert replacement.reason == "On holiday"
+    # The organisers' record says why, in its own column.
+    assert AdminRecord.objects.get(game=game).reason == "On holiday"
     assert not Invitation.objects.filter(game=game, user=bob).exists()
     # Bob is off the table; the game plays on to its end without him.
     assert admin_client.get(reverse("admin:games_game_change", args=[game.pk])).status_code == 200

@@ -323,6 +323,7 @@ def test_the_record_of_an_organisers_actions_outlives_her_account(client, ground
     record = AdminRecord.objects.get(game=game)
     assert record.actor is None and record.actor_name == "fred"
     assert "Nobody played for a month" in record.message
+    assert record.reason == "Nobody played for a month"
     root = client
     root.force_login(make_user("root", is_staff=True, is_superuser=True))
     page = root.get(reverse("admin:leagues_adminrecord_changelist")).content.decode()
