@@ -44,9 +44,9 @@ FAILURES_BEFORE_PAUSE = 5
 SCHEMES = {
     "discord": "Discord", "slack": "Slack", "tgram": "Telegram", "matrixs": "Matrix",
     "ntfys": "ntfy", "mmosts": "Mattermost", "workflows": "Microsoft Teams",
-    "jsons": "JSON webhook", "pover": "Pushover", "signals": "Signal",
+    "jsons": _("JSON webhook"), "pover": "Pushover", "signals": "Signal",
 }
-PLAIN = {"json": "JSON webhook", "matrix": "Matrix", "ntfy": "ntfy", "mmost": "Mattermost",
+PLAIN = {"json": _("JSON webhook"), "matrix": "Matrix", "ntfy": "ntfy", "mmost": "Mattermost",
          "signal": "Signal"}
 # Those where the address names the server to reach (the others reach their service's).
 SERVER_SCHEMES = {"matrixs", "ntfys", "mmosts", "workflows", "jsons", "signals", *PLAIN}
@@ -63,6 +63,13 @@ def _schemes() -> dict[str, str]:
 
 def scheme_of(url: str) -> str:
     return url.split("://", 1)[0].lower() if "://" in url else ""
+
+
+def _use_a_service() -> forms.ValidationError:
+    """An address of no service the site sends to: the services, in the reader's words."""
+    names = sorted({str(name) for name in _schemes().values()})
+    return forms.ValidationError(_("Use an address of one of these services: %(services)s.")
+                                 % {"services": ", ".join(names)})
 
 
 def service_name(url: str) -> str:
@@ -276,17 +283,13 @@ class ChannelURLField(forms.CharField):
         if not value:
             return value
         if scheme_of(value) not in _schemes() and scheme_of(value) != "https":
-            raise forms.ValidationError(
-                _("Use an address of one of these services: %(services)s.")
-                % {"services": ", ".join(sorted(set(_schemes().values())))})
+            raise _use_a_service()
         try:
             check(value)
             return canonical(value)
         except outbound.Refused as refusal:
             if str(refusal) == "not a service the site sends to":
-                raise forms.ValidationError(
-                    _("Use an address of one of these services: %(services)s.")
-                    % {"services": ", ".join(sorted(set(_schemes().values())))}) from None
+                raise _use_a_service() from None
             raise forms.ValidationError(_(
                 "The site cannot send to this address: it must be one the service gave "
                 "you, reaching a public server over HTTPS.")) from None

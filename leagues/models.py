@@ -152,6 +152,23 @@ class Season(models.Model):
         return self.league.turn_limit if self.turn_limit is None else self.turn_limit
 
 
+def seasons_overlap(seasons) -> ValidationError | None:
+    """The error for a league's seasons (each with a name, a start and an end) of which
+    two share a day, naming them; None when they follow one another. A new table belongs
+    to the season running on its day: there may be only one."""
+    ordered = sorted(seasons, key=lambda season: season.start)
+    latest = None  # of the seasons before, the one that ends last
+    for season in ordered:
+        if latest is not None and season.start <= latest.end:
+            return ValidationError(
+                _("“%(first)s” and “%(second)s” overlap: a league's seasons follow one "
+                  "another, so that each new table belongs to one season."),
+                code="overlap", params={"first": latest.name, "second": season.name})
+        if latest is None or season.end > latest.end:
+            latest = season
+    return None
+
+
 class LeagueGame(models.Model):
     """A table played in a league (and, when set, in one of its seasons)."""
 

@@ -142,3 +142,16 @@ def test_the_address_is_never_logged(loopback_allowed, hook, quiet_listener, cap
         channel_sender.send_test(user)
     assert "json webhook message for user" in caplog.text.lower()
     assert "the-secret-path" not in caplog.text and "hush" not in caplog.text
+
+
+@pytest.mark.parametrize(("language", "webhook"), [
+    ("en", "JSON webhook"), ("nl", "JSON-webhook"), ("de", "JSON-Webhook"),
+    ("fr", "webhook JSON")])
+def test_an_address_of_no_service_is_told_the_services_in_the_readers_words(
+        language, webhook):
+    from django import forms
+    from django.utils import translation
+
+    with translation.override(language), pytest.raises(forms.ValidationError) as refused:
+        channels.ChannelURLField().clean("mailto://me@example.org")
+    assert webhook in refused.value.messages[0] and "Discord" in refused.value.messages[0]

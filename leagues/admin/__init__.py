@@ -24,6 +24,7 @@ from leagues.models import (
     Rematch,
     Replacement,
     Season,
+    seasons_overlap,
 )
 from leagues.views import write_standings_csv
 from players import exports
@@ -66,8 +67,27 @@ class MembershipInline(LabelledTabularInline):
     autocomplete_fields = ["user"]
 
 
+class SeasonFormSet(LabelledFormSet):
+    """A league's seasons as its form holds them: they may not share a day (checked on
+    what the form says of each, moved or added together)."""
+
+    def clean(self):
+        super().clean()
+        seasons = []
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None) or {}
+            if self._should_delete_form(form) or not (data.get("start") and data.get("end")):
+                continue  # deleted, left empty, or refused on its own
+            seasons.append(Season(name=data.get("name", ""), start=data["start"],
+                                  end=data["end"]))
+        error = seasons_overlap(seasons)
+        if error is not None:
+            raise error
+
+
 class SeasonInline(LabelledTabularInline):
     model = Season
+    formset = SeasonFormSet
     fields = ("name", "start", "end", "turn_limit")
     extra = 1
 
@@ -218,8 +238,24 @@ class LeagueAdmin(OrganisedAdmin):
         return response
 
 
+class SeasonForm(forms.ModelForm):
+    """A season on its own page: it may not share a day with its league's others."""
+
+    def clean(self):
+        cleaned = super().clean()
+        league, start, end = (cleaned.get(name) for name in ("league", "start", "end"))
+        if league is not None and start and end:
+            others = list(Season.objects.filter(league=league).exclude(pk=self.instance.pk))
+            error = seasons_overlap([*others, Season(name=cleaned.get("name", ""),
+                                                     start=start, end=end)])
+            if error is not None:
+                raise error
+        return cleaned
+
+
 @admin.register(Season)
 class SeasonAdmin(OrganisedAdmin):
+    form = SeasonForm
     league_path = "league"
     list_display = ("name", "league", "start", "end", "turn_limit")
     list_filter = (("league", LeagueListFilter),)
