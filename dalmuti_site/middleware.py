@@ -52,7 +52,6 @@ class FormCharsetMiddleware:
         return self.get_response(request)
 
 
-
 class FormOnlyMiddleware:
     """An address that takes nothing but a form (to save a setting, to ask for a link
     again), opened as a page: a link kept, a bookmark, an address typed. Django answers

@@ -9,9 +9,9 @@ transaction, and its verdict saved in another. No lock is held while the engine 
 (with SQLite, a transaction holds the whole database: every move and form of the site
 waited out each judgement). Other workers leave a claimed decision to its worker for
 ``CLAIM_SECONDS``; a worker that dies midway loses only the decision it claimed, which
-the next worker judges once the claim has lapsed, or the sweep has found the review
-stalled and freed it. A decision judged twice (a claim that
-lapsed under a slow judgement) is saved once, and both verdicts are the same.
+the next worker judges once the claim has lapsed, or once the sweep has found the review
+stalled and freed it. A decision judged twice (a claim that lapsed under a slow
+judgement) is saved once, and both verdicts are the same.
 Once every decision is judged, ``finish_review`` writes each player's summary, of the
 decisions that mattered (``judge`` gives no verdict where no move could cost a mistake:
 such a decision is judged, with no loss, and not counted).
@@ -104,7 +104,8 @@ def judge_some(game_id: int, seconds: float | None = None) -> bool:
     """Judge the review's open decisions, for about ``seconds`` (None: all); True once
     nothing is left for this worker: the review is done (its summaries written), or what
     remains is claimed by other workers (the one that judges the last decision finishes
-    the review; if it dies, the sweep sends the review again once its claim lapsed)."""
+    the review; if it dies, the sweep finds the review stalled, frees its claim and sends
+    the review again)."""
     review = begin_review(game_id)
     if review is None:
         return True
