@@ -67,6 +67,13 @@ CHECK = r"""() => {
         }
         return false;
     };
+    // The box that scrolls sideways around a control (a wide table's), if any.
+    const scroller = (el) => {
+        for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+            if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return p;
+        }
+        return null;
+    };
     const controls = [...document.querySelectorAll(
             'a[href], button, summary, select, input:not([type=hidden]), textarea')]
         .filter((el) => el.checkVisibility({visibilityProperty: true, opacityProperty: true}))
@@ -88,6 +95,15 @@ CHECK = r"""() => {
     for (let y = 0; y < height + innerHeight && pending.length; y += innerHeight / 3) {
         window.scrollTo(0, y);
         pending = pending.filter((el) => {
+            // A control in a box that scrolls sideways is looked at as its reader reaches
+            // it: the box scrolled to it.
+            const first = el.getClientRects()[0], sideways = scroller(el);
+            if (sideways) {
+                const edge = sideways.getBoundingClientRect();
+                if (first.left < edge.left || first.right > edge.right) {
+                    sideways.scrollLeft += first.left - edge.left - (edge.width - first.width) / 2;
+                }
+            }
             const box = el.getClientRects()[0];  // a link over two lines: its first line
             const x = box.left + box.width / 2, cy = box.top + box.height / 2;
             if (cy < 0 || cy > innerHeight) return true;
