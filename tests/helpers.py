@@ -10,6 +10,7 @@ import time_machine
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core import mail
+from django.db import OperationalError, connection
 from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
@@ -38,6 +39,44 @@ def wait_for(condition, timeout=120) -> bool:
             return True
         time.sleep(0.05)
     return condition()
+
+
+def _short_lock_wait() -> None:
+    """This thread's connection waits a fifth of a second for a lock, then fails."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET lock_timeout = '200ms'")
+        else:
+            cursor.execute("PRAGMA busy_timeout = 200")
+
+
+def meanwhile(monkeypatch, owner, name: str, work) -> tuple[list, list]:
+    """Run `work` in another thread, on its own connection that waits a fifth of a second
+    for a lock, while the first call of `owner.name` is under way (in real concurrent
+    transactions: what the call's caller holds is held). What `work` returned, or the
+    lock error it met, lands in the first list returned; the arguments of every call, in
+    the second."""
+    outcomes, calls = [], []
+    wrapped = getattr(owner, name)
+
+    def calling(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 1:
+            def run():
+                try:
+                    _short_lock_wait()
+                    outcomes.append(work())
+                except OperationalError as error:
+                    outcomes.append(error)
+                finally:
+                    connection.close()
+            thread = threading.Thread(target=run)
+            thread.start()
+            thread.join()
+        return wrapped(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, calling)
+    return outcomes, calls
 
 
 def sql_compiles(monkeypatch) -> list:

@@ -5,14 +5,13 @@ decides, another connection takes the table's lock at once; what changed the tab
 meanwhile is never overwritten by the move decided before it (a second copy of the task
 that moved first, a player back in the seat their stand-in was deciding for)."""
 
-import threading
 
 import pytest
-from django.db import OperationalError, connection, transaction
+from django.db import transaction
 
 from games import commands, engine
 from games.models import Action, Game
-from tests.helpers import play_until, start_table, waiting_humans
+from tests.helpers import meanwhile, play_until, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,41 +28,6 @@ def bots_move_when_asked():
     app.conf.task_always_eager = was
 
 
-def _short_lock_wait() -> None:
-    """This thread's connection waits a fifth of a second for a lock, then fails."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET lock_timeout = '200ms'")
-        else:
-            cursor.execute("PRAGMA busy_timeout = 200")
-
-
-def _meanwhile(monkeypatch, work) -> list:
-    """Run `work` in another thread (its own connection) while the bot decides, once;
-    what it returned, or the error it met, lands in the list returned."""
-    outcomes, started = [], []
-    decide = engine.decide
-
-    def deciding(*args, **kwargs):
-        if not started:
-            started.append(True)
-            def run():
-                try:
-                    _short_lock_wait()
-                    outcomes.append(work())
-                except OperationalError as error:
-                    outcomes.append(error)
-                finally:
-                    connection.close()
-            thread = threading.Thread(target=run)
-            thread.start()
-            thread.join()
-        return decide(*args, **kwargs)
-
-    monkeypatch.setattr(engine, "decide", deciding)
-    return outcomes
-
-
 def _bots_table(alice):
     """Alice with three bots, a bot to move."""
     game = start_table(alice, bots=3, seed=4)
@@ -77,7 +41,7 @@ def test_while_a_bot_decides_the_table_can_be_taken_at_once(monkeypatch, alice):
         with transaction.atomic():
             return Game.objects.select_for_update().get(pk=game.pk).seq
 
-    outcomes = _meanwhile(monkeypatch, take_the_table)
+    outcomes, _calls = meanwhile(monkeypatch, engine, "decide", take_the_table)
     before = game.seq
     assert commands.play_bot_move(game.pk)
     assert outcomes == [before]
@@ -88,7 +52,9 @@ def test_while_a_bot_decides_the_table_can_be_taken_at_once(monkeypatch, alice):
 def test_a_second_copy_of_the_bots_work_moves_once(monkeypatch, alice):
     game = _bots_table(alice)
     before = game.seq
-    outcomes = _meanwhile(monkeypatch, lambda: commands.play_bot_move(game.pk, before))
+    outcomes, _calls = meanwhile(
+        monkeypatch, engine, "decide", lambda: commands.play_bot_move(game.pk, before)
+    )
     # The copy that decided first finds the table moved on: it does nothing.
     assert commands.play_bot_move(game.pk, before) is False
     assert outcomes == [True]
@@ -110,7 +76,7 @@ def test_a_player_back_in_their_seat_is_not_played_for_by_their_stand_in(
         commands.take_seat_back(game.pk, alice)
         return "back"
 
-    outcomes = _meanwhile(monkeypatch, back)
+    outcomes, _calls = meanwhile(monkeypatch, engine, "decide", back)
     assert commands.play_bot_move(game.pk) is False
     assert outcomes == ["back"]
     game.refresh_from_db()

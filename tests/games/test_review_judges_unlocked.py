@@ -8,16 +8,15 @@ leaves the claimed decision to its worker and judges the others, none twice; a c
 worker died lapses (or the sweep frees it, finding the review stalled), and the next worker
 judges the decision."""
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import OperationalError, connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games.commands import reviews
 from games.models import Game, Review, ReviewedDecision
-from tests.helpers import play_out, start_table
+from tests.helpers import meanwhile, play_out, start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,42 +30,6 @@ def finished(alice, settings):
     return game
 
 
-def _short_lock_wait() -> None:
-    """This thread's connection waits a fifth of a second for a lock, then fails."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET lock_timeout = '200ms'")
-        else:
-            cursor.execute("PRAGMA busy_timeout = 200")
-
-
-def _meanwhile(monkeypatch, work) -> tuple[list, list]:
-    """Run `work` in another thread (its own connection) during the first judgement;
-    what it returned, or the error it met, lands in the first list returned; the
-    arguments of every judgement made, in the second."""
-    outcomes, judged = [], []
-    judge = reviews.judge
-
-    def judging(*args, **kwargs):
-        judged.append(args)
-        if len(judged) == 1:
-            def run():
-                try:
-                    _short_lock_wait()
-                    outcomes.append(work())
-                except OperationalError as error:
-                    outcomes.append(error)
-                finally:
-                    connection.close()
-            thread = threading.Thread(target=run)
-            thread.start()
-            thread.join()
-        return judge(*args, **kwargs)
-
-    monkeypatch.setattr(reviews, "judge", judging)
-    return outcomes, judged
-
-
 def test_while_a_decision_is_judged_the_database_takes_other_writes(monkeypatch, finished):
     first = ReviewedDecision.objects.filter(review__game=finished).order_by("seq").first()
 
@@ -76,7 +39,7 @@ def test_while_a_decision_is_judged_the_database_takes_other_writes(monkeypatch,
             row = ReviewedDecision.objects.select_for_update().get(pk=first.pk)
             return row.judged is None and row.claimed is not None
 
-    outcomes, _judged = _meanwhile(monkeypatch, write)
+    outcomes, _judged = meanwhile(monkeypatch, reviews, "judge", write)
     assert reviews.judge_some(finished.pk, seconds=0) is False  # one decision, then stop
     assert outcomes == [True]
     first.refresh_from_db()
@@ -88,7 +51,9 @@ def test_another_worker_leaves_the_claimed_decision_and_judges_the_others_once(
         monkeypatch, finished):
     review = Review.objects.get(game=finished)
     assert review.total >= 3
-    outcomes, judged = _meanwhile(monkeypatch, lambda: reviews.judge_some(finished.pk))
+    outcomes, judged = meanwhile(
+        monkeypatch, reviews, "judge", lambda: reviews.judge_some(finished.pk)
+    )
     # The other worker judged all but the decision held here: the review is in this
     # worker's hands (it says so: nothing to send again), and this one finishes it.
     assert reviews.judge_some(finished.pk) is True
