@@ -273,13 +273,11 @@ class GameAdmin(OrganisedAdmin):
         }
         if request.method == "POST" and form.is_valid():
             reason = form.cleaned_data["reason"]
+            # Django's own log_change: the record is kept once, as a reveal.
             entry = admin.ModelAdmin.log_change(
                 self, request, game, _("Revealed for debugging: %(reason)s") % {"reason": reason}
             )
-            league, _game = self.league_and_game(game)
-            record = AdminRecord.from_log_entry(entry, league, game)
-            record.kind, record.reason = AdminRecord.Kind.REVEAL, reason
-            record.save()
+            [record] = self.keep([entry], [game], reason, kind=AdminRecord.Kind.REVEAL)
             names = {s.player: s.name for s in game.seats.select_related("user")
                      if s.player is not None}
             actions = list(game.actions.order_by("seq"))

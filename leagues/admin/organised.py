@@ -96,12 +96,18 @@ class OrganisedAdmin(admin.ModelAdmin):
             league = link.league if link else None
         return league, game
 
-    def keep(self, entries, objects, reason: str = ""):
+    def keep(self, entries, objects, reason: str = "", kind=None) -> list[AdminRecord]:
+        """The record of each log entry, with its league and game; `kind` names an act
+        Django's log has no flag for (a reveal)."""
+        records = []
         for entry, obj in zip(entries, objects, strict=True):
             league, game = self.league_and_game(obj)
             record = AdminRecord.from_log_entry(entry, league, game)
             record.reason = reason[:200]
+            record.kind = kind or record.kind
             record.save()
+            records.append(record)
+        return records
 
     def log_addition(self, request, obj, message):
         entry = super().log_addition(request, obj, message)
