@@ -35,7 +35,8 @@ def invitations_of(game: Game) -> list[Invitation]:
     return invitations
 
 
-# Asked by an open lobby page's poll (compiled once).
+# Asked by an open lobby page's every poll (compiled once): the ids alone, the rows with
+# their players only when these changed.
 _INVITED = CompiledQuery(
     lambda game_id: Invitation.objects.filter(game_id=game_id).values_list("pk", flat=True))
 
