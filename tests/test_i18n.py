@@ -281,6 +281,17 @@ def test_the_games_name_is_given_in_the_language_wherever_it_is_named(code):
     assert english == []
 
 
+def test_the_german_title_inside_a_sentence_is_quoted():
+    """German inflects what follows a preposition or an article ("mit deinen Freunden
+    Der Große Dalmuti"); a title that does not inflect stands in quotes there, as the
+    tables' names do. Only the title: the rank ("the Great Dalmuti") inflects."""
+    unquoted = [entry.msgid for entry in i18n.parse_po(CATALOGUES["de"])
+                if "The Great Dalmuti" in entry.msgid
+                and not entry.msgid.startswith("The Great Dalmuti")
+                and any("„Der Große Dalmuti“" not in text for text in entry.msgstr.values())]
+    assert unquoted == []
+
+
 def test_every_rule_message_of_the_engine_has_a_translation():
     from games.core.words import ILLEGAL_MOVE_MESSAGES
     from games.engine.errors import MESSAGES

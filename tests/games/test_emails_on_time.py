@@ -17,7 +17,7 @@ from tests.helpers import make_user, start_table, waiting_humans
 pytestmark = pytest.mark.django_db
 
 FRENCH = "Une invitation à jouer au Grand Dalmuti"
-GERMAN = "Eine Einladung, Der Große Dalmuti zu spielen"
+GERMAN = "Eine Einladung, „Der Große Dalmuti“ zu spielen"
 
 
 @pytest.fixture

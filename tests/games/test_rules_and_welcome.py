@@ -18,7 +18,7 @@ OPTION_ANCHORS = [
 IN_ITS_LANGUAGE = {
     "en": ["How to play The Great Dalmuti", "trick", "Greater Peon", "Strategy tips"],
     "nl": ["Zo speel je De Grote Dalmuti", "slag", "Grote Dienaar", "Strategietips"],
-    "de": ["So spielt man Der Große Dalmuti", "Stich", "Großer Diener", "Strategietipps"],
+    "de": ["So spielt man „Der Große Dalmuti“", "Stich", "Großer Diener", "Strategietipps"],
     "fr": ["Comment jouer au Grand Dalmuti", "pli", "Gros Bouffon", "Conseils de stratégie"],
 }
 
