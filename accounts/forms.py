@@ -258,3 +258,36 @@ class ChannelForm(forms.Form):
         help_text=_("An Apprise address, for example tgram://bot_token/chat_id, "
                     "ntfys://topic or a Discord webhook's address. Only you see it, and "
                     "only masked."))
+
+
+class DeleteAccountForm(forms.Form):
+    """The player's own password, asked again before their account goes: a phone left
+    signed in must not be enough. A wrong one counts as a failed login (the same lock
+    keeps anyone from guessing it here)."""
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, request, *args, **kwargs):
+        self.request = request
+        self.locked_for = 0
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        user = self.request.user
+        username, address = user.get_username(), throttle.client_address(self.request)
+        self.locked_for = throttle.seconds_locked(username, address)
+        if self.locked_for:
+            minutes = math.ceil(self.locked_for / 60)
+            raise ValidationError(ngettext(
+                "Too many wrong passwords. Please try again in %(minutes)d minute.",
+                "Too many wrong passwords. Please try again in %(minutes)d minutes.",
+                minutes) % {"minutes": minutes}, code="locked")
+        password = self.cleaned_data["password"]
+        if not user.check_password(password):
+            throttle.record_failure(username, address)
+            raise ValidationError(_("That is not your password."), code="password_incorrect")
+        throttle.clear_pair(username, address)
+        return password

@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from dalmuti_site.channels import ChannelOwner
 from dalmuti_site.text import plain_line
@@ -77,6 +78,9 @@ class User(AbstractUser, ChannelOwner):
     auto_pass = models.BooleanField(
         _("pass automatically whenever I cannot beat the table"), default=True)
     auto_tax_worst = models.BooleanField(_("give back my worst cards in taxes"), default=False)
+    # When the player deleted their account: everything personal is erased, the row stays
+    # for the records of the games they played (which read "Former player").
+    deleted = models.DateTimeField(_("account deleted"), null=True, blank=True, editable=False)
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:
@@ -106,6 +110,8 @@ class User(AbstractUser, ChannelOwner):
 
     @property
     def name(self) -> str:
+        if self.deleted:
+            return pgettext("a deleted account", "Former player")
         return self.display_name or self.username
 
     def __str__(self) -> str:

@@ -19,12 +19,21 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from dalmuti_site import channels
+from games.commands import delete_account as delete_the_account
 from games.commands import set_away, set_profile_standing_orders
 from games.core import background
+from games.models import Game, Seat
 from games.read.usual_group import usual_group_context
 
 from . import confirmation, throttle
-from .forms import ChannelForm, LoginForm, ProfileForm, SignupForm, StandingOrdersForm
+from .forms import (
+    ChannelForm,
+    DeleteAccountForm,
+    LoginForm,
+    ProfileForm,
+    SignupForm,
+    StandingOrdersForm,
+)
 from .models import User
 
 
@@ -243,6 +252,39 @@ def profile_channel(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         form.add_error("url", _("Paste the address of the channel."))
     return _profile_page(request, user, ProfileForm(instance=user), form, status=400)
+
+
+@sensitive_post_parameters("password")
+@never_cache
+@login_required
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """The player deletes their account, after saying their password again; the page
+    says first what becomes of each table they are at."""
+    form = DeleteAccountForm(request, request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            language = request.user.language
+            delete_the_account(request.user.pk)
+            auth.logout(request)
+            messages.success(request, _("Your account is deleted. Thank you for playing."))
+            response = redirect("home")
+            if language:  # the way out in the language they chose, as the message is
+                _remember_language(response, language)
+            return response
+        status = 429 if form.has_error("password", "locked") else 400
+    seats = (Seat.objects.filter(user=request.user, leaving=False, left=False,
+                                 game__status__in=(Game.Status.OPEN, Game.Status.PLAYING))
+             .select_related("game").order_by("game__created"))
+    response = render(request, "accounts/delete.html", {
+        "form": form,
+        "in_play": [s.game for s in seats if s.game.is_playing],
+        "hosted": [s.game for s in seats if s.game.is_open and s.game.host_id == s.user_id],
+        "seated": [s.game for s in seats if s.game.is_open and s.game.host_id != s.user_id],
+    }, status=status)
+    if status == 429:
+        response.headers["Retry-After"] = str(form.locked_for)
+    return response
 
 
 @never_cache

@@ -84,10 +84,11 @@ def _visible_ids(viewer, users) -> set[int]:
     with the page's player, not necessarily with the viewer)."""
     ids = {u.pk for u in users}
     together = set(Seat.objects.filter(
-        user_id__in=ids, game__in=Seat.objects.filter(user=viewer).values("game")
+        user_id__in=ids, user__is_active=True,
+        game__in=Seat.objects.filter(user=viewer).values("game"),
     ).values_list("user_id", flat=True))
     public = set(PlayerProfile.objects.filter(
-        user_id__in=ids, visibility=PlayerProfile.Visibility.EVERYONE
+        user_id__in=ids, user__is_active=True, visibility=PlayerProfile.Visibility.EVERYONE
     ).values_list("user_id", flat=True))
     return together | public | {viewer.pk}
 
@@ -101,7 +102,7 @@ def ratings(request):
         game__in=Seat.objects.filter(user=request.user).values("game"), user__isnull=False
     ).values("user")
     people = list(
-        Rating.objects.filter(Q(user=request.user) | Q(user__in=others))
+        Rating.objects.filter(Q(user=request.user) | Q(user__in=others), user__is_active=True)
         .select_related("user").order_by("-mu", "user__username")
     )
     return render(request, "players/ratings.html", {

@@ -25,6 +25,7 @@ from .absence import (
     take_seat_back,
     vote_stand_in,
 )
+from .account import delete_account
 from .agreement import lapse_end_proposals, propose_end, vote_end
 from .base import Rejected, give_turn_to_bot
 from .moves import (
@@ -72,7 +73,7 @@ __all__ = [
     "give_turn_to_bot",
     "BOT_NAMES", "BOT_STALL", "BotsStuck", "act", "add_bot", "already_recorded", "bot_work",
     "bots_awaited", "bots_due", "bots_failed", "cancel_table", "check_bot_level",
-    "choose_join_place",
+    "choose_join_place", "delete_account",
     "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
     "expire_invitations", "expire_open_tables", "free_bot_name", "forget_old_pauses",
     "invite", "invite_users",

@@ -311,7 +311,8 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
     with transaction.atomic():
         # The table's lock makes concurrent invitations to one address take turns.
         game = _lock_invitable(game.pk)
-        if refuses(invited_by, user=user, email=email):
+        if refuses(invited_by, user=user, email=email) or (
+                user is not None and not user.is_active):
             # All the inviter learns: no more than for a typing mistake.
             raise Rejected(could_not_invite(email or user.name), 403)
         if user is not None:
@@ -404,8 +405,8 @@ def open_rematch(game_id: int, user) -> Game:
                 keys.append(_seat_key(seat_bot_like(new, seat)))
             else:
                 keys.append(_seat_key(seat))
-                if seat.user_id != user.pk:
-                    guests.append(seat.user)
+                if seat.user_id != user.pk and seat.user.is_active:
+                    guests.append(seat.user)  # not a deleted account
         Rematch.objects.create(previous=game, game=new, order=keys)
         link = LeagueGame.objects.filter(game=game).select_related("league").first()
         if link is not None:

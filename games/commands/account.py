@@ -1,0 +1,70 @@
+"""A player deletes their account. The row stays, because the records of the games they
+played are other players' history too (their seats, their moves, their talk); what made
+it theirs goes: name, addresses, devices, channel, settings, memberships. Every table
+still going is left as any player leaves it: an open one they host closes, their seat at
+another open one is freed, and at a game in progress a bot plays their cards to the end
+of the round and they are out from the next (or the bot plays on, at tables where it
+takes a leaver's seat)."""
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from accounts.models import OutgoingEmail
+from leagues.models import Membership
+from players.models import PlayerProfile
+from push.models import PushSubscription
+
+from ..models import DismissedTip, Game, Invitation, InvitationBlock, Notification, Seat
+from .seats import leave_game
+from .tables import _close, remove_seat
+
+
+def delete_account(user_id: int) -> bool:
+    """Delete the account: False if it was deleted already (a second submit)."""
+    with transaction.atomic():
+        user = get_user_model()._default_manager.select_for_update().get(pk=user_id)
+        if user.deleted:
+            return False
+        for seat in Seat.objects.filter(user=user):
+            _leave(seat, user)
+        Invitation.objects.filter(user=user).delete()
+        for mine in (InvitationBlock, Notification, DismissedTip, PushSubscription,
+                     PlayerProfile, OutgoingEmail, Membership):
+            mine.objects.filter(user=user).delete()
+        user.organised_leagues.clear()
+        user.groups.clear()
+        user.user_permissions.clear()
+        _erase(user)
+    return True
+
+
+def _leave(seat: Seat, user) -> None:
+    """Leave one table as its players see anyone leave it, as it is once locked (it may
+    have started or closed since the seats were read)."""
+    with transaction.atomic():
+        game = Game.locked(seat.game_id)
+        seat = game.seats.filter(pk=seat.pk).first()
+        if seat is None:
+            return
+        if game.is_open and game.host_id == user.pk:
+            _close(game, gettext_noop("The host deleted their account before the table "
+                                      "started."))
+        elif game.is_open:
+            remove_seat(game.pk, seat.pk, by_host=False)
+        elif game.is_playing and not (seat.leaving or seat.left):
+            leave_game(game.pk, user)
+
+
+def _erase(user) -> None:
+    user.deleted = timezone.now()
+    user.username = f"deleted-{user.pk}"
+    user.set_unusable_password()  # every session of theirs ends with it
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.email, user.email_verified = "", False
+    user.display_name = user.first_name = user.last_name = ""
+    user.notify = user.Notify.NEVER
+    user.time_zone, user.away_until = "", None
+    user.channel_url, user.channel_failures, user.channel_paused = "", 0, None
+    user.save()
