@@ -1,6 +1,8 @@
 """Table talk: the messages said at a table, and how far each seat has read them."""
 
+from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat
@@ -21,7 +23,10 @@ class Message(models.Model):
         Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="chat_messages",
         verbose_name=_("speaker"),
     )
-    name = models.CharField(_("speaker's name"), max_length=150)
+    name = models.CharField(_("speaker's name"), max_length=150, blank=True)
+    # A watcher who spoke (no seat): whose account the message goes with.
+    watcher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                null=True, blank=True, related_name="+")
     text = models.CharField(_("text"), max_length=MAX_LENGTH, blank=True)
     flourish = models.CharField(_("flourish"), max_length=40, blank=True)
     created = models.DateTimeField(_("created"), auto_now_add=True)
@@ -39,7 +44,15 @@ class Message(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} · {self.name}: {self.text or self.flourish}"
+        return f"{self.game} · {self.speaker}: {self.text or self.flourish}"
+
+    @property
+    def speaker(self) -> str:
+        """The name it was said under; none kept once its speaker deleted their account."""
+        if self.name:
+            return self.name
+        former = pgettext("a deleted account", "Former player")
+        return gettext("%(name)s (watching)") % {"name": former} if self.watcher_id else former
 
 
 class ReadMarker(models.Model):

@@ -43,7 +43,7 @@ def lines(messages: list[Message], me: Seat | None, titles: dict[int, str],
     """The messages as the talk panel shows them to `me`: each speaker named and titled as
     they are now, found among `seats` (the table's, with their users); a message whose
     speaker has no seat at the table any more (who left it before it began, a watcher)
-    keeps the name it was said under."""
+    keeps the name it was said under (`Message.speaker`)."""
     by_pk = {seat.pk: seat for seat in seats or ()}
     missing = {m.seat_id for m in messages if m.seat_id is not None} - by_pk.keys()
     if missing:
@@ -57,7 +57,7 @@ def lines(messages: list[Message], me: Seat | None, titles: dict[int, str],
         flourish = flourishes.BY_KEY.get(m.flourish) if m.flourish else None
         out.append({
             "id": m.pk,
-            "name": seat.name if seat is not None else m.name,
+            "name": seat.name if seat is not None else m.speaker,
             "title_key": title or "",
             "title": title_name(title) if title else "",
             "mine": me is not None and m.seat_id == me.pk,

@@ -179,7 +179,8 @@ def post_as_watcher(game: Game, user, text: str) -> Message:
         ).count()
         if recent >= limit:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
-        message = Message.objects.create(game=game, seat=None, name=name, text=text)
+        message = Message.objects.create(game=game, seat=None, name=name, text=text,
+                                         watcher=user)
         tell_the_named(game, message)
         live.chat_posted(game.pk, message.pk)
         return message

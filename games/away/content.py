@@ -85,7 +85,7 @@ def table_talk(game, seat) -> list[dict]:
     for m in reversed(messages):
         flourish = FLOURISHES.get(m.flourish) if m.flourish else None
         text = str(flourish.text) if flourish else m.text
-        lines.append({"id": m.pk, "name": m.name, "text": text})
+        lines.append({"id": m.pk, "name": m.speaker, "text": text})
     return lines
 
 
@@ -100,7 +100,7 @@ def mention_context(notification) -> dict:
         "game": game, "game_url": settings.SITE_URL + game.get_absolute_url(),
         # The table with its talk open, to answer.
         "answer_url": settings.SITE_URL + game.get_absolute_url() + "?chat=open#chat",
-        "speaker": message.name if message else "",
+        "speaker": message.speaker if message else "",
         "said": message.text if message else "",
         "talk": [line for line in table_talk(game, seat) if line["id"] != message_id],
     }

@@ -8,10 +8,12 @@ takes a leaver's seat)."""
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import OutgoingEmail
+from chat.models import Message
 from leagues.models import Membership
 from players.models import PlayerProfile
 from push.models import PushSubscription
@@ -27,6 +29,8 @@ def delete_account(user_id: int) -> bool:
         user = get_user_model()._default_manager.select_for_update().get(pk=user_id)
         if user.deleted:
             return False
+        # Before any seat goes: a message keeps its name once its seat is gone.
+        Message.objects.filter(Q(seat__user=user) | Q(watcher=user)).update(name="")
         for seat in Seat.objects.filter(user=user):
             _leave(seat, user)
         Invitation.objects.filter(user=user).delete()

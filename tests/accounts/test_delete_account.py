@@ -8,7 +8,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from chat import services as chat
 from games import commands
+from games.away.content import table_talk
 from games.models import Game, Seat
 from leagues.models import League, Membership
 from players.models import PlayerProfile, Rating
@@ -195,3 +197,28 @@ def test_the_way_out_stays_in_the_language_the_player_chose(client, alice):
     page = response.content.decode()
     assert "Je account is verwijderd." in page
     assert '<html lang="nl"' in page
+
+
+def test_what_they_said_stays_said_by_a_former_player(client, alice, bob, carol, tables):
+    """Their talk stays in the others' history, under no name of theirs: at a table
+    they played at, in the lobby they left (where a message keeps the name it was said
+    under once its seat is gone), as a watcher, and in the talk an email quotes."""
+    in_play, _hosted, seated = tables
+    chat.post(in_play, Seat.objects.get(game=in_play, user=alice), "Good luck, all")
+    chat.post(seated, Seat.objects.get(game=seated, user=alice), "See you at eight")
+    watched = start_table(carol, bots=3, name="Carol's evening")
+    commands.set_watchable(watched.pk, carol, True, talk=True)
+    chat.post_as_watcher(Game.objects.get(pk=watched.pk), alice, "Nice play, Carol")
+    commands.delete_account(alice.pk)
+
+    quoted = table_talk(in_play, Seat.objects.get(game=in_play, user=bob))
+    assert [line["name"] for line in quoted] == ["Former player"]
+    client.force_login(bob)
+    page = client.get(in_play.get_absolute_url() + "?chat=open").content.decode()
+    assert "Good luck, all" in page and "Alice" not in page
+    client.force_login(carol)
+    page = client.get(seated.get_absolute_url()).content.decode()
+    assert "See you at eight" in page and "Alice" not in page and "Former player" in page
+    page = client.get(watched.get_absolute_url() + "?chat=open").content.decode()
+    assert "Nice play, Carol" in page and "Alice" not in page
+    assert "Former player (watching)" in page
