@@ -297,6 +297,12 @@ class AdminRecord(models.Model):
     def __str__(self) -> str:
         return f"{self.actor_name} · {self.get_kind_display()} · {self.object_repr}"
 
+    @property
+    def actor_gone(self) -> bool:
+        """Whoever acted has no account any more: removed in the admin, or deleted by
+        its owner (the row stays then, for the games it played)."""
+        return self.actor_id is None or self.actor.deleted is not None
+
     @classmethod
     def from_log_entry(cls, entry: LogEntry, league=None, game=None) -> "AdminRecord":
         kinds = {1: cls.Kind.ADDITION, 2: cls.Kind.CHANGE, 3: cls.Kind.DELETION}

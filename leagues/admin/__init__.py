@@ -338,6 +338,7 @@ class AdminRecordAdmin(ReadOnlyAdmin):
     list_display = ("created", "who", "kind", "object_repr", "message", "reason", "league")
     list_filter = ("kind", ("league", LeagueListFilter))
     search_fields = ("actor_name", "object_repr", "message", "reason")
+    list_select_related = ("actor", "league")
     date_hierarchy = "created"
     fields = ("created", "who", "kind", "content_type", "object_id", "object_repr",
               "message", "reason", "league", "game")
@@ -348,6 +349,6 @@ class AdminRecordAdmin(ReadOnlyAdmin):
 
     @admin.display(description=gettext_lazy("by"), ordering="actor_name")
     def who(self, obj):
-        if obj.actor_id is None:
+        if obj.actor_gone:
             return _("%(name)s (account deleted)") % {"name": obj.actor_name}
         return obj.actor_name

@@ -332,6 +332,20 @@ def test_the_record_of_an_organisers_actions_outlives_her_account(client, ground
     assert "fred" in history and "Nobody played for a month" in history
 
 
+def test_the_record_says_so_when_an_organiser_deleted_her_own_account(client, ground):
+    game = ground.friday_game
+    fred = ground.fred
+    client.force_login(fred)
+    client.post(GAMES, {"action": "end_stalled_games", "_selected_action": [game.pk],
+                        "apply": "yes", "reason": "Nobody played for a month"})
+    commands.delete_account(fred.pk)
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    page = client.get(reverse("admin:leagues_adminrecord_changelist")).content.decode()
+    assert "fred (account deleted)" in page
+    history = client.get(reverse("admin:games_game_history", args=[game.pk])).content.decode()
+    assert "(account deleted)" in history
+
+
 # -- no back door through the changelists' URL filters --
 
 
