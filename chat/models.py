@@ -24,9 +24,11 @@ class Message(models.Model):
         verbose_name=_("speaker"),
     )
     name = models.CharField(_("speaker's name"), max_length=150, blank=True)
-    # A watcher who spoke (no seat): whose account the message goes with.
-    watcher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
-                                null=True, blank=True, related_name="+")
+    # Whose account the message goes with, seated or watching: the seat may go (a lobby
+    # left), and a watcher has none.
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                               null=True, blank=True, related_name="+")
+    by_watcher = models.BooleanField(default=False)
     text = models.CharField(_("text"), max_length=MAX_LENGTH, blank=True)
     flourish = models.CharField(_("flourish"), max_length=40, blank=True)
     created = models.DateTimeField(_("created"), auto_now_add=True)
@@ -52,7 +54,7 @@ class Message(models.Model):
         if self.name:
             return self.name
         former = pgettext("a deleted account", "Former player")
-        return gettext("%(name)s (watching)") % {"name": former} if self.watcher_id else former
+        return gettext("%(name)s (watching)") % {"name": former} if self.by_watcher else former
 
 
 class ReadMarker(models.Model):

@@ -73,7 +73,8 @@ def post(game: Game, seat: Seat, text: str = "", flourish: str = "") -> Message:
         if recent >= limit:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
         message = Message.objects.create(
-            game=game, seat=seat, name=seat.name, text=text, flourish=flourish
+            game=game, seat=seat, name=seat.name, text=text, flourish=flourish,
+            author_id=seat.user_id,
         )
         tell_the_named(game, message, speaker=seat)
         live.chat_posted(game.pk, message.pk)
@@ -180,7 +181,7 @@ def post_as_watcher(game: Game, user, text: str) -> Message:
         if recent >= limit:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
         message = Message.objects.create(game=game, seat=None, name=name, text=text,
-                                         watcher=user)
+                                         author=user, by_watcher=True)
         tell_the_named(game, message)
         live.chat_posted(game.pk, message.pk)
         return message

@@ -8,7 +8,6 @@ takes a leaver's seat)."""
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -29,9 +28,11 @@ def delete_account(user_id: int) -> bool:
         user = get_user_model()._default_manager.select_for_update().get(pk=user_id)
         if user.deleted:
             return False
-        # Before any seat goes: a message keeps its name once its seat is gone.
-        Message.objects.filter(Q(seat__user=user) | Q(watcher=user)).update(name="")
-        for seat in Seat.objects.filter(user=user):
+        # Every message of theirs: one said in a lobby they left keeps the name it was
+        # said under.
+        Message.objects.filter(author=user).update(name="")
+        for seat in Seat.objects.filter(
+                user=user, game__status__in=(Game.Status.OPEN, Game.Status.PLAYING)):
             _leave(seat, user)
         Invitation.objects.filter(user=user).delete()
         for mine in (InvitationBlock, Notification, DismissedTip, PushSubscription,

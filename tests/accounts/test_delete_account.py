@@ -201,14 +201,19 @@ def test_the_way_out_stays_in_the_language_the_player_chose(client, alice):
 
 def test_what_they_said_stays_said_by_a_former_player(client, alice, bob, carol, tables):
     """Their talk stays in the others' history, under no name of theirs: at a table
-    they played at, in the lobby they left (where a message keeps the name it was said
-    under once its seat is gone), as a watcher, and in the talk an email quotes."""
+    they played at, in the lobbies they leave and left before (where a message keeps
+    the name it was said under once its seat is gone), as a watcher, and in the talk an
+    email quotes."""
     in_play, _hosted, seated = tables
     chat.post(in_play, Seat.objects.get(game=in_play, user=alice), "Good luck, all")
     chat.post(seated, Seat.objects.get(game=seated, user=alice), "See you at eight")
     watched = start_table(carol, bots=3, name="Carol's evening")
     commands.set_watchable(watched.pk, carol, True, talk=True)
     chat.post_as_watcher(Game.objects.get(pk=watched.pk), alice, "Nice play, Carol")
+    left = commands.create_table(carol, "Carol's other lobby", 5, {"rounds": 2})
+    commands.join(left.pk, alice)
+    chat.post(left, Seat.objects.get(game=left, user=alice), "Sorry, not tonight")
+    commands.remove_seat(left.pk, Seat.objects.get(game=left, user=alice).pk, by_host=False)
     commands.delete_account(alice.pk)
 
     quoted = table_talk(in_play, Seat.objects.get(game=in_play, user=bob))
@@ -219,6 +224,8 @@ def test_what_they_said_stays_said_by_a_former_player(client, alice, bob, carol,
     client.force_login(carol)
     page = client.get(seated.get_absolute_url()).content.decode()
     assert "See you at eight" in page and "Alice" not in page and "Former player" in page
+    page = client.get(left.get_absolute_url()).content.decode()
+    assert "Sorry, not tonight" in page and "Alice" not in page
     page = client.get(watched.get_absolute_url() + "?chat=open").content.decode()
     assert "Nice play, Carol" in page and "Alice" not in page
     assert "Former player (watching)" in page
