@@ -1,9 +1,21 @@
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models.constants import LOOKUP_SEP
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games.commands import delete_account
+from leagues.admin import action_page
+
 from .models import OutgoingEmail, User
+
+
+class DeleteAccountsForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"), max_length=200,
+        help_text=_("Kept in the admin's log with your name: who asked, and how."),
+    )
 
 
 @admin.register(User)
@@ -13,13 +25,15 @@ class UserAdmin(BaseUserAdmin):
     address, not even as something to search by, and nothing about permissions."""
 
     fieldsets = BaseUserAdmin.fieldsets + (
-        (_("Player"), {"fields": ("display_name", "notify", "language")}),
+        (_("Player"), {"fields": ("display_name", "notify", "language", "deleted")}),
     )
     add_fieldsets = BaseUserAdmin.add_fieldsets + (
         (_("Player"), {"fields": ("email", "display_name")}),
     )
     list_display = ("username", "display_name", "email", "notify", "is_staff")
     search_fields = ("username", "display_name", "email")
+    readonly_fields = ("deleted",)
+    actions = ["delete_accounts"]
 
     def get_fieldsets(self, request, obj=None):
         if obj is not None and not request.user.is_superuser:
@@ -48,6 +62,42 @@ class UserAdmin(BaseUserAdmin):
         if not request.user.is_superuser:
             return ("username", "display_name")
         return super().get_search_fields(request)
+
+    @admin.action(description=_("Delete these accounts as their players would"),
+                  permissions=["delete"])
+    def delete_accounts(self, request, queryset):
+        """For a player who asks and cannot do it themselves (a lost password, an address
+        gone). Django's own deletion refuses anyone who has played: their seats belong to
+        the other players' games too."""
+        data = request.POST if "apply" in request.POST else None
+        form = DeleteAccountsForm(data)
+        if data is None or not form.is_valid():
+            return action_page(
+                self, request, queryset, form=form, action="delete_accounts",
+                title=gettext("Delete these accounts as their players would"),
+                intro=gettext(
+                    "Each player leaves their tables as a player leaves them (a bot plays "
+                    "their cards at a game in progress; an open table they host closes). "
+                    "Their name, address, devices, channel, settings and league memberships "
+                    "are erased; the games they played keep their record, with “Former "
+                    "player” in their place. This cannot be undone."),
+                submit_label=gettext("Delete the accounts"),
+            )
+        reason, deleted = form.cleaned_data["reason"], 0
+        for user in queryset:
+            if user.pk == request.user.pk:
+                self.message_user(request, gettext(
+                    "Your own account is deleted from your profile, not here."),
+                    messages.WARNING)
+            elif delete_account(user.pk):
+                self.log_change(request, User.objects.get(pk=user.pk), gettext(
+                    "Deleted as the player would: %(reason)s") % {"reason": reason})
+                deleted += 1
+        if deleted:
+            self.message_user(request, ngettext(
+                "%(count)d account deleted.", "%(count)d accounts deleted.", deleted,
+            ) % {"count": deleted}, messages.SUCCESS)
+        return None
 
 
 @admin.register(OutgoingEmail)

@@ -1,0 +1,76 @@
+"""A superuser deletes an account for a player who asks and cannot do it themselves, as
+the player would (Django's own deletion refuses anyone who has played), with a reason kept
+in the admin's log; nobody else can."""
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import Seat
+from tests.helpers import make_user, start_table
+
+CHANGELIST = reverse("admin:accounts_user_changelist")
+
+
+@pytest.fixture
+def root(client):
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    return client
+
+
+@pytest.fixture
+def playing(alice, bob):
+    return start_table(alice, others=[bob], bots=2)
+
+
+def _ask(client, user, **extra):
+    return client.post(CHANGELIST, {"action": "delete_accounts",
+                                    "_selected_action": [user.pk], **extra})
+
+
+def test_djangos_own_deletion_refuses_a_player_who_has_played(root, alice, playing):
+    page = root.post(reverse("admin:accounts_user_delete", args=[alice.pk]), {"post": "yes"})
+    assert User.objects.filter(pk=alice.pk).exists()
+    assert page.status_code == 200  # the page that names what protects the account
+
+
+def test_the_action_asks_for_a_reason_first_and_changes_nothing_until_then(
+        root, alice, playing):
+    page = _ask(root, alice)
+    assert page.status_code == 200
+    assert "Delete these accounts as their players would" in page.content.decode()
+    page = _ask(root, alice, apply="1", reason="")
+    assert "This field is required." in page.content.decode()
+    alice.refresh_from_db()
+    assert alice.deleted is None and alice.is_active
+
+
+def test_with_a_reason_the_accounts_go_as_their_players_would_delete_them(
+        root, alice, bob, playing):
+    response = _ask(root, alice, apply="1", reason="Asked by email, address lost")
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.deleted is not None and not alice.is_active and alice.email == ""
+    seat = Seat.objects.get(game=playing, user=alice)
+    assert seat.stand_in
+    entry = LogEntry.objects.get(object_id=str(alice.pk))
+    assert "Asked by email, address lost" in entry.get_change_message()
+    assert "1 account deleted." in root.get(response.url).content.decode()
+
+
+def test_a_superuser_does_not_delete_their_own_account_here(root):
+    me = User.objects.get(username="root")
+    _ask(root, me, apply="1", reason="Oops")
+    me.refresh_from_db()
+    assert me.deleted is None and me.is_active
+
+
+def test_an_organiser_cannot(client, alice, playing):
+    organiser = make_user("olga", is_staff=True)
+    organiser.groups.add(Group.objects.get(name="league organiser"))
+    client.force_login(organiser)
+    _ask(client, alice, apply="1", reason="Because")
+    alice.refresh_from_db()
+    assert alice.deleted is None and alice.is_active
