@@ -8,6 +8,7 @@ takes a leaver's seat)."""
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -34,7 +35,10 @@ def delete_account(user_id: int) -> bool:
         for seat in Seat.objects.filter(
                 user=user, game__status__in=(Game.Status.OPEN, Game.Status.PLAYING)):
             _leave(seat, user)
-        Invitation.objects.filter(user=user).delete()
+        invited = Q(user=user)
+        if user.email:  # and those a host sent to their address, typed
+            invited |= Q(user=None, email__iexact=user.email)
+        Invitation.objects.filter(invited).delete()
         for mine in (InvitationBlock, Notification, DismissedTip, PushSubscription,
                      PlayerProfile, OutgoingEmail, Membership):
             mine.objects.filter(user=user).delete()

@@ -229,3 +229,16 @@ def test_what_they_said_stays_said_by_a_former_player(client, alice, bob, carol,
     page = client.get(watched.get_absolute_url() + "?chat=open").content.decode()
     assert "Nice play, Carol" in page and "Alice" not in page
     assert "Former player (watching)" in page
+
+
+def test_invitations_to_the_player_go_with_the_account(alice, bob, carol):
+    """Those to the account, and those a host sent to its address as typed: the address
+    is the player's, and no email may go to it on their behalf."""
+    by_account = commands.create_table(bob, "Bob's table", 5, {"rounds": 2})
+    commands.invite(by_account, bob, user=alice)
+    by_address = commands.create_table(carol, "Carol's table", 5, {"rounds": 2})
+    commands.invite(by_address, carol, email="ALICE@example.com")
+    commands.invite(by_address, carol, email="someone.else@example.com")
+    commands.delete_account(alice.pk)
+    assert not by_account.invitations.exists()
+    assert [i.email for i in by_address.invitations.all()] == ["someone.else@example.com"]
