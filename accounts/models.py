@@ -29,6 +29,11 @@ def _time_zones() -> tuple[tuple[str, str], ...]:
                  if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "posix/", "right/")))
 
 
+def former_player() -> str:
+    """What stands where a deleted account's name stood, in the reader's language."""
+    return pgettext("a deleted account", "Former player")
+
+
 class User(AbstractUser, ChannelOwner):
     """A player. Profile settings live on the user itself: there is one profile per login."""
 
@@ -111,7 +116,7 @@ class User(AbstractUser, ChannelOwner):
     @property
     def name(self) -> str:
         if self.deleted:
-            return pgettext("a deleted account", "Former player")
+            return former_player()
         return self.display_name or self.username
 
     def __str__(self) -> str:

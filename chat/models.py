@@ -2,9 +2,10 @@
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import former_player
 from games.models import Game, Seat
 
 MAX_LENGTH = 500
@@ -53,8 +54,9 @@ class Message(models.Model):
         """The name it was said under; none kept once its speaker deleted their account."""
         if self.name:
             return self.name
-        former = pgettext("a deleted account", "Former player")
-        return gettext("%(name)s (watching)") % {"name": former} if self.by_watcher else former
+        if self.by_watcher:
+            return gettext("%(name)s (watching)") % {"name": former_player()}
+        return former_player()
 
 
 class ReadMarker(models.Model):
