@@ -310,12 +310,17 @@ def test_a_poll_of_a_table_closed_before_it_started_answers(client, ground):
 # -- the record of what organisers did --
 
 
+def _ends_stalled(client, organiser, game) -> None:
+    """The organiser ends a stalled game of her league from the admin, with a reason."""
+    client.force_login(organiser)
+    client.post(GAMES, {"action": "end_stalled_games", "_selected_action": [game.pk],
+                        "apply": "yes", "reason": "Nobody played for a month"})
+
+
 def test_the_record_of_an_organisers_actions_outlives_her_account(client, ground):
     game = ground.friday_game
     fred = ground.fred
-    client.force_login(fred)
-    client.post(GAMES, {"action": "end_stalled_games", "_selected_action": [game.pk],
-                        "apply": "yes", "reason": "Nobody played for a month"})
+    _ends_stalled(client, fred, game)
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
     fred.delete()
@@ -335,9 +340,7 @@ def test_the_record_of_an_organisers_actions_outlives_her_account(client, ground
 def test_the_record_says_so_when_an_organiser_deleted_her_own_account(client, ground):
     game = ground.friday_game
     fred = ground.fred
-    client.force_login(fred)
-    client.post(GAMES, {"action": "end_stalled_games", "_selected_action": [game.pk],
-                        "apply": "yes", "reason": "Nobody played for a month"})
+    _ends_stalled(client, fred, game)
     commands.delete_account(fred.pk)
     client.force_login(make_user("root", is_staff=True, is_superuser=True))
     page = client.get(reverse("admin:leagues_adminrecord_changelist")).content.decode()
