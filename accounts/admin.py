@@ -6,6 +6,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.commands import delete_account
+from games.read.account import tables_left
 from leagues.admin import action_page
 
 from .models import OutgoingEmail, User
@@ -82,6 +83,8 @@ class UserAdmin(BaseUserAdmin):
                     "are erased; the games they played keep their record, with “Former "
                     "player” in their place. This cannot be undone."),
                 submit_label=gettext("Delete the accounts"),
+                entries=[(_account_label(user), _what_goes(user, request.user))
+                         for user in queryset],
             )
         reason, deleted = form.cleaned_data["reason"], 0
         for user in queryset:
@@ -98,6 +101,46 @@ class UserAdmin(BaseUserAdmin):
                 "%(count)d account deleted.", "%(count)d accounts deleted.", deleted,
             ) % {"count": deleted}, messages.SUCCESS)
         return None
+
+
+def _account_label(user: User) -> str:
+    if user.email:
+        return gettext("%(name)s (%(username)s, %(email)s)") % {
+            "name": user.name, "username": user.username, "email": user.email}
+    return gettext("%(name)s (%(username)s)") % {"name": user.name,
+                                                "username": user.username}
+
+
+def _what_goes(user: User, me: User) -> list[str]:
+    """What deleting this account does, as the player's own page says it."""
+    if user.pk == me.pk:
+        return [gettext("Your own account: you delete it from your profile, not here.")]
+    if user.deleted:
+        return [gettext("Already deleted.")]
+    left = tables_left(user.pk)
+    if not left:
+        return [gettext("No table to leave.")]
+
+    def names(games):
+        return ", ".join(game.name for game in games)
+
+    notes = []
+    if left.in_play:
+        notes.append(ngettext(
+            "%(count)d game in progress: %(names)s",
+            "%(count)d games in progress: %(names)s", len(left.in_play),
+        ) % {"count": len(left.in_play), "names": names(left.in_play)})
+    if left.hosted:
+        notes.append(ngettext(
+            "%(count)d open table they host, which closes: %(names)s",
+            "%(count)d open tables they host, which close: %(names)s", len(left.hosted),
+        ) % {"count": len(left.hosted), "names": names(left.hosted)})
+    if left.seated:
+        notes.append(ngettext(
+            "%(count)d open table where their seat is freed: %(names)s",
+            "%(count)d open tables where their seat is freed: %(names)s", len(left.seated),
+        ) % {"count": len(left.seated), "names": names(left.seated)})
+    return notes
 
 
 @admin.register(OutgoingEmail)

@@ -22,7 +22,7 @@ from dalmuti_site import channels
 from games.commands import delete_account as delete_the_account
 from games.commands import set_away, set_profile_standing_orders
 from games.core import background
-from games.models import Game, Seat
+from games.read.account import tables_left
 from games.read.usual_group import usual_group_context
 
 from . import confirmation, throttle
@@ -273,15 +273,8 @@ def delete_account(request: HttpRequest) -> HttpResponse:
                 _remember_language(response, language)
             return response
         status = 429 if form.has_error("password", "locked") else 400
-    seats = (Seat.objects.filter(user=request.user, leaving=False, left=False,
-                                 game__status__in=(Game.Status.OPEN, Game.Status.PLAYING))
-             .select_related("game").order_by("game__created"))
     response = render(request, "accounts/delete.html", {
-        "form": form,
-        "in_play": [s.game for s in seats if s.game.is_playing],
-        "hosted": [s.game for s in seats if s.game.is_open and s.game.host_id == s.user_id],
-        "seated": [s.game for s in seats if s.game.is_open and s.game.host_id != s.user_id],
-    }, status=status)
+        "form": form, "left": tables_left(request.user.pk)}, status=status)
     if status == 429:
         response.headers["Retry-After"] = str(form.locked_for)
     return response

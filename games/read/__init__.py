@@ -9,4 +9,5 @@ nothing here changes a row.
     my_games   — "My games": round, title and whose turn, for each game in play
     replay     — the record read back: states rebuilt, the full log, the replay
     access     — the one door to a table's private parts
+    account    — the tables an account's deletion would leave
 """

@@ -140,12 +140,17 @@ class OrganisedAdmin(admin.ModelAdmin):
         )
 
 
-def action_page(modeladmin, request, queryset, *, form, action, title, intro, submit_label):
+def action_page(modeladmin, request, queryset, *, form, action, title, intro, submit_label,
+                entries=None):
     """The intermediate page of an admin action that needs a form (it posts back to the
-    changelist with the same action and selection, plus `apply`)."""
+    changelist with the same action and selection, plus `apply`). `entries` names the
+    selection when each object's name is not enough: (label, notes) for each."""
+    if entries is None:
+        entries = [(str(obj), ()) for obj in queryset]
     return TemplateResponse(request, "leagues/admin/action_form.html", {
         **modeladmin.admin_site.each_context(request),
-        "opts": modeladmin.model._meta, "queryset": queryset, "form": form,
+        "opts": modeladmin.model._meta, "queryset": queryset, "entries": entries,
+        "form": form,
         "action": action, "title": title, "intro": intro, "submit_label": submit_label,
         "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
     })

@@ -8,6 +8,8 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from accounts.models import User
+from games import commands
+from games.commands import delete_account
 from games.models import Seat
 from tests.helpers import make_user, start_table
 
@@ -45,6 +47,26 @@ def test_the_action_asks_for_a_reason_first_and_changes_nothing_until_then(
     assert "This field is required." in page.content.decode()
     alice.refresh_from_db()
     assert alice.deleted is None and alice.is_active
+
+
+def test_the_page_names_each_account_and_what_becomes_of_its_tables(
+        root, alice, bob, playing):
+    """The list it came from shows usernames, and display names repeat: the page says
+    whose accounts these are and what each one's deletion does before anyone confirms."""
+    commands.create_table(alice, "Friday lobby", 5, {"rounds": 2})
+    carol = make_user("carol", display_name="Alice")
+    delete_account(bob.pk)
+    me = User.objects.get(username="root")
+    page = root.post(CHANGELIST, {"action": "delete_accounts",
+                                  "_selected_action": [alice.pk, carol.pk, bob.pk, me.pk]})
+    text = page.content.decode()
+    assert "Alice (alice, alice@example.com)" in text
+    assert "Alice (carol, carol@example.com)" in text
+    assert "1 game in progress: Test table" in text
+    assert "1 open table they host, which closes: Friday lobby" in text
+    assert "No table to leave." in text
+    assert f"deleted-{bob.pk}" in text and "Already deleted." in text
+    assert "Your own account: you delete it from your profile, not here." in text
 
 
 def test_with_a_reason_the_accounts_go_as_their_players_would_delete_them(
