@@ -14,6 +14,7 @@ urlpatterns = [
     path("profile/channel/", views.profile_channel, name="profile_channel"),
     path("profile/standing-orders/", views.standing_orders, name="profile_standing_orders"),
     path("delete/", views.delete_account, name="delete_account"),
+    path("data/", views.download_data, name="download_data"),
     path("confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("resend-confirmation/", views.resend_confirmation, name="resend_confirmation"),
     path("language/", views.set_language, name="set_language"),

@@ -7,16 +7,16 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils import timezone, translation
+from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from dalmuti_site import channels
 from games.commands import delete_account as delete_the_account
@@ -24,6 +24,7 @@ from games.commands import set_away, set_profile_standing_orders
 from games.core import background
 from games.read.account import tables_left
 from games.read.usual_group import usual_group_context
+from players.account_data import account_data
 
 from . import confirmation, throttle
 from .forms import (
@@ -278,6 +279,17 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     if status == 429:
         response.headers["Retry-After"] = str(form.locked_for)
     return response
+
+
+@require_GET
+@never_cache
+@login_required
+def download_data(request: HttpRequest) -> HttpResponse:
+    """What the site keeps about the player, as one JSON file to keep."""
+    day = timezone.localdate().isoformat()
+    return JsonResponse(account_data(request.user), json_dumps_params={"indent": 2},
+                        headers={"Content-Disposition": content_disposition_header(
+                            True, f"dalmuti-{request.user.username}-{day}.json")})
 
 
 @never_cache

@@ -107,7 +107,7 @@ class Stats:
                 for r in ranks]
 
 
-def _occupancy(user) -> dict[int, tuple[int, int | None]]:
+def games_held(user) -> dict[int, tuple[int, int | None]]:
     """{game id: (player index, first round no longer theirs or None)} for every game the
     user sat in: their seats, and seats a bot took over from them."""
     held = {
@@ -124,7 +124,7 @@ def _occupancy(user) -> dict[int, tuple[int, int | None]]:
 
 def player_stats(user) -> Stats:
     stats = Stats()
-    held = _occupancy(user)
+    held = games_held(user)
     games = {
         g.pk: g for g in Game.objects.filter(pk__in=held).exclude(status=Game.Status.OPEN)
         .only("pk", "name", "status", "options", "finished")

@@ -3,6 +3,9 @@ profile to the page that says what becomes of each of their tables, a wrong pass
 answered in place, then the way out, signed out, with the site saying it is done; their
 friend's table page then names a former player."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from games import commands
@@ -27,11 +30,11 @@ def player(live_server, settings, request):
 WORDS = {
     "de": {"link": "Dein Konto löschen", "button": "Mein Konto löschen", "label": "Dein Passwort",
            "wrong": "Das ist nicht dein Passwort.", "done": "Dein Konto ist gelöscht.",
-           "former": "Ehemaliger Spieler"},
+           "former": "Ehemaliger Spieler", "data": "lade zuerst deine Daten herunter"},
     "fr": {"link": "Supprimer votre compte", "button": "Supprimer mon compte",
            "label": "Votre mot de passe",
            "wrong": "Ce n’est pas votre mot de passe.", "done": "Votre compte est supprimé.",
-           "former": "Ancien joueur"},
+           "former": "Ancien joueur", "data": "téléchargez d’abord vos données"},
 }
 
 
@@ -48,6 +51,8 @@ def test_a_player_deletes_their_account(player, browser, live_server, size, scre
     harness.log_in(page, live_server.url, "annemarie")
 
     page.goto("/accounts/profile/")
+    page.screenshot(path=str(screenshots / f"profile-links-{language}-{size}.png"),
+                    full_page=True)
     page.get_by_role("link", name=words["link"]).click()
     page.wait_for_url("**/accounts/delete/")
     assert page.get_by_role("link", name="Donnerstagsrunde").is_visible()
@@ -57,6 +62,14 @@ def test_a_player_deletes_their_account(player, browser, live_server, size, scre
     assert violations == [], harness.describe(violations)
     page.screenshot(path=str(screenshots / f"delete-account-{language}-{size}.png"),
                     full_page=True)
+
+    # Their data first, as the page offers: a file, and the page stays where it was.
+    with page.expect_download() as download:
+        page.get_by_role("link", name=words["data"]).click()
+    assert download.value.suggested_filename.startswith("dalmuti-annemarie-")
+    kept = json.loads(Path(download.value.path()).read_text())
+    assert {g["name"] for g in kept["games"]} == {"Donnerstagsrunde", "Annemaries Tisch"}
+    assert page.url.endswith("/accounts/delete/")
 
     page.get_by_label(words["label"]).fill("not-my-password")
     page.get_by_role("button", name=words["button"]).click()

@@ -1,0 +1,112 @@
+"""What the site keeps about one player, for them to download: their account and
+settings, leagues, devices, the tables they sat at with their seat and result, the
+invitations waiting for them, the notices and account emails sent to them, and what they
+said. Only what is theirs: no other player's address or talk, and no cards (a hand in
+play is secret, and a finished game's record has its own download)."""
+
+from django.utils import timezone
+
+from accounts.models import OutgoingEmail
+from chat.models import Message
+from dalmuti_site import channels
+from games.models import Game, Invitation, Notification, Seat
+from games.read.replay import game_results
+from leagues.models import Membership, Replacement
+from leagues.standings import finished_rounds
+from push.models import PushSubscription
+
+from .stats import OVER, games_held, visibility
+
+
+def _when(moment) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def account_data(user) -> dict:
+    return {
+        "exported": _when(timezone.now()),
+        "account": _account(user),
+        "leagues": [
+            {"league": m.league.name, "joined": m.joined.isoformat()}
+            for m in Membership.objects.filter(user=user).select_related("league")
+            .order_by("joined", "league__name")
+        ],
+        "devices": [
+            {"device": d.device, "switched_on": _when(d.created),
+             "last_sent": _when(d.last_sent)}
+            for d in PushSubscription.objects.filter(user=user).order_by("created")
+        ],
+        "games": _games(user),
+        "invitations": [
+            {"table": i.game_id, "name": i.game.name, "from": i.invited_by.name,
+             "sent": _when(i.created)}
+            for i in Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
+            .select_related("game", "invited_by").order_by("created")
+        ],
+        "messages": [
+            {"table": m.game_id, "said": _when(m.created), "text": m.text,
+             "flourish": m.flourish, "as_watcher": m.by_watcher}
+            for m in Message.objects.filter(author=user).order_by("created", "pk")
+        ],
+        "notices": [
+            {"kind": n.kind, "channel": n.channel, "table": n.game_id, "sent": _when(n.sent)}
+            for n in Notification.objects.filter(user=user, status=Notification.Status.SENT)
+            .order_by("sent", "pk")
+        ],
+        "account_emails": [
+            {"kind": e.kind, "to": e.to, "subject": e.subject, "sent": _when(e.sent)}
+            for e in OutgoingEmail.objects.filter(user=user, status=OutgoingEmail.Status.SENT)
+            .order_by("sent", "pk")
+        ],
+    }
+
+
+def _account(user) -> dict:
+    return {
+        "username": user.username,
+        "display_name": user.display_name,
+        "email": user.email,
+        "email_confirmed": user.email_verified,
+        "joined": _when(user.date_joined),
+        "last_login": _when(user.last_login),
+        "language": user.language,
+        "time_zone": user.time_zone,
+        "notify": user.notify,
+        "notify_by": user.notify_by,
+        "away_until": _when(user.away_until),
+        "pass_when_i_cannot_beat": user.auto_pass,
+        "give_back_my_worst_cards": user.auto_tax_worst,
+        # The channel's address holds its secret (a bot's token): shown as the profile
+        # shows it.
+        "channel": channels.masked(user.channel_url) if user.channel_url else "",
+        "player_page_seen_by": visibility(user),
+    }
+
+
+def _games(user) -> list[dict]:
+    """Every table they sat at: the seat, and for a game over that they played to its
+    end, their final place and points (a game's standings, as its page shows them)."""
+    seats = {s.game_id: s for s in Seat.objects.filter(user=user)}
+    held = games_held(user)
+    replaced = dict(Replacement.objects.filter(user=user)
+                    .values_list("game_id", "round_number"))
+    games = Game.objects.filter(pk__in=set(seats) | set(held)).only(
+        "pk", "name", "status", "created", "started", "finished").order_by("created")
+    over = [g.pk for g in games if g.status in OVER]
+    results = game_results(finished_rounds(game__in=over))
+    out = []
+    for game in games:
+        seat = seats.get(game.pk)
+        player = held[game.pk][0] if game.pk in held else None
+        standing = {row["player"]: row for row in results.get(game.pk, [])}
+        mine = standing.get(player) if game.pk not in replaced else None
+        out.append({
+            "table": game.pk, "name": game.name, "status": game.status,
+            "opened": _when(game.created), "started": _when(game.started),
+            "finished": _when(game.finished), "seat": player,
+            "left": bool(seat and seat.left) or bool(mine and mine["left"]),
+            "replaced_by_a_bot_from_round": replaced.get(game.pk),
+            "place": mine["rank"] if mine else None,
+            "points": mine["score"] if mine else None,
+        })
+    return out
