@@ -1,7 +1,7 @@
 """What the site keeps about one player, for them to download: their account and
-settings, leagues, devices, the tables they sat at with their seat and result, the
-invitations waiting for them, the notices and account emails sent to them, and what they
-said. Only what is theirs: no other player's address or talk, and no cards (a hand in
+settings, leagues, devices, the tables they sat at with their seat and result, their
+rating, the invitations waiting for them and those they refuse, the notices and account
+emails sent to them, and what they said. Only what is theirs: no other player's address or talk, and no cards (a hand in
 play is secret, and a finished game's record has its own download)."""
 
 from django.utils import timezone
@@ -9,12 +9,13 @@ from django.utils import timezone
 from accounts.models import OutgoingEmail
 from chat.models import Message
 from dalmuti_site import channels
-from games.models import Game, Invitation, Notification, Seat
+from games.models import Game, Invitation, InvitationBlock, Notification, Seat
 from games.read.replay import game_results
 from leagues.models import Membership, Replacement
 from leagues.standings import finished_rounds
 from push.models import PushSubscription
 
+from .models import Rating
 from .stats import OVER, games_held, visibility
 
 
@@ -37,11 +38,17 @@ def account_data(user) -> dict:
             for d in PushSubscription.objects.filter(user=user).order_by("created")
         ],
         "games": _games(user),
+        "rating": _rating(user),
         "invitations": [
             {"table": i.game_id, "name": i.game.name, "from": i.invited_by.name,
              "sent": _when(i.created)}
             for i in Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
             .select_related("game", "invited_by").order_by("created")
+        ],
+        "invitations_refused_from": [
+            {"player": b.blocked.name, "since": _when(b.created)}
+            for b in InvitationBlock.objects.filter(user=user).select_related("blocked")
+            .order_by("created")
         ],
         "messages": [
             {"table": m.game_id, "said": _when(m.created), "text": m.text,
@@ -80,6 +87,21 @@ def _account(user) -> dict:
         # shows it.
         "channel": channels.masked(user.channel_url) if user.channel_url else "",
         "player_page_seen_by": visibility(user),
+    }
+
+
+def _rating(user) -> dict | None:
+    rating = Rating.objects.filter(user=user).first()
+    if rating is None:
+        return None
+    return {
+        "rating": round(rating.mu), "uncertainty": round(rating.sigma),
+        "rated_games": rating.games,
+        "changes": [
+            {"table": c.game_id, "place": c.place, "players": c.players,
+             "before": round(c.mu_before), "after": round(c.mu), "on": _when(c.created)}
+            for c in rating.changes.order_by("pk")
+        ],
     }
 
 

@@ -8,11 +8,12 @@ import pytest
 from django.urls import reverse
 
 from chat import services as chat
-from games.models import Game, Seat
+from games import commands
+from games.models import Game, InvitationBlock, Seat
 from leagues.models import League, LeagueGame, Membership
 from leagues.services import replace_by_bot
 from push.models import PushSubscription
-from tests.helpers import play_out, play_until, start_table
+from tests.helpers import make_user, play_out, play_until, start_table
 
 URL = reverse("download_data")
 
@@ -29,6 +30,8 @@ def alices_world(alice, bob):
     Membership.objects.create(league=league, user=alice)
     PushSubscription.objects.create(user=alice, endpoint="https://push.example/alice",
                                     p256dh="key", auth="secret", device="Firefox on Android")
+    commands.invite(commands.create_table(bob, "Next week", 5, {"rounds": 2}), bob, alice)
+    InvitationBlock.objects.create(user=alice, blocked=make_user("carol"))
     return over, playing
 
 
@@ -70,6 +73,16 @@ def test_the_games_come_with_the_seat_and_the_result(client, alice, alices_world
     assert isinstance(done["points"], int)
     assert games[playing.pk]["status"] == "playing"
     assert games[playing.pk]["place"] is None
+    [rated] = data["rating"]["changes"]
+    assert rated["table"] == over.pk and rated["place"] == done["place"]
+    assert data["rating"]["rated_games"] == 1
+
+
+def test_the_invitations_waiting_and_refused(client, alice, alices_world):
+    client.force_login(alice)
+    _, data = _download(client)
+    assert [(i["name"], i["from"]) for i in data["invitations"]] == [("Next week", "Bob")]
+    assert [b["player"] for b in data["invitations_refused_from"]] == ["Carol"]
 
 
 def test_the_talk_is_theirs_alone(client, alice, alices_world):
