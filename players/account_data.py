@@ -1,8 +1,9 @@
 """What the site keeps about one player, for them to download: their account and
 settings, leagues, devices, the tables they sat at with their seat and result, their
 rating, the invitations waiting for them and those they refuse, the notices and account
-emails sent to them, and what they said. Only what is theirs: no other player's address or talk, and no cards (a hand in
-play is secret, and a finished game's record has its own download)."""
+emails sent to them, and what they said. Only what is theirs: no other player's address
+or talk, and no cards (a hand in play is secret, and a finished game's record has its own
+download)."""
 
 from django.utils import timezone
 
