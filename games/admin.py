@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.read.narration import log_lines
-from games.read.replay import all_log_lines
+from games.read.replay import SeatNames, all_log_lines
 from leagues.admin import OrganisedAdmin, action_page, leagues_of, limit_choices
 from leagues.models import AdminRecord, LeagueGame
 from leagues.services import end_game, replace_by_bot
@@ -215,7 +215,7 @@ class GameAdmin(OrganisedAdmin):
         if obj.is_over:
             # The record as the replay tells it: the private lines too, marked, each with
             # its number in the record.
-            lines = all_log_lines(actions, names)
+            lines = all_log_lines(actions, SeatNames(obj))
             note = ""
         else:
             # In play: the lines everybody at the table reads, nothing private; not their
@@ -278,14 +278,12 @@ class GameAdmin(OrganisedAdmin):
                 self, request, game, _("Revealed for debugging: %(reason)s") % {"reason": reason}
             )
             [record] = self.keep([entry], [game], reason, kind=AdminRecord.Kind.REVEAL)
-            names = {s.player: s.name for s in game.seats.select_related("user")
-                     if s.player is not None}
             actions = list(game.actions.order_by("seq"))
             context.update({
                 "record": record, "seed": game.seed,
                 "state": json.dumps(game.state, indent=1),
                 "rounds": [(r.number, json.dumps(r.hands)) for r in game.rounds.all()],
-                "lines": all_log_lines(actions, names),
+                "lines": all_log_lines(actions, SeatNames(game)),
                 "actions": [(a, json.dumps(a.payload)) for a in actions],
             })
         return TemplateResponse(request, "games/admin/reveal.html", context)

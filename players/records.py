@@ -12,7 +12,7 @@ from django.utils.html import strip_tags
 
 from games import engine
 from games.models import Action, BotLevel, Game, Round
-from games.read.replay import all_log_lines, apply_recorded, game_results, player_names
+from games.read.replay import SeatNames, all_log_lines, apply_recorded, game_results
 from leagues.standings import finished_rounds
 
 from .models import RatingChange
@@ -25,15 +25,20 @@ def _time(value) -> str | None:
     return value.isoformat() if value else None
 
 
-def seating(game: Game) -> list[dict]:
+def seating(game: Game, names: SeatNames) -> list[dict]:
+    """The seats as the game ended, each with the player it had before an organiser gave
+    it to a bot, and from which round."""
+    replaced = names.replaced()
     out = []
     for seat in game.seats.select_related("user").exclude(player=None).order_by("player"):
+        before = replaced.get(seat.player)
         out.append({
             "player": seat.player,
             "name": seat.name,
             "username": seat.user.username if seat.user_id else None,
             "bot_level": seat.bot_level or None,
             "left": seat.left,
+            "in_place_of": {"name": before[0], "from_round": before[1]} if before else None,
         })
     return out
 
@@ -56,7 +61,7 @@ def record_json(game: Game) -> dict:
             "hints_allowed": game.hints_allowed,
         },
         "options": engine.Options.from_json(game.options).to_json(),
-        "seating": seating(game),
+        "seating": seating(game, SeatNames(game)),
         "actions": [
             {"seq": a.seq, "round": a.round_number, "player": a.player, "kind": a.kind,
              "payload": a.payload, "by": a.by, "events": a.events, "time": _time(a.created)}
@@ -88,16 +93,18 @@ def replay_record(data: dict) -> engine.Game | None:
 
 def record_text(game: Game) -> str:
     """The game told for people: players, rules, every round's deal, log and result."""
-    names = player_names(game)
+    seat_names = SeatNames(game)
+    names = seat_names.now
     # The same standings as the record page: whoever left shares the last place.
     standings = [{**row, "name": names.get(row["player"], "?")}
                  for row in game_results(finished_rounds(game=game)).get(game.pk, [])]
     lines_by_round: dict[int, list[str]] = {}
     actions = list(Action.objects.filter(game=game).order_by("seq"))
-    for line in all_log_lines(actions, names):
+    for line in all_log_lines(actions, seat_names):
         lines_by_round.setdefault(line["round"], []).append(line["text"])
     rounds = []
     for rnd in Round.objects.filter(game=game).order_by("number"):
+        names = seat_names.in_round(rnd.number)
         hands = [
             {"name": names.get(player, "?"), "cards": _cards(hand)}
             for player, hand in zip(rnd.positions, rnd.hands, strict=False)
@@ -114,7 +121,7 @@ def record_text(game: Game) -> str:
     return render_to_string("players/record.txt", {
         "game": game, "standings": standings, "rounds": rounds,
         "players": [{**p, "bot_label": BotLevel(p["bot_level"]).label if p["bot_level"] else ""}
-                    for p in seating(game)],
+                    for p in seating(game, seat_names)],
         "rules": _rules(game.options),
     })
 

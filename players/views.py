@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 from games.core.usual_group import blocked_by
 from games.core.words import card_name
 from games.models import Seat
-from games.read.access import finished_seat_for_user
+from games.read.access import record_reader
 from games.read.reviews import accuracy_history, percent, places
 
 from . import charts, records, reliability, services, stats
@@ -118,7 +118,7 @@ def _filename(game, suffix: str) -> str:
 @never_cache
 @login_required
 def record_json(request, game_id: int):
-    game, _me = finished_seat_for_user(request, game_id)
+    game, _me, _replaced = record_reader(request, game_id)
     response = HttpResponse(
         json.dumps(records.record_json(game), ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",
@@ -131,7 +131,7 @@ def record_json(request, game_id: int):
 @never_cache
 @login_required
 def record_text(request, game_id: int):
-    game, _me = finished_seat_for_user(request, game_id)
+    game, _me, _replaced = record_reader(request, game_id)
     response = HttpResponse(records.record_text(game), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_filename(game, "txt")}"'
     return response

@@ -101,6 +101,21 @@ def finished_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
     return game, seat
 
 
+def record_reader(request, game_id: int) -> tuple[Game, int, Replacement | None]:
+    """A finished game's record as one of its players reads it: the game, the player
+    index of their seat, and the organiser's replacement when a bot took that seat from
+    them. Once the game is over its record shows every hand to all who sat at it, the
+    replaced player too; the rounds from the replacement on are the bot's. While it is in
+    play, a replaced player is told what happened (`SeatGivenToBot`)."""
+    try:
+        game, seat = finished_seat_for_user(request, game_id)
+    except SeatGivenToBot as gone:
+        if not gone.replacement.game.is_over:
+            raise
+        return gone.replacement.game, gone.replacement.player, gone.replacement
+    return game, seat.player, None
+
+
 def game_to_watch(token: str) -> Game:
     """The game a watch link shows, while its host lets people watch; else 404."""
     game = Game.objects.filter(watch_token=token).exclude(watch_token="") \

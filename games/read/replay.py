@@ -16,6 +16,7 @@ from games.models import Game, Seat
 from games.read.hand import hand_groups
 from games.read.results import result_rows as _result_rows
 from games.read.seat import _taxes, _trade
+from leagues.models import Replacement
 
 
 def replay(game: Game, actions=None):
@@ -37,7 +38,45 @@ def rebuild_state(game: Game) -> engine.Game | None:
 
 
 def player_names(game: Game) -> dict[int, str]:
+    """The players' names by player index, as the seats are now."""
     return {s.player: s.name for s in game.seats_with_users() if s.player is not None}
+
+
+class SeatNames:
+    """The players' names by player index as they were in each round: an organiser who
+    gives a seat to a bot gives it from a round on, and the rounds before it were played
+    by the seat's player, whose name the record keeps for them."""
+
+    def __init__(self, game: Game):
+        self.now = player_names(game)
+        self._before = [(r.round_number, r.player, r.user.name) for r in
+                        Replacement.objects.filter(game=game).select_related("user")
+                        .order_by("-round_number")]
+        self._rounds: dict[int, dict[int, str]] = {}
+
+    def in_round(self, number: int) -> dict[int, str]:
+        if not self._before:
+            return self.now
+        if number not in self._rounds:
+            names = dict(self.now)
+            # Latest first, so the earliest player of a seat replaced twice names it.
+            for from_round, player, name in self._before:
+                if number < from_round:
+                    names[player] = name
+            self._rounds[number] = names
+        return self._rounds[number]
+
+    @property
+    def deciders(self) -> dict[int, str]:
+        """Who made a seat's own decisions (the ones a review judges): its first player."""
+        return self.in_round(0)
+
+    def replaced(self) -> dict[int, tuple[str, int]]:
+        """Each replaced seat's first player and the round the bot took it from."""
+        out: dict[int, tuple[str, int]] = {}
+        for from_round, player, name in self._before:
+            out[player] = (name, from_round)
+        return out
 
 
 def game_results(rounds, left: dict[int, set[int]] | None = None) -> dict[int, list[dict]]:
@@ -91,12 +130,13 @@ def record_sentence(event: dict, names: dict[int, str], by: str = "",
     return move_sentence(event, lambda p: names.get(p, "?"), by, actor)
 
 
-def all_log_lines(actions, names: dict[int, str]) -> list[dict]:
+def all_log_lines(actions, names: SeatNames) -> list[dict]:
     """Every line of the log, private ones included: only for games that are over."""
     lines = []
     for action in actions:
+        in_round = names.in_round(action.round_number)
         for event in action.events:
-            text = record_sentence(event, names, action.by, action.player)
+            text = record_sentence(event, in_round, action.by, action.player)
             if text:
                 lines.append({"time": action.created, "text": text, "seq": action.seq,
                               "round": action.round_number,

@@ -24,11 +24,11 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.core.words import title_name
 from games.read import reviews
-from games.read.access import finished_seat_for_user
+from games.read.access import finished_seat_for_user, record_reader
 from games.read.replay import (
+    SeatNames,
     all_log_lines,
     game_results,
-    player_names,
     record_sentence,
     replay,
     replay_context,
@@ -135,17 +135,19 @@ LOG_PAUSE = timedelta(minutes=30)
 @never_cache
 @login_required
 def game_record(request, game_id: int):
-    game, me = finished_seat_for_user(request, game_id)
-    names = player_names(game)
+    game, me, replaced = record_reader(request, game_id)
+    seat_names = SeatNames(game)
+    names = seat_names.now
     rounds = finished_rounds(game=game)
     standing = game_results(rounds).get(game.pk, [])
     players = [row["player"] for row in standing] or sorted(names)
     table = []
     for r in rounds:
+        in_round = seat_names.in_round(r.number)
         table.append({
             "number": r.number,
             "cells": [
-                {"name": names.get(p, "?"), "place": r.places.get(p), "points": r.points.get(p),
+                {"name": in_round.get(p, "?"), "place": r.places.get(p), "points": r.points.get(p),
                  "title": title_name(r.titles[p]) if p in r.titles else ""}
                 for p in players
             ],
@@ -157,7 +159,7 @@ def game_record(request, game_id: int):
     # The log folded by round, one round open at a time: a long game has over a thousand
     # lines, far too many for one page.
     log_rounds = []
-    for line in all_log_lines(actions, names):
+    for line in all_log_lines(actions, seat_names):
         if not log_rounds or log_rounds[-1]["number"] != line["round"]:
             log_rounds.append({"number": line["round"], "lines": []})
         log_rounds[-1]["lines"].append(line)
@@ -172,10 +174,15 @@ def game_record(request, game_id: int):
     except ValueError:
         open_round = log_rounds[0]["number"] if log_rounds else None
     return render(request, "games/history/game.html", {
-        "game": game, "me": me,
+        "game": game, "me": me, "replaced": replaced,
+        # A replaced player's seat finished with the bot: its result is not theirs.
         "standing": [{**row, "name": names.get(row["player"], "?"),
-                      "is_me": row["player"] == me.player} for row in standing],
-        "player_names": [names.get(p, "?") for p in players],
+                      "in_place_of": seat_names.replaced().get(row["player"]),
+                      "is_me": row["player"] == me and not replaced} for row in standing],
+        # A seat an organiser gave to a bot: its first player, then the bot.
+        "player_names": [f"{seat_names.deciders[p]} → {names[p]}"
+                         if p in seat_names.replaced() else names.get(p, "?")
+                         for p in players],
         "rounds": table,
         "log_rounds": log_rounds, "open_round": open_round,
         "league_link": LeagueGame.objects.filter(game=game).select_related("league").first(),
@@ -184,7 +191,7 @@ def game_record(request, game_id: int):
         # A game its table agreed to end: after which round (the record of the agreement).
         "agreed_after": next((a.round_number for a in actions
                               if any(e.get("type") == "end_agreed" for e in a.events)), None),
-        **reviews.review_context(game, names, me.player),
+        **reviews.review_context(game, seat_names.deciders, me),
     })
 
 
@@ -192,9 +199,9 @@ def game_record(request, game_id: int):
 @login_required
 def game_review(request, game_id: int):
     """The review's section of the game record, alone: what its progress bar asks for."""
-    game, me = finished_seat_for_user(request, game_id)
+    game, me, _replaced = record_reader(request, game_id)
     return render(request, "games/history/_review.html", {
-        "game": game, **reviews.review_context(game, player_names(game), me.player),
+        "game": game, **reviews.review_context(game, SeatNames(game).deciders, me),
     })
 
 
@@ -213,7 +220,7 @@ STEP_SIZES = ("action", "trick", "round")
 @login_required
 @vary_on_headers("HX-Request")
 def replay_page(request, game_id: int):
-    game, me = finished_seat_for_user(request, game_id)
+    game, me, _replaced = record_reader(request, game_id)
     actions = list(Action.objects.filter(game=game).order_by("seq"))
     if not actions:
         raise Http404(_("This game was never dealt: there is nothing to replay."))
@@ -228,7 +235,11 @@ def replay_page(request, game_id: int):
     for _action, state in islice(replay(game, actions), step):
         before, after = after, state
     action, state = actions[step - 1], after
-    names = player_names(game)
+    seat_names = SeatNames(game)
+    names = seat_names.in_round(action.round_number)
+    # A seat an organiser gave to a bot was its player's before.
+    replaced = {player: from_round for player, (_name, from_round)
+                in seat_names.replaced().items() if action.round_number < from_round}
     round_starts = [
         {"number": a.round_number, "step": i + 1}
         for i, a in enumerate(actions) if a.kind in ("start", "next_round")
@@ -247,9 +258,10 @@ def replay_page(request, game_id: int):
         "actor": names.get(action.player, "") if action.player is not None else "",
         "round_starts": round_starts,
         **reviews.replay_mark(reviews.decision_marks(game), actions, step, before, names,
-                              me.player),
-        **replay_context(state, names, me.player,
-                         frozenset(s.player for s in game.seats.all() if s.is_bot)),
+                              me),
+        **replay_context(state, names, me,
+                         frozenset(s.player for s in game.seats.all()
+                                   if s.is_bot and s.player not in replaced)),
     }
     template = "games/history/replay.html"
     if request.htmx:

@@ -129,12 +129,10 @@ def test_the_game_stays_in_the_replaced_players_history(client):
     page = client.get("/history/").content.decode()
     assert "Friday table" in page
     assert "A bot took your seat from round 2" in page
-    # Its link is the table's, which tells what happened; the record and the replay,
-    # which are the seat's, are not offered.
-    assert f'href="/t/{game.pk}/"' in page
-    assert f"/history/{game.pk}/" not in page
+    # The game is over: its record and replay are theirs to read, as for every player
+    # who sat at it.
+    assert f'href="/history/{game.pk}/"' in page
+    assert f'href="/history/{game.pk}/replay/"' in page
     # The league it was played in is among the history's filters, and keeps it.
     assert 'value="friday"' in page
     assert "Friday table" in client.get("/history/?league=friday").content.decode()
-    record = client.get(f"/history/{game.pk}/")
-    assert record.status_code == 410 and b"gave your seat" in record.content
