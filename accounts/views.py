@@ -51,6 +51,13 @@ def _next_url(request: HttpRequest) -> str:
     return _safe_url(request, request.POST.get("next") or request.GET.get("next"))
 
 
+def _chosen_language(request: HttpRequest) -> str:
+    """The language this browser chose in the menu, or "" (none: it follows the
+    browser's own)."""
+    code = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    return code if code in dict(settings.LANGUAGES) else ""
+
+
 def _remember_language(response: HttpResponse, code: str) -> None:
     """Set Django's language cookie, or forget it so that the browser's choice applies."""
     if not code:
@@ -97,7 +104,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignupForm(request.POST)
         if form.is_valid():
             with transaction.atomic():
-                user = form.save()
+                user = form.save(commit=False)
+                # A language chosen in the menu before the account existed is the
+                # account's: without it the profile would say "follow my browser".
+                user.language = _chosen_language(request)
+                user.save()
+                form.save_m2m()
                 # The link, or (an address another account confirmed) a word to its
                 # owner: sent by a worker once this commits, never failing the sign-up.
                 confirmation.send_link(user)
@@ -207,7 +219,11 @@ def profile(request: HttpRequest) -> HttpResponse:
             _remember_language(response, user.language)
             return response
     else:
-        form = ProfileForm(instance=request.user)
+        # An account that follows the browser, in a browser whose menu chose a language
+        # before signing in: the language in force is that one, and the form shows it.
+        chosen = None if request.user.language else _chosen_language(request)
+        form = ProfileForm(instance=request.user,
+                           initial={"language": chosen} if chosen else None)
     return _profile_page(request, request.user, form, ChannelForm())
 
 

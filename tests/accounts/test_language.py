@@ -1,3 +1,4 @@
+from django.contrib.auth import get_user_model
 from django.conf import settings
 
 COOKIE = settings.LANGUAGE_COOKIE_NAME
@@ -67,3 +68,38 @@ def test_it_needs_a_post(client):
 
 def test_djangos_own_language_url_is_gone(client):
     assert client.post("/i18n/setlang/", {"language": "nl"}).status_code == 404
+
+
+def test_a_language_chosen_before_signing_up_becomes_the_accounts(client):
+    """Chosen in the menu, then an account made: its profile says that language, so
+    saving the profile later keeps the site in it."""
+    client.post("/accounts/language/", {"language": "fr", "next": "/"})
+    client.post("/accounts/signup/", {"username": "lucie", "email": "lucie@example.com",
+                                      "password1": "a-long-and-unusual-passphrase",
+                                      "password2": "a-long-and-unusual-passphrase"})
+    assert get_user_model().objects.get(username="lucie").language == "fr"
+
+
+def test_without_a_choice_the_account_follows_the_browser(client):
+    client.post("/accounts/signup/", {"username": "lucie", "email": "lucie@example.com",
+                                      "password1": "a-long-and-unusual-passphrase",
+                                      "password2": "a-long-and-unusual-passphrase"},
+                HTTP_ACCEPT_LANGUAGE="de")
+    assert get_user_model().objects.get(username="lucie").language == ""
+
+
+def test_the_profile_shows_the_language_in_force_and_saving_it_keeps_it(client, alice):
+    """An account that follows the browser, in a browser where the menu chose French
+    before signing in: the profile shows French, not "follow my browser", and saving
+    another field leaves the site in French."""
+    client.cookies[COOKIE] = "fr"
+    client.force_login(alice)
+    page = client.get("/accounts/profile/").content.decode()
+    field = page[page.index('id="id_language"'):]
+    field = field[:field.index("</select>")]
+    assert '<option value="fr" selected>' in field
+    saved = client.post("/accounts/profile/", {
+        "display_name": "Lucie", "email": "alice@example.com", "notify": "daily",
+        "notify_by": "email", "language": "fr"})
+    assert saved.cookies[COOKIE].value == "fr"
+    assert client.get("/").headers["Content-Language"] == "fr"
