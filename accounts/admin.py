@@ -17,6 +17,11 @@ class DeleteAccountsForm(forms.Form):
         label=_("Reason"), max_length=200,
         help_text=_("Kept in the admin's log with your name: who asked, and how."),
     )
+    erase_talk = forms.BooleanField(
+        label=_("Erase what they said at the tables too"), required=False,
+        help_text=_("If the player asked for it; otherwise their messages stay in the table "
+                    "talk, under “Former player”."),
+    )
 
 
 @admin.register(User)
@@ -92,7 +97,7 @@ class UserAdmin(BaseUserAdmin):
                 self.message_user(request, gettext(
                     "Your own account is deleted from your profile, not here."),
                     messages.WARNING)
-            elif delete_account(user.pk):
+            elif delete_account(user.pk, erase_talk=form.cleaned_data["erase_talk"]):
                 self.log_change(request, User.objects.get(pk=user.pk), gettext(
                     "Deleted as the player would: %(reason)s") % {"reason": reason})
                 deleted += 1

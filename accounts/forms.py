@@ -269,6 +269,11 @@ class DeleteAccountForm(forms.Form):
         label=_("Your password"), strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
+    erase_talk = forms.BooleanField(
+        label=_("Erase what I said at the tables too"), required=False,
+        help_text=_("Otherwise your messages stay in the table talk, under “Former "
+                    "player”."),
+    )
 
     def __init__(self, request, *args, **kwargs):
         self.request = request

@@ -282,7 +282,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             language = request.user.language
-            delete_the_account(request.user.pk)
+            delete_the_account(request.user.pk, erase_talk=form.cleaned_data["erase_talk"])
             auth.logout(request)
             messages.success(request, _("Your account is deleted. Thank you for playing."))
             response = redirect("home")

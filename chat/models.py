@@ -32,6 +32,9 @@ class Message(models.Model):
     by_watcher = models.BooleanField(default=False)
     text = models.CharField(_("text"), max_length=MAX_LENGTH, blank=True)
     flourish = models.CharField(_("flourish"), max_length=40, blank=True)
+    # Its words taken back by its speaker when they deleted their account: the line stays
+    # (the others' answers follow it), saying nothing.
+    erased = models.BooleanField(_("erased"), default=False)
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -41,7 +44,7 @@ class Message(models.Model):
         indexes = [models.Index(fields=["game", "id"], name="chat_message_game_id")]
         constraints = [
             models.CheckConstraint(
-                condition=~models.Q(text="") | ~models.Q(flourish=""),
+                condition=~models.Q(text="") | ~models.Q(flourish="") | models.Q(erased=True),
                 name="chat_message_says_something",
             ),
         ]

@@ -3,6 +3,7 @@ title, and the flourishes their own title offers."""
 
 from django.db.models import Subquery
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
 from games.core import live
@@ -61,7 +62,7 @@ def lines(messages: list[Message], me: Seat | None, titles: dict[int, str],
             "title_key": title or "",
             "title": title_name(title) if title else "",
             "mine": me is not None and m.seat_id == me.pk,
-            "text": str(flourish.text) if flourish else m.text or "…",
+            "text": str(flourish.text) if flourish else m.text or _("(deleted)"),
             "icon": flourish.icon if flourish else "",
             "flourish": bool(m.flourish),
             "created": m.created,

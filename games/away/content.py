@@ -5,6 +5,7 @@ how many cards each player holds, the time left and the table talk."""
 
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from chat.flourishes import BY_KEY as FLOURISHES
 from chat.models import Message, ReadMarker
@@ -84,7 +85,7 @@ def table_talk(game, seat) -> list[dict]:
     lines = []
     for m in reversed(messages):
         flourish = FLOURISHES.get(m.flourish) if m.flourish else None
-        text = str(flourish.text) if flourish else m.text
+        text = str(flourish.text) if flourish else m.text or _("(deleted)")
         lines.append({"id": m.pk, "name": m.speaker, "text": text})
     return lines
 
@@ -101,7 +102,7 @@ def mention_context(notification) -> dict:
         # The table with its talk open, to answer.
         "answer_url": settings.SITE_URL + game.get_absolute_url() + "?chat=open#chat",
         "speaker": message.speaker if message else "",
-        "said": message.text if message else "",
+        "said": (message.text or _("(deleted)")) if message else "",
         "talk": [line for line in table_talk(game, seat) if line["id"] != message_id],
     }
 

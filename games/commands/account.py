@@ -23,15 +23,20 @@ from .seats import leave_game
 from .tables import _close, remove_seat
 
 
-def delete_account(user_id: int) -> bool:
-    """Delete the account: False if it was deleted already (a second submit)."""
+def delete_account(user_id: int, erase_talk: bool = False) -> bool:
+    """Delete the account: False if it was deleted already (a second submit). With
+    `erase_talk`, the words of every message of theirs go too."""
     with transaction.atomic():
         user = get_user_model()._default_manager.select_for_update().get(pk=user_id)
         if user.deleted:
             return False
         # Every message of theirs: one said in a lobby they left keeps the name it was
         # said under.
-        Message.objects.filter(author=user).update(name="")
+        said = Message.objects.filter(author=user)
+        if erase_talk:
+            said.update(name="", text="", flourish="", erased=True)
+        else:
+            said.update(name="")
         for seat in Seat.objects.filter(
                 user=user, game__status__in=(Game.Status.OPEN, Game.Status.PLAYING)):
             _leave(seat, user)

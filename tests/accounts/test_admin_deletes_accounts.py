@@ -96,3 +96,14 @@ def test_an_organiser_cannot(client, alice, playing):
     _ask(client, alice, apply="1", reason="Because")
     alice.refresh_from_db()
     assert alice.deleted is None and alice.is_active
+
+
+def test_it_erases_their_talk_when_they_asked(root, alice, bob, playing):
+    from chat import services as chat
+    from chat.models import Message
+
+    chat.post(playing, Seat.objects.get(game=playing, user=alice), "Call me: 06 12")
+    chat.post(playing, Seat.objects.get(game=playing, user=bob), "Bye")
+    _ask(root, alice, apply="1", reason="Asked by email", erase_talk="on")
+    assert list(Message.objects.filter(game=playing).order_by("pk")
+                .values_list("text", "erased")) == [("", True), ("Bye", False)]

@@ -231,6 +231,27 @@ def test_what_they_said_stays_said_by_a_former_player(client, alice, bob, carol,
     assert "Former player (watching)" in page
 
 
+def test_the_player_may_erase_what_they_said_too(client, alice, bob, carol, tables):
+    """Ticked on the way out: their words go from every talk (the lines stay, so the
+    others' answers still follow something), in the pages and in the talk an email
+    quotes; the others' words stay."""
+    in_play, _hosted, seated = tables
+    chat.post(in_play, Seat.objects.get(game=in_play, user=alice), "My number: 06 12 34")
+    chat.post(in_play, Seat.objects.get(game=in_play, user=bob), "Thanks, Alice")
+    chat.post(seated, Seat.objects.get(game=seated, user=alice), "See you at eight")
+    client.force_login(alice)
+    assert "Erase what I said at the tables too" in client.get(URL).content.decode()
+    client.post(URL, {"password": PASSWORD, "erase_talk": "on"})
+
+    quoted = table_talk(in_play, Seat.objects.get(game=in_play, user=bob))
+    assert [line["text"] for line in quoted] == ["(deleted)"]  # what Bob has not read
+    client.force_login(bob)
+    page = client.get(in_play.get_absolute_url() + "?chat=open").content.decode()
+    assert "06 12 34" not in page and "(deleted)" in page and "Thanks, Alice" in page
+    client.force_login(carol)
+    assert "See you at eight" not in client.get(seated.get_absolute_url()).content.decode()
+
+
 def test_invitations_to_the_player_go_with_the_account(alice, bob, carol):
     """Those to the account, and those a host sent to its address as typed: the address
     is the player's, and no email may go to it on their behalf."""
