@@ -1,5 +1,5 @@
-from django.contrib.auth import get_user_model
 from django.conf import settings
+from django.contrib.auth import get_user_model
 
 COOKIE = settings.LANGUAGE_COOKIE_NAME
 
