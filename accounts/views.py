@@ -252,19 +252,20 @@ def profile_channel(request: HttpRequest) -> HttpResponse:
     if action == "test" and user.channel_url:
         background.after_commit("channel_test", user.pk)
         messages.info(request, _("A test message is on its way: it should arrive within a "
-                                 "minute."))
+                                 "minute."), extra_tags="channel")
         return redirect(reverse("profile") + "#channel")
     if action == "remove":
         user.channel_url, user.channel_failures, user.channel_paused = "", 0, None
         user.save(update_fields=["channel_url", "channel_failures", "channel_paused"])
-        messages.success(request, _("Your channel has been removed."))
+        messages.success(request, _("Your channel has been removed."), extra_tags="channel")
         return redirect(reverse("profile") + "#channel")
     form = ChannelForm(request.POST)
     if form.is_valid() and form.cleaned_data["url"]:
         user.channel_url, user.channel_failures, user.channel_paused = (
             form.cleaned_data["url"], 0, None)
         user.save(update_fields=["channel_url", "channel_failures", "channel_paused"])
-        messages.success(request, _("Saved: your notifications go to this channel too."))
+        messages.success(request, _("Saved: your notifications go to this channel too."),
+                         extra_tags="channel")
         return redirect(reverse("profile") + "#channel")
     if form.is_valid():
         form.add_error("url", _("Paste the address of the channel."))
@@ -345,5 +346,5 @@ def standing_orders(request: HttpRequest) -> HttpResponse:
     set_profile_standing_orders(form.instance, form.cleaned_data["auto_pass"],
                                 form.cleaned_data["auto_tax_worst"])
     messages.success(request, _("Your standing orders are saved. They apply at every table "
-                                "you sit at, from now on."))
+                                "you sit at, from now on."), extra_tags="standing-orders")
     return redirect(f"{reverse('profile')}#standing-orders")

@@ -56,3 +56,10 @@ def site_header(context) -> SafeString:
     if signed_in:
         header = header.replace(NAME, escape(user.name)).replace(MY_URL, escape(my_url))
     return mark_safe(header)
+
+
+@register.filter
+def said_at(messages, section: str) -> list:
+    """The messages for one section of the page (their tag), or ("") for the page's top:
+    those with no section."""
+    return [m for m in messages or () if (m.extra_tags or "") == section]

@@ -123,3 +123,29 @@ def test_it_refuses_an_unknown_notification_choice_or_language(client, alice):
 def test_the_header_links_to_the_profile(client, alice):
     client.force_login(alice)
     assert 'href="/accounts/profile/"' in client.get("/").content.decode()
+
+
+def _section(page: str, section_id: str) -> str:
+    start = page.index(f'id="{section_id}"')
+    return page[start:page.index("</section>", start)]
+
+
+def test_a_sections_answer_shows_in_that_section(client, alice):
+    """The standing orders and the channel are saved far down the profile, which the page
+    comes back to: their answer is said there, not at the top out of sight."""
+    client.force_login(alice)
+    page = client.post("/accounts/profile/standing-orders/", {"auto_pass": "on"},
+                       follow=True).content.decode()
+    said = "Your standing orders are saved."
+    assert said in _section(page, "standing-orders")
+    assert page.count(said) == 1
+    page = client.post("/accounts/profile/channel/", {"action": "remove"},
+                       follow=True).content.decode()
+    assert "Your channel has been removed." in _section(page, "channel")
+    assert page.count("Your channel has been removed.") == 1
+
+
+def test_the_profiles_own_answer_stays_at_the_top(client, alice):
+    client.force_login(alice)
+    page = client.post("/accounts/profile/", _form(language="en"), follow=True).content.decode()
+    assert page.index("Your profile has been saved.") < page.index('id="main"')
