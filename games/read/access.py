@@ -98,6 +98,8 @@ def finished_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
     game, seat = seat_for_user(request, game_id)
     if not game.is_over:
         raise PermissionDenied(_("The record of a game opens once the game is over."))
+    if game.started is None:
+        raise Http404(_("This table closed before its game began: nothing was played."))
     return game, seat
 
 

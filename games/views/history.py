@@ -78,6 +78,7 @@ def history(request):
         Q(pk__in=Seat.objects.filter(user=user).values("game_id"))
         | Q(pk__in=Replacement.objects.filter(user=user).values("game_id")),
         status__in=(Game.Status.FINISHED, Game.Status.ABANDONED),
+        started__isnull=False,  # a table closed before its game began: nothing played
     )
     outcome = ""
     if form.is_valid():

@@ -35,6 +35,25 @@ def test_it_lists_my_finished_games_and_nothing_else(client, alice, bob):
     assert sum(row["is_me"] for row in entry["standing"]) == 1
 
 
+def test_a_table_closed_before_its_game_started_has_no_record(client, alice, bob):
+    """Nothing was played at it: it is not in the history, and its record, replay,
+    downloads and rematch answer that there is none."""
+    from games import commands
+
+    closed = commands.create_table(alice, "Never dealt", 5, {"rounds": 2})
+    commands.join(closed.pk, bob)
+    commands.cancel_table(closed.pk, alice)
+    play_game(alice, name="Done and dusted")
+    for reader in (alice, bob):
+        client.force_login(reader)
+        assert "Never dealt" not in names_listed(client.get(HISTORY))
+        for path in ("", "replay/", "review/", "record.json", "record.txt"):
+            answer = client.get(f"/history/{closed.pk}/{path}")
+            assert answer.status_code == 404, path
+        assert client.post(f"/history/{closed.pk}/rematch/").status_code == 404
+    assert names_listed(client.get(HISTORY)) == []  # Bob played nothing
+
+
 def test_it_filters_by_status_league_result_and_name(client, alice, bob):
     people = [alice, bob, make_user("cleo"), make_user("dirk")]
     league = make_league(members=people)
