@@ -223,3 +223,17 @@ def test_an_invitation_to_a_game_in_its_last_round_offers_no_seat_and_says_why_o
     assert page.count("there is no next round to join") == 1
     assert 'role="alert"' not in page
     assert 'href="/"' in page.split("<main", 1)[1]  # a way back to My games
+
+
+def test_a_tables_link_says_it_closed_before_it_started(client, alice, make_user):
+    """A link to a table its host closed (or that lapsed) before its game began: it says
+    so, with why, and invites nobody; one to a game played out says it is over."""
+    closed = commands.create_table(alice, "Never dealt", 5, {"rounds": 2})
+    commands.cancel_table(closed.pk, alice)
+    client.force_login(make_user("chloe"))
+    page = client.get(f"/join/{closed.invite_token}/").content.decode()
+    assert "This table closed before it started." in page
+    assert "invites you" not in page and "This game is over." not in page
+    over = play_out(start_table(alice, bots=3))
+    page = client.get(f"/join/{over.invite_token}/").content.decode()
+    assert "This game is over." in page and "invites you" not in page
