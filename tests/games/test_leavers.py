@@ -70,3 +70,18 @@ def test_my_games_says_that_i_leave_and_then_that_i_left(client):
     game = play_until(game, lambda g: g.round_number == 2)
     page = client.get("/").content.decode()
     assert "you left this game" in page and "you leave when this round ends" not in page
+
+
+def test_a_leaving_seat_says_leaving_alone(client):
+    """The bot that plays a leaver's cards to the round's end is what "leaving" means:
+    the seat says that, not also that a bot stands in (two tags crowd a phone's seat)."""
+    from games import commands
+
+    users = [make_user(f"sl{i}") for i in range(4)]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    commands.leave_game(game.pk, users[3])
+    client.force_login(users[0])
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    seat = page[page.index("<bdi>Sl3</bdi>"):]
+    seat = seat[:seat.index("</li>")]
+    assert "leaving" in seat and "a bot stands in" not in seat
