@@ -498,3 +498,10 @@ def test_game_emails_are_in_the_players_language(player, code):
         assert translation.gettext("Go to the table:") in message.body
         assert translation.gettext("Unsubscribe from all game emails") in message.alternatives[0][0]
     assert any(title in message.body for title in RULEBOOK_WORDS[code]["titles"])
+
+
+def test_djangos_password_words_speak_to_a_dutch_player_as_the_site_does(client):
+    """The site says "je" to its Dutch players; Django's own Dutch says "u"."""
+    page = client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Je wachtwoord mag niet volledig uit cijfers bestaan." in page
+    assert "Uw " not in page and " uw " not in page
