@@ -304,9 +304,10 @@ def delete_account(request: HttpRequest) -> HttpResponse:
 def download_data(request: HttpRequest) -> HttpResponse:
     """What the site keeps about the player, as one JSON file to keep."""
     day = timezone.localdate().isoformat()
-    return JsonResponse(account_data(request.user), json_dumps_params={"indent": 2},
-                        headers={"Content-Disposition": content_disposition_header(
-                            True, f"dalmuti-{request.user.username}-{day}.json")})
+    return JsonResponse(
+        account_data(request.user), json_dumps_params={"indent": 2, "ensure_ascii": False},
+        headers={"Content-Disposition": content_disposition_header(
+            True, f"dalmuti-{request.user.username}-{day}.json")})
 
 
 @never_cache

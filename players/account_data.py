@@ -114,7 +114,7 @@ def _games(user) -> list[dict]:
     replaced = dict(Replacement.objects.filter(user=user)
                     .values_list("game_id", "round_number"))
     games = Game.objects.filter(pk__in=set(seats) | set(held)).only(
-        "pk", "name", "status", "created", "started", "finished").order_by("created")
+        "pk", "name", "status", "created", "started", "finished", "host_id").order_by("created")
     over = [g.pk for g in games if g.status in OVER]
     results = game_results(finished_rounds(game__in=over))
     out = []
@@ -126,7 +126,9 @@ def _games(user) -> list[dict]:
         out.append({
             "table": game.pk, "name": game.name, "status": game.status,
             "opened": _when(game.created), "started": _when(game.started),
-            "finished": _when(game.finished), "seat": player,
+            "finished": _when(game.finished), "hosted": game.host_id == user.pk,
+            # Counted from 1, as the record's text counts the players.
+            "seat": player + 1 if player is not None else None,
             "left": bool(seat and seat.left) or bool(mine and mine["left"]),
             "replaced_by_a_bot_from_round": replaced.get(game.pk),
             "place": mine["rank"] if mine else None,

@@ -26,7 +26,7 @@ def alices_world(alice, bob):
     chat.post(over, Seat.objects.get(game=over, user=alice), "Well played, all")
     chat.post(over, Seat.objects.get(game=over, user=bob), "Bob's secret plan")
     playing = start_table(bob, others=[alice], bots=2, name="Still going")
-    league = League.objects.create(name="Thursday club", slug="thursday")
+    league = League.objects.create(name="Soirée du jeudi", slug="thursday")
     Membership.objects.create(league=league, user=alice)
     PushSubscription.objects.create(user=alice, endpoint="https://push.example/alice",
                                     p256dh="key", auth="secret", device="Firefox on Android")
@@ -53,7 +53,8 @@ def test_the_file_holds_the_account_and_its_settings(client, alice, alices_world
     assert account["email"] == "alice@example.com"
     assert account["display_name"] == "Alice"
     assert "password" not in json.dumps(data)
-    assert data["leagues"] == [{"league": "Thursday club", "joined": str(
+    assert "Soirée du jeudi" in response.content.decode()  # readable, not \u00e9
+    assert data["leagues"] == [{"league": "Soirée du jeudi", "joined": str(
         Membership.objects.get(user=alice).joined)}]
     assert data["devices"][0]["device"] == "Firefox on Android"
     assert "secret" not in json.dumps(data["devices"])  # the device's key stays on the server
@@ -68,7 +69,8 @@ def test_the_games_come_with_the_seat_and_the_result(client, alice, alices_world
     mine = Seat.objects.get(game=over, user=alice)
     done = games[over.pk]
     assert done["name"] == "Over and done" and done["status"] == "finished"
-    assert done["seat"] == mine.player
+    assert done["seat"] == mine.player + 1  # counted from 1, as the record counts
+    assert done["hosted"] and not games[playing.pk]["hosted"]  # Bob hosts that one
     assert isinstance(done["place"], int) and 1 <= done["place"] <= 4
     assert isinstance(done["points"], int)
     assert games[playing.pk]["status"] == "playing"
@@ -120,7 +122,7 @@ def test_a_seat_given_to_a_bot_keeps_the_game_without_the_bots_result(client, al
     client.force_login(bob)
     _, data = _download(client)
     [kept] = data["games"]
-    assert kept["table"] == game.pk and kept["seat"] == player
+    assert kept["table"] == game.pk and kept["seat"] == player + 1
     assert kept["status"] == "finished"
     assert kept["replaced_by_a_bot_from_round"] == 2
     assert kept["place"] is None and kept["points"] is None
