@@ -24,6 +24,21 @@ class DeleteAccountsForm(forms.Form):
     )
 
 
+class AccountFilter(admin.SimpleListFilter):
+    """Deleted accounts stay (their games keep them), named deleted-<number>: told apart."""
+
+    title = _("account")
+    parameter_name = "account"
+
+    def lookups(self, request, model_admin):
+        return [("kept", _("kept")), ("deleted", _("deleted"))]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("kept", "deleted"):
+            return queryset.filter(deleted__isnull=self.value() == "kept")
+        return queryset
+
+
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     """Superusers manage accounts. Everyone else who may look people up (the league
@@ -54,7 +69,20 @@ class UserAdmin(BaseUserAdmin):
     def get_list_filter(self, request):
         if not request.user.is_superuser:
             return ()
-        return super().get_list_filter(request)
+        return (AccountFilter, *super().get_list_filter(request))
+
+    def get_actions(self, request):
+        # Django's own deletion refuses every account that has played: one way to delete.
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def has_change_permission(self, request, obj=None):
+        # A deleted account is shown, never changed: no password or "active" box would
+        # bring it back.
+        if obj is not None and obj.deleted:
+            return False
+        return super().has_change_permission(request, obj)
 
     def lookup_allowed(self, lookup, value, request=None):
         # Filtering by URL (`?email__startswith=a`, `?password__startswith=…`) would

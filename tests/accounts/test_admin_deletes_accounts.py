@@ -107,3 +107,36 @@ def test_it_erases_their_talk_when_they_asked(root, alice, bob, playing):
     _ask(root, alice, apply="1", reason="Asked by email", erase_talk="on")
     assert list(Message.objects.filter(game=playing).order_by("pk")
                 .values_list("text", "erased")) == [("", True), ("Bye", False)]
+
+
+def test_the_list_offers_one_way_to_delete_accounts(root, alice):
+    page = root.get(CHANGELIST).content.decode()
+    assert 'value="delete_accounts"' in page
+    assert 'value="delete_selected"' not in page  # Django's, which refuses every player
+
+
+def test_the_list_tells_deleted_accounts_apart(root, alice, bob):
+    from games.commands import delete_account
+
+    delete_account(bob.pk)
+    page = root.get(CHANGELIST + "?account=deleted")
+    assert [u.pk for u in page.context["cl"].result_list] == [bob.pk]
+    kept = root.get(CHANGELIST + "?account=kept").context["cl"].result_list
+    assert bob.pk not in [u.pk for u in kept] and alice.pk in [u.pk for u in kept]
+
+
+def test_a_deleted_account_cannot_be_brought_back_here(root, bob):
+    """Its page only shows it: no new password, no "active" box to tick again."""
+    from games.commands import delete_account
+
+    delete_account(bob.pk)
+    change = reverse("admin:accounts_user_change", args=[bob.pk])
+    page = root.get(change).content.decode()
+    assert 'name="is_active"' not in page
+    assert reverse("admin:auth_user_password_change", args=[bob.pk]) not in page
+    root.post(change, {"username": "bob", "is_active": "on", "display_name": "Bob"})
+    password = root.post(reverse("admin:auth_user_password_change", args=[bob.pk]),
+                         {"password1": "A-new-one-123", "password2": "A-new-one-123"})
+    assert password.status_code == 403
+    bob.refresh_from_db()
+    assert not bob.is_active and not bob.has_usable_password()
