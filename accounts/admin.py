@@ -92,6 +92,14 @@ class UserAdmin(BaseUserAdmin):
                 return False
         return super().lookup_allowed(lookup, value, request)
 
+    def get_search_results(self, request, queryset, search_term):
+        queryset, distinct = super().get_search_results(request, queryset, search_term)
+        match = request.resolver_match
+        if match is not None and match.url_name == "autocomplete":
+            # Whom to pick (a league's member, a table's guest): never a deleted account.
+            queryset = queryset.filter(deleted__isnull=True, is_active=True)
+        return queryset, distinct
+
     def get_search_fields(self, request):
         if not request.user.is_superuser:
             return ("username", "display_name")

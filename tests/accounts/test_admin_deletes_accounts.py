@@ -140,3 +140,14 @@ def test_a_deleted_account_cannot_be_brought_back_here(root, bob):
     assert password.status_code == 403
     bob.refresh_from_db()
     assert not bob.is_active and not bob.has_usable_password()
+
+
+def test_nobody_picks_a_deleted_account_as_a_league_member(root, alice, bob):
+    from games.commands import delete_account
+
+    delete_account(bob.pk)
+    found = root.get(reverse("admin:autocomplete"), {
+        "term": "", "app_label": "leagues", "model_name": "membership",
+        "field_name": "user"}).json()
+    ids = {int(r["id"]) for r in found["results"]}
+    assert alice.pk in ids and bob.pk not in ids
