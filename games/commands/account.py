@@ -54,6 +54,11 @@ def delete_account(user_id: int, erase_talk: bool = False) -> bool:
     return True
 
 
+# What tables closed this way said before, kept in their rows: still read in each
+# reader's language.
+EARLIER_REASONS = (gettext_noop("The host deleted their account before the table started."),)
+
+
 def _leave(seat: Seat, user) -> None:
     """Leave one table as its players see anyone leave it, as it is once locked (it may
     have started or closed since the seats were read)."""
@@ -63,8 +68,8 @@ def _leave(seat: Seat, user) -> None:
         if seat is None:
             return
         if game.is_open and game.host_id == user.pk:
-            _close(game, gettext_noop("The host deleted their account before the table "
-                                      "started."))
+            # Every page that says why follows "This table closed before it started."
+            _close(game, gettext_noop("The host deleted their account."))
         elif game.is_open:
             remove_seat(game.pk, seat.pk, by_host=False)
         elif game.is_playing and not (seat.leaving or seat.left):

@@ -91,7 +91,7 @@ def test_deleting_leaves_every_table_as_a_player_leaves_it(client, alice, tables
 
     hosted.refresh_from_db()
     assert hosted.status == Game.Status.ABANDONED
-    assert hosted.end_reason == "The host deleted their account before the table started."
+    assert hosted.end_reason == "The host deleted their account."
     assert not Seat.objects.filter(game=seated, user=alice).exists()
     assert Game.objects.get(pk=seated.pk).is_open  # Carol's table waits for others
     seat = Seat.objects.get(game=in_play, user=alice)
