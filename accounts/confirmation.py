@@ -77,6 +77,15 @@ def resend_wait(user: User) -> int:
                                   settings.RESEND_CONFIRMATION_LIMIT, 3600)
 
 
+def for_deleted_account(token: str) -> bool:
+    """Whether the token, expired or not, was for an account deleted since."""
+    try:
+        data = signing.loads(token, salt=SALT)
+    except signing.BadSignature:
+        return False
+    return User.objects.filter(pk=data.get("user"), deleted__isnull=False).exists()
+
+
 def confirm(token: str) -> User | None:
     """The user whose address the token confirms (now marked confirmed), or None."""
     try:

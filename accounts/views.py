@@ -315,8 +315,10 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
     """The link in the confirmation email: a GET that only confirms an address its owner
     received, so a mail scanner following it does no harm."""
     user = confirmation.confirm(token)
-    return render(request, "accounts/confirm_email.html", {"confirmed": user},
-                  status=200 if user else 400)
+    return render(request, "accounts/confirm_email.html", {
+        "confirmed": user,
+        "deleted": user is None and confirmation.for_deleted_account(token),
+    }, status=200 if user else 400)
 
 
 @require_POST

@@ -94,3 +94,19 @@ def test_a_password_reset_is_not_sent_to_an_unconfirmed_address(client):
     make_user("shady", email_verified=False)
     client.post("/accounts/password/reset/", {"email": "shady@example.com"})
     assert mail.outbox == []
+
+
+def test_a_link_for_a_deleted_account_says_the_account_is_gone(client, alice):
+    """Not "ask for a new one on your profile page": there is no profile any more."""
+    from accounts import confirmation
+    from games.commands import delete_account
+
+    link = confirmation.link_for(alice)
+    delete_account(alice.pk)
+    from urllib.parse import urlsplit
+
+    page = client.get(urlsplit(link).path)
+    assert page.status_code == 400
+    text = page.content.decode()
+    assert "The account this link was for has been deleted." in text
+    assert "profile" not in text.split('id="main"')[1]
