@@ -5,14 +5,20 @@ Everything here but `replay`/`rebuild_state` reveals private information and is 
 games that are over.
 """
 
+import hashlib
+import json
 from collections import defaultdict
+from dataclasses import dataclass
+from datetime import timedelta
 
+from django.core.cache import cache
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import engine
 from games.core.record import apply_recorded
 from games.core.words import cards_phrase, move_sentence, title_name
-from games.models import Game, Seat
+from games.models import Action, Game, Seat
 from games.read.hand import hand_groups
 from games.read.results import result_rows as _result_rows
 from games.read.seat import _taxes, _trade
@@ -70,6 +76,11 @@ class SeatNames:
     def deciders(self) -> dict[int, str]:
         """Who made a seat's own decisions (the ones a review judges): its first player."""
         return self.in_round(0)
+
+    def digest(self) -> str:
+        """What the names are, in a few characters: a key for what was put in their words."""
+        names = json.dumps([sorted(self.now.items()), self._before], ensure_ascii=False)
+        return hashlib.blake2b(names.encode(), digest_size=12).hexdigest()
 
     def replaced(self) -> dict[int, tuple[str, int]]:
         """Each replaced seat's first player and the round the bot took it from."""
@@ -142,6 +153,59 @@ def all_log_lines(actions, names: SeatNames) -> list[dict]:
                               "round": action.round_number,
                               "private": event.get("visible_to") is not None})
     return lines
+
+
+# After a pause this long a line of the record names its time: play took up again.
+LOG_PAUSE = timedelta(minutes=30)
+# A record is read by its players as the game ends and now and then after; a day keeps it
+# for the first and lets the cache forget games nobody opens.
+RECORD_KEPT_FOR = 24 * 3600
+# In the key, so that a release that changes what is kept never reads an older shape.
+RECORD_SHAPE = 1
+
+
+@dataclass(frozen=True)
+class RecordLog:
+    """A finished game's log as its record shows it, folded by round."""
+
+    rounds: list[dict]  # {"number", "start", "lines"}, each line with "resumed"
+    can_replay: bool
+    agreed_after: int | None  # the round after which the table agreed to end
+
+
+def record_log(game: Game, names: SeatNames) -> RecordLog:
+    """The log of `game`, a finished game, in the active language: put in words once and
+    kept in the shared cache for every player who opens the record. A long game has over a
+    thousand lines, each action's events read and told; its record no longer changes, but
+    the players' names do (a rename, a deleted account) and each reads in their own
+    language, so both are in the key, with the game's last action."""
+    key = f"record-log:{RECORD_SHAPE}:{game.pk}:{game.seq}:{get_language()}:{names.digest()}"
+    log = cache.get(key)
+    if log is None:
+        log = _record_log(game, names)
+        cache.set(key, log, RECORD_KEPT_FOR)
+    return log
+
+
+def _record_log(game: Game, names: SeatNames) -> RecordLog:
+    # What the log tells of each action (its events, who made it, when), without the
+    # action's own payload, a second JSON document each, or a model object for each.
+    actions = list(Action.objects.filter(game=game).order_by("seq").values_list(
+        "seq", "round_number", "player", "by", "events", "created", named=True))
+    rounds: list[dict] = []
+    for line in all_log_lines(actions, names):
+        if not rounds or rounds[-1]["number"] != line["round"]:
+            rounds.append({"number": line["round"], "lines": []})
+        rounds[-1]["lines"].append(line)
+    # A time on every line (156 in a round) says nothing: the round's start is named in
+    # its heading, and a line gets its time only where play took up again after a pause.
+    for r in rounds:
+        r["start"] = r["lines"][0]["time"]
+        for previous, line in zip(r["lines"], r["lines"][1:], strict=False):
+            line["resumed"] = line["time"] - previous["time"] >= LOG_PAUSE
+    agreed_after = next((a.round_number for a in actions
+                         if any(e.get("type") == "end_agreed" for e in a.events)), None)
+    return RecordLog(rounds, bool(actions), agreed_after)
 
 
 # The events after which a trick is over (or play begins, after the taxes).

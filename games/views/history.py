@@ -6,7 +6,6 @@ replay reveals every hand, so a game in play must never reach it.
 """
 
 from collections import defaultdict
-from datetime import timedelta
 from itertools import islice
 
 from django import forms
@@ -27,8 +26,8 @@ from games.read import reviews
 from games.read.access import finished_seat_for_user, record_reader
 from games.read.replay import (
     SeatNames,
-    all_log_lines,
     game_results,
+    record_log,
     record_sentence,
     replay,
     replay_context,
@@ -130,9 +129,6 @@ def history(request):
     })
 
 
-# A gap in play long enough that the log says when it went on.
-LOG_PAUSE = timedelta(minutes=30)
-
 @never_cache
 @login_required
 def game_record(request, game_id: int):
@@ -153,27 +149,13 @@ def game_record(request, game_id: int):
                 for p in players
             ],
         })
-    # What the log tells of each action (its events, who made it, when), without the
-    # action's own payload, a second JSON document each, or a model object for each.
-    actions = list(Action.objects.filter(game=game).order_by("seq").values_list(
-        "seq", "round_number", "player", "by", "events", "created", named=True))
     # The log folded by round, one round open at a time: a long game has over a thousand
     # lines, far too many for one page.
-    log_rounds = []
-    for line in all_log_lines(actions, seat_names):
-        if not log_rounds or log_rounds[-1]["number"] != line["round"]:
-            log_rounds.append({"number": line["round"], "lines": []})
-        log_rounds[-1]["lines"].append(line)
-    # A time on every line (156 in a round) says nothing: the round's start is named in
-    # its heading, and a line gets its time only where play took up again after a pause.
-    for r in log_rounds:
-        r["start"] = r["lines"][0]["time"]
-        for previous, line in zip(r["lines"], r["lines"][1:], strict=False):
-            line["resumed"] = line["time"] - previous["time"] >= LOG_PAUSE
+    log = record_log(game, seat_names)
     try:
         open_round = int(request.GET.get("round", ""))
     except ValueError:
-        open_round = log_rounds[0]["number"] if log_rounds else None
+        open_round = log.rounds[0]["number"] if log.rounds else None
     return render(request, "games/history/game.html", {
         "game": game, "me": me, "replaced": replaced,
         # A replaced player's seat finished with the bot: its result is not theirs.
@@ -185,13 +167,12 @@ def game_record(request, game_id: int):
                          if p in seat_names.replaced() else names.get(p, "?")
                          for p in players],
         "rounds": table,
-        "log_rounds": log_rounds, "open_round": open_round,
+        "log_rounds": log.rounds, "open_round": open_round,
         "league_link": LeagueGame.objects.filter(game=game).select_related("league").first(),
         "rematch": Rematch.objects.filter(previous=game).select_related("game").first(),
-        "can_replay": bool(actions),
+        "can_replay": log.can_replay,
         # A game its table agreed to end: after which round (the record of the agreement).
-        "agreed_after": next((a.round_number for a in actions
-                              if any(e.get("type") == "end_agreed" for e in a.events)), None),
+        "agreed_after": log.agreed_after,
         **reviews.review_context(game, seat_names.deciders, me),
     })
 
