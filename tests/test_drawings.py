@@ -246,7 +246,7 @@ def test_the_trick_is_drawn_once_for_each_way_it_reads(drawn, plays):
         mover = view["seats"][view["trick"]["plays"][-1]["seat"]]
         for name, centre in centres.items():
             if seat_of[name] == mover:
-                assert "You played, to beat:" in centre
+                assert "You played; the others must beat this:" in centre
             else:
                 assert "&lt;b&gt;&amp; played, to beat:" in centre
         assert len(set(centres.values())) == 2

@@ -5,6 +5,7 @@ how many cards each player holds, the time left and the table talk."""
 
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from chat.flourishes import BY_KEY as FLOURISHES
@@ -34,8 +35,11 @@ def game_context(game, user) -> dict:
             "my_title": TITLE_NAMES[view["titles"][view["seat"]]] if view["seat"] is not None
             else "",
             "decision": _decision(view["phase"], kinds),
-            "standings": _standings(game, view),
+            "standings": _standings(game, view, seat.player),
         })
+        if game.is_over and game.actions.exists():
+            # The whole game to read back, every hand shown, and replay.
+            context["record_url"] = settings.SITE_URL + reverse("game_record", args=[game.pk])
         if game.is_playing:
             context.update({
                 "since_your_move": since_your_move(game, seat, names),
@@ -131,9 +135,10 @@ def _decision(phase: str, kinds: set[str]) -> str:
     return "play"
 
 
-def _standings(game, view) -> list[dict]:
+def _standings(game, view, me: int | None) -> list[dict]:
     names = {s.player: s.name for s in game.seats_with_users()}
-    return [{"rank": s["rank"], "name": names.get(s["player"], "?"), "score": s["score"]}
+    return [{"rank": s["rank"], "name": names.get(s["player"], "?"), "score": s["score"],
+             "me": s["player"] == me}
             for s in view["game"]["standings"]]
 
 

@@ -66,9 +66,13 @@ def my_actions(view: dict, name_of) -> dict:
     # without taxes asks the Greater Peon every time).
     out["open_the_round"] = out.pop("can_keep_quiet", False) and not out["revolution_offer"]
     out["can_play"] = bool(out["legal_plays"])
-    usable: set[int] = set()
+    usable: set[int] | None = set()
     checked: list[int] = []
-    if give_backs:
+    if give_backs and out["revolution_offer"]:
+        # A Dalmuti dealt both Jesters is asked one thing at a time: the revolution first
+        # (which cancels the taxes), with the hand as dealt; the cards to give back after.
+        usable = None
+    elif give_backs:
         out["pick"] = "give_back"
         usable = {c for cards in give_backs for c in cards}
         out["give_back"] = {"count": view["taxes"]["to_give_back"]}

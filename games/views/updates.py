@@ -8,8 +8,8 @@ update is drawn once per table, step, language and time zone, from the spectator
 (nothing private can be in it), and kept in Redis (or the database's cache without it).
 The places where the readers differ are slots (`{% slot %}`): some are drawn once per
 variant with the update, all of them public (what "Just now" says to each player, where
-they sit, "You played, to beat"); the others are the reader's own (whose turn it is to
-them, their tip, their poller), drawn for them alone.
+they sit, "You played; the others must beat this"); the others are the reader's own
+(whose turn it is to them, their tip, their poller), drawn for them alone.
 
 - A page's stream sends it the update with the variants filled in for its reader, and
   the key of the reader's own part (hand, dock, standing orders:

@@ -11,7 +11,7 @@ from tests.helpers import make_user
 
 pytestmark = pytest.mark.e2e
 
-SIGNED_IN = ["/rules/", "/history/", "/leagues/", "/players/tess/", "/accounts/profile/"]
+SIGNED_IN = ["/", "/rules/", "/history/", "/leagues/", "/players/tess/", "/accounts/profile/"]
 VISITOR = ["/rules/", "/accounts/login/", "/accounts/signup/"]
 
 # Every visible link, button and field of the header: is its centre on the screen, and
@@ -152,4 +152,25 @@ def test_an_organiser_reaches_the_admin_from_the_header(olga, live_server, brows
     if size == "laptop":
         assert page.locator(".site-header").bounding_box()["height"] < 60  # one line
     page.screenshot(path=str(screenshots / f"site-header-organiser-{size}-de.png"))
+    context.close()
+
+
+@pytest.mark.parametrize("width", [820, 1024])
+def test_where_the_links_would_not_fit_on_one_line_they_fold_into_the_menu(
+        tess, browser, live_server, width, screenshots):
+    """A tablet, or a narrow laptop window, in French (the longest words): the header stays
+    one line, the links wait in the menu, which opens beside its button."""
+    context = browser.new_context(viewport={"width": width, "height": 700},
+                                  extra_http_headers={"Accept-Language": "fr"})
+    page = context.new_page()
+    harness.log_in(page, live_server.url, "tess")
+    page.goto(f"{live_server.url}/history/")
+    assert page.locator(".site-header").bounding_box()["height"] < 70  # one line: 60 px
+    page.locator(".site-menu > summary").click()
+    assert sorted(_hrefs(page)) == sorted(SIGNED_IN)
+    for link in page.locator(".site-header nav a").all():
+        expect(link).to_be_visible()
+    assert page.evaluate(UNREACHABLE) == []
+    assert not harness.wider_than_screen(page)
+    page.screenshot(path=str(screenshots / f"site-menu-{width}-fr.png"))
     context.close()

@@ -37,7 +37,7 @@ def test_finished_games_show_my_place(client, alice, bob):
     response = client.get("/")
     entry = response.context["finished"][0]
     assert entry["game"] == game and entry["players"] == 4
-    assert f"you finished {entry['place']} of 4" in response.content.decode()
+    assert f"you finished in place {entry['place']} of 4" in response.content.decode()
     assert 1 <= entry["place"] <= 4
 
 

@@ -8,6 +8,7 @@ import time_machine
 from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from games import commands, engine
@@ -177,8 +178,17 @@ def test_the_end_is_announced_with_the_standings(alice, bob):
     mail.outbox.clear()
     over = Notification.objects.get(game=game, kind="over", user=alice)
     assert emails.deliver(over.pk) == "sent"
-    assert "is over" in mail.outbox[0].subject
-    assert "Bob" in mail.outbox[0].body and "Alice" in mail.outbox[0].body
+    message = mail.outbox[0]
+    assert "is over" in message.subject
+    assert "Bob" in message.body and "Alice" in message.body
+    # The reader finds their own line, and the whole game to read back and replay.
+    standings = [line for line in message.body.splitlines() if line[:1].isdigit()]
+    assert [line for line in standings if "(you)" in line] == \
+        [line for line in standings if "Alice" in line]
+    record = reverse("game_record", args=[game.pk])
+    html = message.alternatives[0][0]
+    assert record in message.body and record in html
+    assert html.count("(you)") == 1
 
 
 def test_an_email_is_written_in_the_players_language(table):

@@ -103,7 +103,7 @@ def test_the_turn_email_tells_the_table_in_the_readers_language_and_zone(
     for user, other, words in ((bob, alice, {
         "subject": "Du bist dran: „Freitag“", "hello": "Hallo Bob,",
         "since": "Seit deinem letzten Zug:", "beat": "Zu schlagen: {}.",
-        "counts": "Karten auf der Hand:", "me": "du {}", "out": "{}: draußen",
+        "counts": "Karten auf der Hand:", "me": "du {}", "out": "{}: raus",
         "talk": "Tischgespräch, seit du zuletzt geschaut hast:",
         "when": "Deine Zeit läuft am {} ab (in {})",
     }), (alice, bob, {

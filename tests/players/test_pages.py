@@ -121,7 +121,7 @@ def test_my_games_and_history_show_my_place_and_points(client, alice, bob):
     row = next(r for r in state.standings if r["player"] == me)
     client.force_login(bob)
     home = client.get("/").content.decode()
-    assert re.search(rf"you finished {row['rank']} of 4 with {row['score']} points?", home)
+    assert re.search(rf"you finished in place {row['rank']} of 4 with {row['score']} points?", home)
     history = client.get(reverse("history")).content.decode()
     assert re.search(rf"Place {row['rank']} · {row['score']} points?", history)
 
