@@ -292,6 +292,19 @@ def test_the_german_title_inside_a_sentence_is_quoted():
     assert unquoted == []
 
 
+# Each language quotes a name (a table's, the game's) one way throughout, Dutch “…”,
+# German „…“, French « … »: a player reads the same marks on the page, in a subject line
+# and in a tip. The opening marks of the other two ways:
+OTHER_OPENING_QUOTES = {"nl": "„«", "de": "«", "fr": "„“"}
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_each_language_quotes_with_one_pair_of_marks(code):
+    odd = [text for entry in i18n.parse_po(CATALOGUES[code]) for text in entry.msgstr.values()
+           if any(mark in text for mark in OTHER_OPENING_QUOTES[code])]
+    assert odd == []
+
+
 def test_every_rule_message_of_the_engine_has_a_translation():
     from games.core.words import ILLEGAL_MOVE_MESSAGES
     from games.engine.errors import MESSAGES

@@ -126,7 +126,7 @@ def test_the_turn_email_tells_the_table_in_the_readers_language_and_zone(
         assert expected["since"]
         for body, esc in ((text, str), (html, escape)):
             assert words["hello"] in body
-            assert esc(expected["since"]) in body and words["since"] in body
+            assert esc(expected["since"] + ".") in body and words["since"] in body
             assert esc(words["beat"].format(expected["beat"])) in body
             assert words["counts"] in body
             for name, count in expected["counts"]:
