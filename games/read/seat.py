@@ -155,6 +155,7 @@ def _own(sight: Sight) -> dict:
         **turn_context(sight),
         **game_facts(sight),
         "my_title": my_title(sight.view),
+        "taxes_note": taxes_note(sight.view),
         **seat_changes(sight),
         **ending_by_agreement(sight),
         **tip_context(sight.game, sight.me, sight.view),
@@ -344,6 +345,16 @@ def round_exchanges(sight: Sight) -> dict:
         "taxes": _taxes(view, sight.name_of),
         "trade": _trade(view, sight.name_of),
     }
+
+
+def taxes_note(view: dict) -> dict | None:
+    """What the reader gave and received in this round's taxes, told with their hand while
+    the round is played: their best cards are gone from it, or cards they did not have
+    came in. Their own cards, in their own part of the page alone."""
+    taxes = view["taxes"]
+    if view["phase"] != "play" or not (taxes["gave"] and taxes["received"]):
+        return None
+    return {"gave": cards_phrase(taxes["gave"]), "received": cards_phrase(taxes["received"])}
 
 
 def my_title(view: dict) -> str:

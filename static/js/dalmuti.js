@@ -1,6 +1,17 @@
 // Small progressive enhancements; the site works without JavaScript.
 document.documentElement.classList.add("js");
 
+// Whether the player is using the keyboard: the card the page focuses when a turn starts
+// shows the keyboard's outline only then (to a tap, an outlined card looked chosen).
+document.addEventListener("keydown", (event) => {
+  if (!event.ctrlKey && !event.metaKey && !event.altKey) {
+    document.documentElement.dataset.keyboard = "";
+  }
+}, { capture: true });
+document.addEventListener("pointerdown", () => {
+  delete document.documentElement.dataset.keyboard;
+}, { capture: true });
+
 // The version and the key of its own part that a table's page shows, as its poller asks
 // with them (null on a page without a poller).
 const pollerShows = () => {

@@ -237,3 +237,28 @@ def test_the_talks_flourishes_are_drawn_as_emoji(tables, browser, live_server, s
         assert len(drawn) == buttons.count() + 2
     assert drawn == [{"Noto Color Emoji"}] * len(drawn), drawn
     context.close()
+
+
+FOCUSED_CARD_OUTLINE = """() => {
+    const input = document.activeElement;
+    if (!input || !input.matches('.hcard input')) return null;
+    return getComputedStyle(input.nextElementSibling).outlineStyle;
+}"""
+
+
+def test_the_card_focused_as_a_turn_starts_looks_chosen_only_to_the_keyboard(
+        tables, browser, live_server):
+    """When a turn starts the focus goes to the first card a player may choose; outlined,
+    to a player who taps it looked chosen already (the counter said 0). Its outline is the
+    keyboard's: shown once the player uses it."""
+    context = harness.new_context(browser, "phone")
+    page = context.new_page()
+    harness.log_in(page, live_server.url, "tess")
+    page.goto(f"{live_server.url}/t/{tables['lead']}/")
+    expect(page.locator(PRIMARY["lead"]).first).to_be_visible()
+    page.wait_for_function("document.activeElement.matches('.hcard input')")
+    assert page.evaluate(FOCUSED_CARD_OUTLINE) == "none"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUSED_CARD_OUTLINE) == "solid"
+    context.close()
