@@ -137,9 +137,22 @@ document.addEventListener("htmx:afterRequest", (event) => {
     let wasMyTurn = false;
 
     // Nothing may hide under the move dock: its height is kept for the stylesheet.
+    let dockHeight = 0;
     const measureDock = () => {
       const dock = document.getElementById("actions");
-      root.style.setProperty("--dock-h", dock ? `${dock.offsetHeight}px` : "0px");
+      const height = dock ? dock.offsetHeight : 0;
+      const grew = height > dockHeight;
+      dockHeight = height;
+      root.style.setProperty("--dock-h", `${height}px`);
+      // The dock grows as it names the cards chosen ("Play 2 Archbishops (1 Jester)"): the
+      // page moves up so that none of them ends under it.
+      const chosen = dock && grew && [...document.querySelectorAll(
+        ".move-form input[name=card]:checked")].pop();
+      if (chosen) {
+        const below = chosen.closest(".hcard").getBoundingClientRect().bottom
+          - dock.getBoundingClientRect().top;
+        if (below > 0) window.scrollBy(0, below + 8);
+      }
     };
     if (window.ResizeObserver) {
       const observer = new ResizeObserver(measureDock);

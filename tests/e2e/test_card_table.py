@@ -262,3 +262,41 @@ def test_the_card_focused_as_a_turn_starts_looks_chosen_only_to_the_keyboard(
     page.keyboard.press("Shift+Tab")
     assert page.evaluate(FOCUSED_CARD_OUTLINE) == "solid"
     context.close()
+
+
+def test_a_dock_that_grows_never_covers_a_chosen_card(tables, browser, live_server):
+    """On a phone the dock under the hand grows as it names the cards chosen (a label on
+    two lines, a Jester joined by itself): the page moves so that the cards chosen stay
+    above it."""
+    context = harness.new_context(browser, "phone")
+    page = context.new_page()
+    harness.log_in(page, live_server.url, "tess")
+    page.goto(f"{live_server.url}/t/{tables['lead']}/")
+    card = page.locator("label.hcard:has(input:not([disabled]))").last
+    expect(card).to_be_visible()
+    # The last card just above the dock, and chosen.
+    page.evaluate("""() => {
+        const cards = [...document.querySelectorAll('label.hcard')]
+            .filter((label) => !label.querySelector('input').disabled);
+        const dock = document.getElementById('actions');
+        window.scrollBy(0, cards.at(-1).getBoundingClientRect().bottom
+            - dock.getBoundingClientRect().top + 4);
+    }""")
+    card.tap()
+    expect(card.locator("input")).to_be_checked()
+    # The dock grows by a line or two.
+    page.evaluate("""() => {
+        const more = document.createElement('p');
+        more.style.height = '5rem';
+        document.getElementById('actions').append(more);
+    }""")
+    page.wait_for_function("""() => parseFloat(getComputedStyle(document.documentElement)
+        .getPropertyValue('--dock-h')) >= document.getElementById('actions').offsetHeight""")
+    below = page.evaluate("""() => {
+        const chosen = [...document.querySelectorAll('.move-form input[name=card]:checked')]
+            .pop().closest('.hcard');
+        return chosen.getBoundingClientRect().bottom
+            - document.getElementById('actions').getBoundingClientRect().top;
+    }""")
+    assert below <= 0
+    context.close()
