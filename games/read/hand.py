@@ -65,6 +65,10 @@ def my_actions(view: dict, name_of) -> dict:
     # Asked only so that nobody can tell whether they hold both jesters (a first round
     # without taxes asks the Greater Peon every time).
     out["open_the_round"] = out.pop("can_keep_quiet", False) and not out["revolution_offer"]
+    # Declared by the Greater Peon, a revolution turns the table round: the holder is told
+    # what their own does.
+    out["great_revolution"] = out["revolution_offer"] and view["seat"] is not None \
+        and view["titles"][view["seat"]] == "greater_peon"
     out["can_play"] = bool(out["legal_plays"])
     usable: set[int] | None = set()
     checked: list[int] = []
