@@ -152,6 +152,7 @@ def game_record(request, game_id: int):
     # The log folded by round, one round open at a time: a long game has over a thousand
     # lines, far too many for one page.
     log = record_log(game, seat_names)
+    rematch = Rematch.objects.filter(previous=game).select_related("game").first()
     try:
         open_round = int(request.GET.get("round", ""))
     except ValueError:
@@ -169,7 +170,11 @@ def game_record(request, game_id: int):
         "rounds": table,
         "log_rounds": log.rounds, "open_round": open_round,
         "league_link": LeagueGame.objects.filter(game=game).select_related("league").first(),
-        "rematch": Rematch.objects.filter(previous=game).select_related("game").first(),
+        "rematch": rematch,
+        # One way to the rematch: join it while it fills up and the reader has no seat
+        # there, else go to it.
+        "join_rematch": rematch is not None and rematch.game.is_open
+        and not rematch.game.seats.filter(user=request.user).exists(),
         "can_replay": log.can_replay,
         # A game its table agreed to end: after which round (the record of the agreement).
         "agreed_after": log.agreed_after,

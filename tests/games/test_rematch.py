@@ -160,3 +160,23 @@ def test_only_players_of_the_game_can_ask_for_a_rematch(client, finished):
 def test_a_rematch_is_asked_for_with_a_post(client, finished, bob):
     client.force_login(bob)
     assert client.get(reverse("rematch", args=[finished.pk])).status_code == 405
+
+
+def _rematch_controls(page: str) -> tuple[bool, bool, bool]:
+    """What the record offers of the rematch: to open one, to join it, to go to it."""
+    return ("Rematch: same players, same rules" in page, "Join the rematch" in page,
+            "Go to the rematch" in page)
+
+
+def test_the_record_offers_one_way_to_the_rematch(client, finished, alice, bob):
+    """Before one is opened, to open it; then, to whoever has no seat there yet, to join it;
+    to whoever sits there, or once it has begun, to go to it: never two at once."""
+    record = reverse("game_record", args=[finished.pk])
+    client.force_login(bob)
+    assert _rematch_controls(client.get(record).content.decode()) == (True, False, False)
+    client.post(reverse("rematch", args=[finished.pk]))
+    assert _rematch_controls(client.get(record).content.decode()) == (False, False, True)
+    client.force_login(alice)
+    assert _rematch_controls(client.get(record).content.decode()) == (False, True, False)
+    client.post(reverse("rematch", args=[finished.pk]))
+    assert _rematch_controls(client.get(record).content.decode()) == (False, False, True)
