@@ -179,6 +179,9 @@ def record_log(game: Game, names: SeatNames) -> RecordLog:
     thousand lines, each action's events read and told; its record no longer changes, but
     the players' names do (a rename, a deleted account) and each reads in their own
     language, so both are in the key, with the game's last action."""
+    if not game.is_over:
+        # Its private lines (every hand given back in the taxes) are for a game that is over.
+        raise ValueError(f"game {game.pk} is in play: its record is not open")
     key = f"record-log:{RECORD_SHAPE}:{game.pk}:{game.seq}:{get_language()}:{names.digest()}"
     log = cache.get(key)
     if log is None:

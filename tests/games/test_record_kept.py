@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from games.commands.account import delete_account
 from games.models import Action
-from tests.leagues.helpers import play_game
+from games.read.replay import SeatNames, record_log
+from tests.leagues.helpers import play_game, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +77,9 @@ def test_each_language_has_its_own_words_in_the_kept_log(client, alice, bob, fin
     assert [seq for seq, _ in dutch] == [seq for seq, _ in english]
     assert dutch != english
     assert any("speelt" in text or "past" in text for _, text in dutch)
+
+
+def test_a_game_in_play_has_no_record_to_keep(alice, bob):
+    game = start_game(alice, [bob])
+    with pytest.raises(ValueError):
+        record_log(game, SeatNames(game))
