@@ -239,6 +239,19 @@ def test_the_talks_flourishes_are_drawn_as_emoji(tables, browser, live_server, s
     context.close()
 
 
+@pytest.fixture
+def lead(live_server):
+    """A table where it is Tess's turn to lead a trick: the one phase the tests below need
+    (the `tables` of every phase take some 20 s to make)."""
+    tess = make_user("tess", display_name="Tess")
+    for seed in range(20260101, 20260140):
+        game = play_until(start_table(tess, bots=3, seed=seed, name="Kitchen table"),
+                          lambda g: _my_turn(g, tess, "play", trick=False))
+        if _my_turn(game, tess, "play", trick=False):
+            return game.pk
+    raise AssertionError("no deal gives Tess a lead")
+
+
 FOCUSED_CARD_OUTLINE = """() => {
     const input = document.activeElement;
     if (!input || !input.matches('.hcard input')) return null;
@@ -247,14 +260,14 @@ FOCUSED_CARD_OUTLINE = """() => {
 
 
 def test_the_card_focused_as_a_turn_starts_looks_chosen_only_to_the_keyboard(
-        tables, browser, live_server):
+        lead, browser, live_server):
     """When a turn starts the focus goes to the first card a player may choose; outlined,
     to a player who taps it looked chosen already (the counter said 0). Its outline is the
     keyboard's: shown once the player uses it."""
     context = harness.new_context(browser, "phone")
     page = context.new_page()
     harness.log_in(page, live_server.url, "tess")
-    page.goto(f"{live_server.url}/t/{tables['lead']}/")
+    page.goto(f"{live_server.url}/t/{lead}/")
     expect(page.locator(PRIMARY["lead"]).first).to_be_visible()
     page.wait_for_function("document.activeElement.matches('.hcard input')")
     assert page.evaluate(FOCUSED_CARD_OUTLINE) == "none"
@@ -264,14 +277,14 @@ def test_the_card_focused_as_a_turn_starts_looks_chosen_only_to_the_keyboard(
     context.close()
 
 
-def test_a_dock_that_grows_never_covers_a_chosen_card(tables, browser, live_server):
+def test_a_dock_that_grows_never_covers_a_chosen_card(lead, browser, live_server):
     """On a phone the dock under the hand grows as it names the cards chosen (a label on
     two lines, a Jester joined by itself): the page moves so that the cards chosen stay
     above it."""
     context = harness.new_context(browser, "phone")
     page = context.new_page()
     harness.log_in(page, live_server.url, "tess")
-    page.goto(f"{live_server.url}/t/{tables['lead']}/")
+    page.goto(f"{live_server.url}/t/{lead}/")
     card = page.locator("label.hcard:has(input:not([disabled]))").last
     expect(card).to_be_visible()
     # The last card just above the dock, and chosen.
