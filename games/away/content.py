@@ -35,9 +35,9 @@ def game_context(game, user) -> dict:
             "my_title": TITLE_NAMES[view["titles"][view["seat"]]] if view["seat"] is not None
             else "",
             "decision": _decision(view["phase"], kinds),
-            "standings": _standings(game, view, seat.player),
+            "standings": _standings(view, names, seat.player),
         })
-        if game.is_over and game.actions.exists():
+        if game.is_over and game.seq:  # the number of its last action: 0, none
             # The whole game to read back, every hand shown, and replay.
             context["record_url"] = settings.SITE_URL + reverse("game_record", args=[game.pk])
         if game.is_playing:
@@ -135,8 +135,7 @@ def _decision(phase: str, kinds: set[str]) -> str:
     return "play"
 
 
-def _standings(game, view, me: int | None) -> list[dict]:
-    names = {s.player: s.name for s in game.seats_with_users()}
+def _standings(view, names: dict[int, str], me: int | None) -> list[dict]:
     return [{"rank": s["rank"], "name": names.get(s["player"], "?"), "score": s["score"],
              "me": s["player"] == me}
             for s in view["game"]["standings"]]
