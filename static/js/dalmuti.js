@@ -429,8 +429,10 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const REFRESH_MS = 15000;
     const words = JSON.parse(holder.dataset.timeWords);
     let skew = Number(holder.dataset.now) * 1000 - Date.now();
+    // A number keeps its unit on its line ("59 min"), as the server writes it.
     const fill = (format, values) =>
-      format.replace(/%\((\w+)\)d/g, (_, name) => String(values[name]));
+      format.replace(/%\((\w+)\)d/g, (_, name) => String(values[name]))
+        .replace(/(\d) /g, "$1\u00a0");
     const span = (ms) => {
       const seconds = Math.trunc(ms / 1000);
       if (seconds < 60) return words.under;

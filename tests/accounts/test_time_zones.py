@@ -57,7 +57,7 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time_on_the_page(
         page = client.get(f"/t/{game.pk}/").content.decode()
         # (The time left is in an element of its own, which the page's script runs on.)
         text = re.sub(r"<[^>]+>", "", page)
-        assert f"Your time to decide runs out on {TOKYO} (in 20 h 20 min)." in text
+        assert f"Your time to decide runs out on {TOKYO} (in 20\u00a0h 20\u00a0min)." in text
         assert "EST" not in page and "3:30 p.m." not in page
         # The table's log too: the deal at 20:30 UTC was at 05:30 in Tokyo (that day).
         assert f'<time datetime="{STARTED.isoformat()}">5:30 a.m.</time>' in page
@@ -65,7 +65,7 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time_on_the_page(
         client.force_login(new_york)
         page = client.get(f"/t/{game.pk}/").content.decode()
         assert ("Votre temps de décision expire le 24 novembre 2026 15:30 EST "
-                "(dans 20 h 20 min).") in re.sub(r"<[^>]+>", "", page)
+                "(dans 20\u00a0h 20\u00a0min).") in re.sub(r"<[^>]+>", "", page)
         assert f'<time datetime="{STARTED.isoformat()}">15:30</time>' in page
         assert "JST" not in page
 
@@ -88,8 +88,8 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time_in_emails(two
         "The game at Test table has started", "A decision awaits you at Test table",
         "Reminder: Test table is waiting for you"]
     _started, turn, reminder = to[tokyo.email]
-    assert f"Your time runs out on {TOKYO} (in 23 h 55 min)" in turn.body
-    assert f"Your time runs out on {TOKYO} (in 6 h 0 min)" in reminder.body
+    assert f"Your time runs out on {TOKYO} (in 23\u00a0h 55\u00a0min)" in turn.body
+    assert f"Your time runs out on {TOKYO} (in 6\u00a0h 0\u00a0min)" in reminder.body
     for message in (turn, reminder):
         html = message.alternatives[0][0]
         assert TOKYO in html and "EST" not in message.body + html
@@ -97,7 +97,7 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time_in_emails(two
 
     _started, turn, reminder = to[new_york.email]
     french = "Votre temps expire le 24 novembre 2026 15:30 EST"
-    for message, left in ((turn, "23 h 55 min"), (reminder, "6 h 0 min")):
+    for message, left in ((turn, "23\u00a0h 55\u00a0min"), (reminder, "6\u00a0h 0\u00a0min")):
         html = message.alternatives[0][0]
         assert f"{french} (dans {left})" in message.body and french in html
         assert "JST" not in message.body + html
@@ -118,16 +118,18 @@ def test_a_summary_lists_each_tables_deadline_in_the_readers_time(two_zones):
 
 def test_what_is_left_is_said_shortly_in_the_readers_language():
     now = timezone.now()
+    # Each number keeps its unit (a no-break space between them).
     with time_machine.travel(now, tick=False):
-        assert time_left(now + timedelta(hours=3, minutes=20, seconds=30)) == "3 h 20 min"
-        assert time_left(now + timedelta(days=2, hours=4)) == "2 d 4 h"
-        assert time_left(now + timedelta(minutes=5)) == "5 min"
+        assert time_left(now + timedelta(hours=3, minutes=20, seconds=30)) == (
+            "3\u00a0h 20\u00a0min")
+        assert time_left(now + timedelta(days=2, hours=4)) == "2\u00a0d 4\u00a0h"
+        assert time_left(now + timedelta(minutes=5)) == "5\u00a0min"
         assert time_left(now + timedelta(seconds=20)) == "under a minute"
         assert time_left(now - timedelta(hours=1)) == "under a minute"
         with translation.override("de"):
-            assert time_left(now + timedelta(hours=3, minutes=20)) == "3 Std 20 Min"
+            assert time_left(now + timedelta(hours=3, minutes=20)) == "3\u00a0Std 20\u00a0Min"
         with translation.override("nl"):
-            assert time_left(now + timedelta(days=1, hours=2)) != "1 d 2 h"
+            assert time_left(now + timedelta(days=1, hours=2)) != "1\u00a0d 2\u00a0h"
 
 
 # -- the daily summary at each reader's own hour --

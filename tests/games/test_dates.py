@@ -68,8 +68,8 @@ def test_emails_write_a_deadline_in_the_same_one_format(dealt, language):
 
 
 @pytest.mark.parametrize(("language", "just_now", "minutes"), [
-    ("en", "just now", "for 5 min"),
-    ("nl", "zojuist", "sinds 5 min"),
+    ("en", "just now", "for 5\u00a0min"),
+    ("nl", "zojuist", "sinds 5\u00a0min"),
 ])
 def test_my_games_says_just_now_under_a_minute(client, dealt, language, just_now, minutes):
     game, users = dealt
@@ -81,7 +81,7 @@ def test_my_games_says_just_now_under_a_minute(client, dealt, language, just_now
     with time_machine.travel(MOMENT + timedelta(seconds=20), tick=False):
         home = _words(client.get("/").content.decode())
         assert f"· {just_now}" in home
-        assert not re.search(r"(?<!\d)0 min", home)
+        assert not re.search(r"(?<!\d)0\u00a0min", home)
     with time_machine.travel(MOMENT + timedelta(minutes=5), tick=False):
         assert f"· {minutes}" in _words(client.get("/").content.decode())
 

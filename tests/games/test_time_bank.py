@@ -481,7 +481,7 @@ def test_turn_and_reminder_emails_and_the_seats_count_the_bank(client, alice, bo
             emails.deliver(pk)
         turn = [m.body for m in mail.outbox if m.to == [seat.user.email]
                 and "runs out" in m.body]
-        assert turn and "(in 2 d 11 h)" in turn[0]
+        assert turn and "(in 2\u00a0d 11\u00a0h)" in turn[0]
         mail.outbox.clear()
         # 60 hours in all: the reminder comes 15 hours before the end.
         traveller.move_to(since + 45 * HOUR - timedelta(minutes=1))
@@ -493,10 +493,10 @@ def test_turn_and_reminder_emails_and_the_seats_count_the_bank(client, alice, bo
             emails.deliver(pk)
         reminder = [m.body for m in mail.outbox if m.to == [seat.user.email]
                     and "runs out" in m.body]
-        assert reminder and "(in 15 h 0 min)" in reminder[0]
+        assert reminder and "(in 15\u00a0h 0\u00a0min)" in reminder[0]
         client.force_login(next(u for u in (alice, bob, carol) if u != seat.user))
         page = client.get(f"/t/{game.pk}/").content.decode()
     assert "a time bank of 2 days" in page
     # The others' seats show their whole bank, the player on turn the turn's time left.
-    assert page.count("2 d 0 h left") >= 1
-    assert "15 h 0 min" in page
+    assert page.count("2\u00a0d 0\u00a0h left") >= 1
+    assert "15\u00a0h 0\u00a0min" in page
