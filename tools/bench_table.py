@@ -6,6 +6,7 @@
                                           # finished game's table and record, emails
                                           # per round
     python -m tools.bench_table --worker  # + human move -> bot move through a real worker
+    python -m tools.bench_table --only finished   # one part alone
 
 Everything it creates is removed again (rolled back, or deleted after the worker run). It
 still writes, so it refuses a database whose name does not contain "bench"
@@ -109,21 +110,23 @@ def _table_in_play(users, n_bots: int, said: int = 1) -> Game:
     return game
 
 
-def _timed(client: Client, path: str, times: int, status: int) -> list[float]:
+def _timed(client: Client, path: str, times: int, status: int,
+           headers: dict | None = None) -> list[float]:
     """Milliseconds each of `times` requests for `path` took, each answered `status`."""
     took = []
     for _ in range(times):
         start = time.perf_counter()
-        response = client.get(path, secure=True)
+        response = client.get(path, secure=True, headers=headers)
         took.append((time.perf_counter() - start) * 1000)
         assert response.status_code == status, (path, response.status_code)
     return took
 
 
-def _cpu(client: Client, path: str, times: int, status: int) -> float:
+def _cpu(client: Client, path: str, times: int, status: int,
+         headers: dict | None = None) -> float:
     """CPU milliseconds per request of `times` requests for `path`, each answered `status`."""
     start = time.process_time()
-    _timed(client, path, times, status)
+    _timed(client, path, times, status, headers)
     return (time.process_time() - start) * 1000 / times
 
 
@@ -156,6 +159,8 @@ def parser() -> argparse.ArgumentParser:
                              "(1: a word, as most tables have; 30: a panel full of talk)")
     parser.add_argument("--moves-seen", type=int, default=120,
                         help="moves after which the host's page is loaded, then reloaded")
+    parser.add_argument("--only", choices=("pages", "floor", "in-play", "finished", "emails"),
+                        help="measure one part alone (the worker's latency apart)")
     return parser
 
 
@@ -182,11 +187,17 @@ class Bench:
                 ALLOWED_HOSTS=["testserver"],
                 EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
             ):
-                self.pages(options["polls"], options["loads"], options["said"])
-                self.floor(options["loads"], options["said"])
-                self.in_play(options["moves_seen"])
-                self.finished(options["loads"])
-                self.emails_per_round()
+                parts = {
+                    "pages": lambda: self.pages(options["polls"], options["loads"],
+                                                options["said"]),
+                    "floor": lambda: self.floor(options["loads"], options["said"]),
+                    "in-play": lambda: self.in_play(options["moves_seen"]),
+                    "finished": lambda: self.finished(options["loads"]),
+                    "emails": self.emails_per_round,
+                }
+                for name, measure in parts.items():
+                    if options["only"] in (None, name):
+                        measure()
                 raise Rollback
         except Rollback:
             pass
@@ -300,11 +311,16 @@ class Bench:
         per_turn = max(5, loads // 20)
         self.stdout.write(f"a finished game of three rounds at a table of five ({lines} "
                           f"actions), CPU per load (median of 5 turns of {per_turn}, in-process):")
-        for name, path in (("the table", f"/t/{game.pk}/"),
-                           ("its record", reverse("game_record", args=[game.pk]))):
-            _timed(client, path, 3, 200)
-            took = [_cpu(client, path, per_turn, 200) for _ in range(5)]
-            self.stdout.write(f"  {name:12s} {statistics.median(took):.2f} ms")
+        replay = reverse("replay", args=[game.pk])
+        for name, path, headers in (
+                ("the table", f"/t/{game.pk}/", {}),
+                ("its record", reverse("game_record", args=[game.pk]), {}),
+                ("its replay, halfway", f"{replay}?step={lines // 2}", {}),
+                # The replay's next step, as its "Next" button asks for it.
+                ("a replay step", f"{replay}?step={lines - 1}", {"HX-Request": "true"})):
+            _timed(client, path, 3, 200, headers)
+            took = [_cpu(client, path, per_turn, 200, headers) for _ in range(5)]
+            self.stdout.write(f"  {name:20s} {statistics.median(took):.2f} ms")
 
     def emails_per_round(self) -> None:
         """A four-human table, everyone on "every turn", nobody watching: each player acts

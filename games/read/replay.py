@@ -10,6 +10,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.core.cache import cache
 from django.utils.translation import get_language
@@ -209,6 +210,38 @@ def _record_log(game: Game, names: SeatNames) -> RecordLog:
     agreed_after = next((a.round_number for a in actions
                          if any(e.get("type") == "end_agreed" for e in a.events)), None)
     return RecordLog(rounds, bool(actions), agreed_after)
+
+
+class RecordedAction(NamedTuple):
+    """One action of a finished game's record, as its replay reads it."""
+
+    seq: int
+    round_number: int
+    player: int | None
+    kind: str
+    payload: dict
+    events: list
+
+
+# In the key, as RECORD_SHAPE.
+SCRIPT_SHAPE = 1
+
+
+def replay_script(game: Game) -> tuple[RecordedAction, ...]:
+    """The actions of `game`, a finished game, in order: read from the database once and
+    kept in the shared cache for its replay, whose every step rebuilds the table from
+    them (a three-round game has some three hundred, each with two JSON documents)."""
+    if not game.is_over:
+        # Every hand is in it.
+        raise ValueError(f"game {game.pk} is in play: its record is not open")
+    key = f"replay-script:{SCRIPT_SHAPE}:{game.pk}:{game.seq}"
+    script = cache.get(key)
+    if script is None:
+        script = tuple(RecordedAction(*row) for row in Action.objects.filter(game=game)
+                       .order_by("seq").values_list("seq", "round_number", "player", "kind",
+                                                    "payload", "events"))
+        cache.set(key, script, RECORD_KEPT_FOR)
+    return script
 
 
 # The events after which a trick is over (or play begins, after the taxes).

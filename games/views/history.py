@@ -32,12 +32,13 @@ from games.read.replay import (
     replay,
     replay_context,
     replay_neighbours,
+    replay_script,
 )
 from leagues.models import League, LeagueGame, Rematch, Replacement
 from leagues.standings import finished_rounds
 
 from .. import commands
-from ..models import Action, Game, Seat
+from ..models import Game, Seat
 
 GAMES_PER_PAGE = 25
 
@@ -208,7 +209,7 @@ STEP_SIZES = ("action", "trick", "round")
 @vary_on_headers("HX-Request")
 def replay_page(request, game_id: int):
     game, me, _replaced = record_reader(request, game_id)
-    actions = list(Action.objects.filter(game=game).order_by("seq"))
+    actions = replay_script(game)
     if not actions:
         raise Http404(_("This game was never dealt: there is nothing to replay."))
     total = len(actions)
