@@ -39,12 +39,13 @@ from .cards import (
 )
 from .errors import MESSAGES, IllegalMove
 from .events import EVENT_KINDS, EventKind
-from .game import Game, derive_seed, seating_draw, seating_from_cards
+from .game import JSON_VERSION, Game, derive_seed, seating_draw, seating_from_cards
 from .options import Options
 from .round import PHASES, Round, deal
 
 __all__ = [
     "JESTER",
+    "JSON_VERSION",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "MESSAGES",

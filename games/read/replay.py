@@ -223,23 +223,50 @@ class RecordedAction(NamedTuple):
     events: list
 
 
+@dataclass(frozen=True)
+class ReplayScript:
+    """A finished game's record as its replay steps through it: the actions, and the
+    table as each round began, written down as the engine writes a state (by the index in
+    `actions` of the action that began the round), so that a step rebuilds the table from
+    its round's start rather than from the deal of the first."""
+
+    actions: tuple[RecordedAction, ...]
+    round_starts: dict[int, dict]
+
+    def states_around(self, options: engine.Options,
+                      step: int) -> tuple[engine.Game | None, engine.Game]:
+        """The table before and after the action of `step` (1-based, within the record)."""
+        start = max((i for i in self.round_starts if i <= step - 2), default=None)
+        state = None if start is None else engine.Game.from_json(self.round_starts[start])
+        before = None
+        for action in self.actions[(0 if start is None else start + 1):step]:
+            before = state
+            state = apply_recorded(state, options, action.kind, action.player,
+                                   action.payload)
+        return before, state
+
+
 # In the key, as RECORD_SHAPE.
 SCRIPT_SHAPE = 1
+ROUND_BEGINS = frozenset({"start", "next_round"})
 
 
-def replay_script(game: Game) -> tuple[RecordedAction, ...]:
-    """The actions of `game`, a finished game, in order: read from the database once and
-    kept in the shared cache for its replay, whose every step rebuilds the table from
-    them (a three-round game has some three hundred, each with two JSON documents)."""
+def replay_script(game: Game) -> ReplayScript:
+    """The record of `game`, a finished game, for its replay: read from the database once
+    and kept in the shared cache, since every step rebuilds the table from it (a
+    three-round game has some three hundred actions, each with two JSON documents)."""
     if not game.is_over:
         # Every hand is in it.
         raise ValueError(f"game {game.pk} is in play: its record is not open")
-    key = f"replay-script:{SCRIPT_SHAPE}:{game.pk}:{game.seq}"
+    key = f"replay-script:{SCRIPT_SHAPE}:{engine.JSON_VERSION}:{game.pk}:{game.seq}"
     script = cache.get(key)
     if script is None:
-        script = tuple(RecordedAction(*row) for row in Action.objects.filter(game=game)
-                       .order_by("seq").values_list("seq", "round_number", "player", "kind",
-                                                    "payload", "events"))
+        actions = tuple(RecordedAction(*row) for row in Action.objects.filter(game=game)
+                        .order_by("seq").values_list("seq", "round_number", "player",
+                                                     "kind", "payload", "events"))
+        round_starts = {i: state.to_json() for i, (action, state)
+                        in enumerate(replay(game, actions)) if action.kind in ROUND_BEGINS}
+        script = ReplayScript(actions, round_starts)
         cache.set(key, script, RECORD_KEPT_FOR)
     return script
 

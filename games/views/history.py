@@ -6,7 +6,6 @@ replay reveals every hand, so a game in play must never reach it.
 """
 
 from collections import defaultdict
-from itertools import islice
 
 from django import forms
 from django.contrib import messages
@@ -21,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from games import engine
 from games.core.words import title_name
 from games.read import reviews
 from games.read.access import finished_seat_for_user, record_reader
@@ -29,7 +29,6 @@ from games.read.replay import (
     game_results,
     record_log,
     record_sentence,
-    replay,
     replay_context,
     replay_neighbours,
     replay_script,
@@ -209,7 +208,8 @@ STEP_SIZES = ("action", "trick", "round")
 @vary_on_headers("HX-Request")
 def replay_page(request, game_id: int):
     game, me, _replaced = record_reader(request, game_id)
-    actions = replay_script(game)
+    script = replay_script(game)
+    actions = script.actions
     if not actions:
         raise Http404(_("This game was never dealt: there is nothing to replay."))
     total = len(actions)
@@ -219,10 +219,8 @@ def replay_page(request, game_id: int):
         by = "action"
     playing = request.GET.get("play") == "1"
     # The state before the step's action too: the review judged the decision from there.
-    before = after = None
-    for _action, state in islice(replay(game, actions), step):
-        before, after = after, state
-    action, state = actions[step - 1], after
+    before, state = script.states_around(engine.Options.from_json(game.options), step)
+    action = actions[step - 1]
     seat_names = SeatNames(game)
     names = seat_names.in_round(action.round_number)
     # A seat an organiser gave to a bot was its player's before.

@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Action
-from games.read.replay import replay_script
+from games import engine
+from games.read.replay import replay, replay_script
 from tests.leagues.helpers import play_game, start_game
 
 pytestmark = pytest.mark.django_db
@@ -68,11 +69,28 @@ def test_every_step_of_the_kept_record_shows_what_the_actions_show(client, alice
 
 
 def test_the_kept_record_is_the_games_record(finished):
-    script = replay_script(finished)
+    script = replay_script(finished).actions
     recorded = list(Action.objects.filter(game=finished).order_by("seq"))
     assert [(a.seq, a.round_number, a.player, a.kind, a.payload, a.events) for a in script] \
         == [(a.seq, a.round_number, a.player, a.kind, a.payload, a.events) for a in recorded]
-    assert replay_script(finished) == script
+    assert replay_script(finished).actions == script
+
+
+@pytest.mark.parametrize("options", [{"rounds": 2}, {"rounds": 3, "scoring": False}])
+def test_each_step_rebuilt_from_its_rounds_start_is_the_records_state(alice, bob, options):
+    """A step rebuilds the table from the start of its round, kept with the record: at
+    every step of every round, before and after its action, the state is the one a replay
+    of the whole record from the deal reaches."""
+    game = play_game(alice, [bob], bots=3, options=options)
+    script = replay_script(game)
+    assert len(script.round_starts) == options["rounds"]
+    engine_options = engine.Options.from_json(game.options)
+    whole = [state.to_json() for _action, state in replay(game)]
+    for step in range(1, len(whole) + 1):
+        before, after = script.states_around(engine_options, step)
+        assert after.to_json() == whole[step - 1], step
+        assert (before.to_json() if before else None) == (
+            whole[step - 2] if step > 1 else None), step
 
 
 def test_a_game_in_play_has_no_replay_to_keep(alice, bob):
