@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Action
 from games import engine
+from games.models import Action
 from games.read.replay import replay, replay_script
 from tests.leagues.helpers import play_game, start_game
 
