@@ -158,10 +158,22 @@ def test_every_phase_puts_its_control_on_screen(tables, browser, live_server, si
     context.close()
 
 
-def test_a_refused_move_shows_why(tables, browser, live_server):
+@pytest.fixture
+def giving_back(live_server):
+    """A table where Tess gives back cards in the taxes: the one phase the test below needs
+    (the `tables` of every phase take some 20 s to make)."""
+    tess = make_user("tess", display_name="Tess")
+    for seed in range(20260101, 20260140):
+        game = start_table(tess, bots=3, seed=seed, name="Kitchen table")
+        if _my_turn(game, tess, "taxes"):
+            return game.pk
+    raise AssertionError("no deal has Tess give back cards")
+
+
+def test_a_refused_move_shows_why(giving_back, browser, live_server):
     page = harness.new_context(browser, "phone").new_page()
     harness.log_in(page, live_server.url, "tess")
-    page.goto(f"{live_server.url}/t/{tables['taxes']}/")
+    page.goto(f"{live_server.url}/t/{giving_back}/")
     for card in page.locator("label.hcard:has(input:checked)").all():
         card.click()  # giving back nothing: refused
     # The page keeps Give back disabled until the count is right; the server must refuse
@@ -210,8 +222,15 @@ def _fonts_drawing(page, context, selector: str) -> list[set[str]]:
             for node in found]
 
 
+@pytest.fixture
+def over(live_server):
+    """A finished table, where Tess is a Greater Peon."""
+    tess = make_user("tess", display_name="Tess")
+    return play_out(start_table(tess, bots=3, seed=9, name="Kitchen table")).pk
+
+
 @pytest.mark.parametrize("size", harness.SIZES)
-def test_the_talks_flourishes_are_drawn_as_emoji(tables, browser, live_server, size,
+def test_the_talks_flourishes_are_drawn_as_emoji(over, browser, live_server, size,
                                                  colour_emoji_font, screenshots):
     """A flourish's picture (the coffee, the cards...) is drawn by the emoji font, never by a
     text font's black-and-white sign for the same character: on its button, in the talk,
@@ -219,7 +238,7 @@ def test_the_talks_flourishes_are_drawn_as_emoji(tables, browser, live_server, s
     context = harness.new_context(browser, size)
     page = context.new_page()
     harness.log_in(page, live_server.url, "tess")
-    page.goto(f"{live_server.url}/t/{tables['over']}/")  # Tess is a Greater Peon there
+    page.goto(f"{live_server.url}/t/{over}/")
     if size == "phone":
         page.locator("[data-chat-toggle]").click()
     buttons = page.locator(".flourish-button")
