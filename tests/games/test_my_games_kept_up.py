@@ -55,9 +55,10 @@ def test_the_lists_alone_come_to_the_page_that_draws_them_again(client, alice, b
     assert "1 table awaits you" in count and 'data-awaiting="1"' in lists
     assert page.count('id="awaiting-count"') == 1 and 'hx-swap-oob="true"' not in page
     assert re.search(r'class="game-name">Mine<.*?<time datetime="[^"]+" data-left>'
-                     r'20 h 40 min</time> left<', lists, re.S)
+                     r'20\u00a0h 40\u00a0min</time> left<', lists, re.S)
     assert re.search(r'class="game-name">Theirs<.*?waiting for Bob\s+· '
-                     r'<time datetime="[^"]+" data-since>for 3 h 20 min</time>', lists, re.S)
+                     r'<time datetime="[^"]+" data-since>for 3\u00a0h 20\u00a0min</time>',
+                     lists, re.S)
     # The lists alone are not taken for the page, nor the page for them.
     assert "HX-Request" in answer["Vary"]
 
@@ -70,7 +71,7 @@ def test_the_lists_use_the_words_of_the_table_in_the_readers_language(client, al
         traveller.move_to(START + timedelta(days=1, hours=2))
         client.force_login(alice)
         lists = client.get("/", **LISTS).content.decode()
-    assert re.search(r"data-since>seit 1 T 2 Std</time>", lists), lists
+    assert re.search(r"data-since>seit 1\u00a0T 2\u00a0Std</time>", lists), lists
 
 
 def test_a_tab_signed_out_since_reloads_as_the_sites_door(client):
