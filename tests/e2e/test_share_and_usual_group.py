@@ -129,6 +129,9 @@ def test_share_the_link_and_invite_the_usual_group(tables, browser, live_server,
     # Ada blocks Tess from her profile: Tess's list no longer offers her.
     context, page = _page(browser, live_server, "phone", _logged_in(browser, live_server, "ada"))
     page.goto(url + "/accounts/profile/")
+    # The notifications box above is drawn once the service worker is ready: the list
+    # below it must not move under the tap.
+    expect(page.locator("[data-push]")).to_have_attribute("data-shown", "1")
     page.get_by_role("button", name="Block invitations from Tess").click()
     expect(page.get_by_text("Tess can no longer invite you.")).to_be_visible()
     expect(page.get_by_role("button", name="Let Tess invite you again")).to_be_visible()

@@ -117,8 +117,11 @@ CHECK = r"""() => {
     return problems.concat(window.__cspViolations || []);
 }"""
 # No page loads a part of itself after its "load" event (nothing is fetched on "load" or
-# on coming into view); its scripts lay it out within a frame or two. Playwright's
-# "networkidle" would wait half a second of quiet on each of some sixty pages a run.
+# on coming into view); its scripts lay it out within a frame or two, but for the box
+# that offers notifications on this device, drawn once the service worker is ready (it
+# marks itself `data-shown`). Playwright's "networkidle" would wait half a second of quiet
+# on each of some sixty pages a run.
+PUSH_BOXES_SHOWN = "() => !document.querySelector('[data-push]:not([data-shown])')"
 SETTLED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 WATCH_CSP = """window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation',
@@ -177,6 +180,7 @@ def _crawl(page, base: str, seeds: list[str], role: str, size: str, code: str,
             continue
         seen.add(_kind(path))
         page.goto(base + path)  # to its "load" event
+        page.wait_for_function(PUSH_BOXES_SHOWN)
         page.evaluate(SETTLED)
         where = f"{role} {size} {code} {path}"
         found = page.evaluate(CHECK)
