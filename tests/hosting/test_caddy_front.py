@@ -275,3 +275,19 @@ def test_a_move_reaches_another_players_open_stream_within_a_second(front):
     heard = [at for version, at in stream.heard.items() if version > before]
     assert heard, "the move did not reach the other player's stream within a second"
     assert min(heard) - answered < 1
+    # The worker goes on playing the bots after the move: wait until the table waits for
+    # a person again, so that nothing reads the tables while the test's database is
+    # emptied (a flush that met the worker's reads deadlocked, and left this game behind
+    # for the next tests of the process).
+    _until_a_person_is_awaited(game, seats)
+
+
+def _until_a_person_is_awaited(game, seats) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        game.refresh_from_db()
+        if not game.is_playing or any(game.awaiting.get(str(s.player))
+                                      for s in seats.values()):
+            return
+        time.sleep(0.1)
+    raise AssertionError("the bots did not come back to a person's turn")
