@@ -248,6 +248,7 @@ class ReplayScript:
 
 # In the key, as RECORD_SHAPE.
 SCRIPT_SHAPE = 1
+# The recorded actions that deal a round.
 ROUND_BEGINS = frozenset({"start", "next_round"})
 
 
@@ -285,11 +286,11 @@ def replay_neighbours(actions, step: int, by: str) -> tuple[int | None, int | No
     elif by == "trick":
         marks = [
             i + 1 for i, a in enumerate(actions)
-            if a.kind in ("start", "next_round")
+            if a.kind in ROUND_BEGINS
             or any(e.get("type") in TRICK_ENDS for e in a.events)
         ]
     else:
-        marks = [i + 1 for i, a in enumerate(actions) if a.kind in ("start", "next_round")]
+        marks = [i + 1 for i, a in enumerate(actions) if a.kind in ROUND_BEGINS]
     marks = sorted({1, total, *marks})
     back = max((m for m in marks if m < step), default=None)
     forward = min((m for m in marks if m > step), default=None)

@@ -110,10 +110,12 @@ def span(length: timedelta | None) -> str:
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
     if days:
-        return _bound(_(TIME_WORDS["days"]) % {"days": days, "hours": hours})
-    if hours:
-        return _bound(_(TIME_WORDS["hours"]) % {"hours": hours, "minutes": minutes})
-    return _bound(_(TIME_WORDS["minutes"]) % {"minutes": minutes})
+        words = _(TIME_WORDS["days"]) % {"days": days, "hours": hours}
+    elif hours:
+        words = _(TIME_WORDS["hours"]) % {"hours": hours, "minutes": minutes}
+    else:
+        words = _(TIME_WORDS["minutes"]) % {"minutes": minutes}
+    return _bound(words)
 
 
 @register.filter

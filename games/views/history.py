@@ -25,6 +25,7 @@ from games.core.words import title_name
 from games.read import reviews
 from games.read.access import finished_seat_for_user, record_reader
 from games.read.replay import (
+    ROUND_BEGINS,
     SeatNames,
     game_results,
     record_log,
@@ -228,7 +229,7 @@ def replay_page(request, game_id: int):
                 in seat_names.replaced().items() if action.round_number < from_round}
     round_starts = [
         {"number": a.round_number, "step": i + 1}
-        for i, a in enumerate(actions) if a.kind in ("start", "next_round")
+        for i, a in enumerate(actions) if a.kind in ROUND_BEGINS
     ]
     previous, following = replay_neighbours(actions, step, by)
     context = {
