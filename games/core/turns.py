@@ -51,16 +51,28 @@ def games_waiting_for(user) -> list[Game]:
 def tables_awaiting(user) -> int:
     """How many games in play wait for the player now (`awaits_person`), in one query: for
     the header, the tab title and the app's badge."""
-    return sum(1 for player, awaiting in _AWAITING(user.pk) if str(player) in awaiting)
+    return tables_awaiting_each([user.pk])[user.pk]
+
+
+def tables_awaiting_each(user_ids: Iterable[int]) -> dict[int, int]:
+    """`tables_awaiting` for each of these players, two to a query: a move's answer
+    brings the count to the mover and to the player whose turn it now is."""
+    ids = list(dict.fromkeys(user_ids))
+    counts = dict.fromkeys(ids, 0)
+    for at in range(0, len(ids), 2):
+        pair = ids[at:at + 2]
+        for user_id, player, awaiting in _AWAITING(pair[0], pair[-1]):
+            counts[user_id] += str(player) in awaiting
+    return counts
 
 
 # Asked for the header of nearly every page (compiled once). The filter is
 # `awaits_person` in SQL: a person's own seat, in the round in play.
 _AWAITING = CompiledQuery(
-    lambda user_id: Seat.objects.filter(
-        user_id=user_id, game__status=Game.Status.PLAYING, stand_in=False,
+    lambda first, second: Seat.objects.filter(
+        user_id__in=(first, second), game__status=Game.Status.PLAYING, stand_in=False,
         player__isnull=False, joining=False, leaving=False, left=False,
-    ).values_list("player", "game__awaiting"))
+    ).values_list("user_id", "player", "game__awaiting"))
 
 
 def trick_key(view: dict) -> str:

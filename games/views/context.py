@@ -6,11 +6,13 @@ from games.core.turns import tables_awaiting
 
 def awaiting_you(request) -> dict:
     """The count of tables awaiting the player, asked of the database only if the page
-    shows it (fragments never do), and once."""
+    shows it (fragments never do), and once: not at all where the request was told it
+    (`awaiting_counted`: a move's answer, asked with the next player's)."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    counted: list[int] = []
+    told = getattr(request, "awaiting_counted", None)
+    counted: list[int] = [] if told is None else [told]
 
     def count() -> int:
         if not counted:

@@ -66,9 +66,13 @@ def act(request, game_id: int):
             # from it before the answer, which is drawn from that update too. Drawing it
             # reads the round's record: a connection lost after the commit shows there.
             seats = played.seats_after or played.seats_with_users()
+            # The mover's header's count, asked with the next player's (their own part
+            # comes with the update): one query for both.
+            counted: dict[int, int | None] = {request.user.pk: None}
             request.shared_update = updates.prepare(
                 game_id, steps[-1], get_language(), timezone.get_current_timezone_name(),
-                played=(played, seats))
+                played=(played, seats), counted=counted)
+            request.awaiting_counted = counted[request.user.pk]
             return after_change(request, game_id, me, game=played, seats=seats)
         except DatabaseError:
             # The move is committed; only showing the table afterwards failed.

@@ -47,7 +47,7 @@ from django.utils import timezone, translation
 from chat.panel import panel_context
 from games.core import live
 from games.core.live import Step
-from games.core.turns import nudge_open, stand_in_vote_open, tables_awaiting
+from games.core.turns import nudge_open, stand_in_vote_open, tables_awaiting_each
 from games.core.words import move_sentence
 from games.models import Game, Seat
 from games.read.narration import round_log, since, since_you_looked, spectator_lines
@@ -169,12 +169,13 @@ def shareable(game: Game, context: dict, seats: list) -> bool:
     return not any(stand_in_vote_open(s) for s in seats)
 
 
-def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
-         ) -> tuple[dict, dict]:
+def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None,
+         counted: dict[int, int | None] | None = None) -> tuple[dict, dict]:
     """The update that brings a page showing version `since` (record number `since_seq`)
     to the table as `game` holds it, in the active language and time zone; and each
     player's own part (`own_parts`). `seats`: the table's seats with their users, if the
-    caller read them."""
+    caller read them. `counted`: users whose header's count to ask along with the awaited
+    readers' (a move's mover, whose answer is drawn next), filled in where asked."""
     if seats is None:
         seats = game.seats_with_users()
     # The round's record (up to `game`: a move made since is another update's), read
@@ -236,21 +237,29 @@ def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
         if reader in parts:
             parts[reader]["slots"] = slots
     by_player = {str(seat.player): seat for seat in seats}
-    for reader, part in parts.items():
-        if part["awaited"] and not part["ask"]:
-            _draw_own(game, by_player[reader], seats, part, drawing.nonce)
+    awaited = [reader for reader, part in parts.items() if part["awaited"] and not part["ask"]]
+    if awaited:
+        # Drawn with no request: the header's count that comes with their own part is
+        # asked here (a page's answers have it from games.views.context), the mover's
+        # with it.
+        counts = tables_awaiting_each([*(by_player[r].user_id for r in awaited),
+                                       *(counted or {})])
+        if counted is not None:
+            counted.update((user_id, counts[user_id]) for user_id in counted)
+        for reader in awaited:
+            me = by_player[reader]
+            _draw_own(game, me, seats, parts[reader], drawing.nonce, counts[me.user_id])
     return shared, parts
 
 
-def _draw_own(game: Game, me: Seat, seats: list[Seat], part: dict, nonce: str) -> None:
+def _draw_own(game: Game, me: Seat, seats: list[Seat], part: dict, nonce: str,
+              awaiting_count: int) -> None:
     """Draw into `part` the own parts of a reader the table now waits for (whose turn it
     is to them, their tip, their hand and dock), so that their page takes the update
     without asking for them. Their forms carry a marker where the page's form token goes,
     filled in by their stream (`Update.event_for`)."""
     context = _own_context(game, me, seats, part["panels"])
-    # Drawn with no request: the header's count that comes with their own part is counted
-    # here (a page's answers have it from games.views.context).
-    context.update({"csrf_token": csrf_marker(nonce), "awaiting_count": tables_awaiting(me.user)})
+    context.update({"csrf_token": csrf_marker(nonce), "awaiting_count": awaiting_count})
     part["slots"] = {**part.get("slots", {}), **own_drawn(context, None, send_me=True)}
     part["mine"] = True
 
@@ -284,16 +293,17 @@ def own_drawn(context: dict, request, send_me: bool) -> dict[str, str]:
 
 
 def prepare(game_id: int, step: Step, language: str, zone: str,
-            played: tuple[Game, list[Seat]] | None = None) -> "Update | None":
+            played: tuple[Game, list[Seat]] | None = None,
+            counted: dict[int, int | None] | None = None) -> "Update | None":
     """Draw the update `step` announces (brought up to the table's version now, or the
     one of `played`: the table as a move left it, and its seats) in this language and
     time zone, and keep it with the players' own parts for the table's pages; None when
-    the step's start is not known."""
+    the step's start is not known. `counted`: as `draw`'s."""
     if step.since is None:
         return None
     game, seats = played or (Game.objects.get(pk=game_id), None)
     with translation.override(language), timezone.override(zone):
-        shared, own = draw(game, step.since, step.since_seq, seats)
+        shared, own = draw(game, step.since, step.since_seq, seats, counted)
     places = [keys(game_id, step.version, step.since, language, zone)]
     if shared["version"] != step.version:
         # The table moved on: kept under the version it shows too, for that step's pages.

@@ -232,6 +232,44 @@ def test_a_page_whose_update_is_late_is_told_to_ask(table, monkeypatch):
     assert head == {"v": game.version, "ask": True}
 
 
+def test_a_moves_answer_counts_the_mover_and_the_next_player_in_one_query(table, monkeypatch):
+    """The header's count of tables awaiting a player comes with their own part: in a
+    move's answer for the mover, and in the shared update for the player whose turn it
+    now is. Both counts are asked of the database at once, each the one its reader would
+    be told alone."""
+    from django.test import Client
+
+    from games.core import turns
+
+    game, people = table
+    # Another table of theirs, so that the counts differ by who is awaited where.
+    elsewhere = start_table(people[1], [people[0], people[2], people[3]],
+                            options={"first_round_taxes": False})
+    play_until(elsewhere, lambda g: g.engine_state().round.phase == "play")
+    monkeypatch.setattr(updates, "sharing", lambda request: True)
+    asked = []
+    counting = turns._AWAITING
+    monkeypatch.setattr(turns, "_AWAITING", lambda *ids: asked.append(ids) or counting(*ids))
+    for _ in range(3):
+        game.refresh_from_db()
+        seat = waiting_humans(game)[0]
+        page = Page(Client(), game, seat.user)
+        since = game.version
+        asked.clear()
+        answer = page.move(legal(game, seat)[0], game.wait_for(seat.player).token)
+        assert answer.status_code == 200
+        game.refresh_from_db()
+        after = waiting_humans(game)[0]
+        assert after.user != seat.user
+        assert len(asked) == 1, asked
+        counts = re.findall(r'<span id="awaiting-count"[^>]* data-awaiting="(\d+)" '
+                            r'hx-swap-oob="true">', answer.content.decode())
+        assert counts == [str(turns.tables_awaiting(seat.user))]
+        update = updates._read(game.pk, game.version, since)
+        event = update.event_for(after.player, "test-form-token")
+        assert f'data-awaiting="{turns.tables_awaiting(after.user)}" hx-swap-oob' in event
+
+
 def test_a_table_nobody_talked_at_reads_its_chat_from_the_database_once(table, monkeypatch):
     """The move's answer needs the newest chat message's id: where Redis does not know it
     (nobody has talked, or its entry lapsed), the database is read once and Redis told,
