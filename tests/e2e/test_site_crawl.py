@@ -141,10 +141,10 @@ def site(live_server):
     commands.add_bot(open_table.pk, "basic")
     commands.set_watchable(playing.pk, tess, True, talk=True)
     league = make_league(name=LONG_NAMES[3], slug="friday", members=[tess, bram])
-    this_year_season(league)
+    season = this_year_season(league)
     rita = make_user("rita")
     given = start_table(tess, [rita], bots=2, seed=23, name=LONG_NAMES[1])
-    LeagueGame.objects.create(game=given, league=league)
+    LeagueGame.objects.create(game=given, league=league, season=season)
     replace_by_bot(given.pk, given.seats.get(user=rita).pk, "basic",
                    "Rita is away until the spring.")
     given = play_out(given)
