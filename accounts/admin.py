@@ -5,7 +5,7 @@ from django.db.models.constants import LOOKUP_SEP
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.commands import delete_account
+from games.commands import delete_account, name_changed
 from games.read.account import tables_left
 from leagues.admin import action_page
 
@@ -76,6 +76,11 @@ class UserAdmin(BaseUserAdmin):
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)
         return actions
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and {"username", "display_name"} & set(form.changed_data):
+            name_changed(obj)
 
     def has_change_permission(self, request, obj=None):
         # A deleted account is shown, never changed: no password or "active" box would

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from dalmuti_site import channels
 from games.commands import delete_account as delete_the_account
-from games.commands import set_away, set_profile_standing_orders
+from games.commands import name_changed, set_away, set_profile_standing_orders
 from games.core import background
 from games.read.account import tables_left
 from games.read.usual_group import usual_group_context
@@ -201,6 +201,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             if "email" in form.changed_data:
                 form.instance.email_verified = False
             user = form.save()
+            if "display_name" in form.changed_data:
+                name_changed(user)
             if "away_until" in form.changed_data or (
                 form.cleaned_data["away_until"] and "time_zone" in form.changed_data
             ):

@@ -35,10 +35,11 @@ def create_league_table(
         turn_limit = season.table_turn_limit if season is not None else league.turn_limit
     with transaction.atomic():
         game = commands.create_table(host, name, seats, league.default_options, turn_limit)
-        for _i in range(bots):
-            commands.add_bot(game.pk, bot_level)
         LeagueGame.objects.create(game=game, league=league, season=season)
         commands.invite_users(game, guests, invited_by or host, limited=True)
+        # After the invitations: the bots are named away from the friends invited.
+        for _i in range(bots):
+            commands.add_bot(game.pk, bot_level)
     return game
 
 

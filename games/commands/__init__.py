@@ -45,16 +45,22 @@ from .moves import (
     wake_bots,
 )
 from .notifications import set_talk_notices
-from .seats import choose_join_place, join_in_progress, leave_game, taken_off
-from .tables import (
+from .seats import (
     BOT_NAMES,
+    choose_join_place,
+    free_bot_name,
+    join_in_progress,
+    leave_game,
+    name_changed,
+    taken_off,
+)
+from .tables import (
     add_bot,
     cancel_table,
     check_bot_level,
     create_table,
     expire_invitations,
     expire_open_tables,
-    free_bot_name,
     invite,
     invite_users,
     join,
@@ -76,6 +82,7 @@ __all__ = [
     "choose_join_place", "delete_account",
     "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
     "expire_invitations", "expire_open_tables", "free_bot_name", "forget_old_pauses",
+    "name_changed",
     "invite", "invite_users",
     "join",
     "join_in_progress", "lapse_end_proposals", "leave_game", "propose_end", "vote_end",

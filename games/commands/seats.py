@@ -2,7 +2,10 @@
 at any time and take effect when the round in play ends, between its result and the next deal: the
 newcomer sits in the middle (the Great Dalmuti picks when there are two middle places),
 the leaver is out from the next round on and keeps their points. A leaver's cards are
-played to the end of the round by the stand-in bot."""
+played to the end of the round by the stand-in bot.
+
+Also the names at a table: a bot is named away from every person at it, whoever sat down
+or renamed themselves first."""
 
 import math
 import time
@@ -14,13 +17,71 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.models import User
 from games.core.turns import no_next_round
+from leagues.models import Replacement
 from players.reliability import why_not_admitted
 
 from .. import engine
 from ..models import Game, Invitation, Removal, Seat
 from .base import Rejected, save_state, table_touched
 from .moves import wake_bots
+
+BOT_NAMES = [
+    "Ada", "Bram", "Cato", "Dido", "Ezra", "Fien", "Gus", "Hedda", "Ivo", "Juno", "Kees",
+    "Lotte", "Mats", "Nora", "Otto", "Pim", "Quin", "Roos", "Sem", "Tess",
+]
+
+
+def names_taken(game: Game) -> set[str]:
+    """The names at the table (casefolded), bots' and people's, and those of the friends
+    invited to it by name, who may sit down yet."""
+    taken = {seat.name.casefold() for seat in game.seats_with_users()}
+    taken.update(user.name.casefold() for user in User.objects.filter(
+        pk__in=game.invitations.exclude(user=None).values("user")))
+    return taken
+
+
+def free_bot_name(game: Game) -> str:
+    """A bot's name that nobody at the table has yet, bot or person, nor a friend invited
+    to it (two "Ada"s at one table, one of them a bot, would leave every log line in
+    doubt)."""
+    taken = names_taken(game)
+    return next((n for n in BOT_NAMES if n.casefold() not in taken), str(_("Bot")))
+
+
+def keep_names_apart(game: Game) -> bool:
+    """Give another name to each bot that bears a person's at the table: a friend sat down
+    after it, or renamed themselves. A bot that replaced a player keeps its record of the
+    replacement in step. Under the table's lock; whether a bot was renamed."""
+    seats = game.seats_with_users()
+    people = {seat.name.casefold() for seat in seats if seat.user_id is not None}
+    renamed = False
+    for seat in seats:
+        if seat.user_id is None and seat.name.casefold() in people:
+            old, seat.bot_name = seat.bot_name, free_bot_name(game)
+            seat.save(update_fields=["bot_name"])
+            Replacement.objects.filter(game=game, player=seat.player, bot_name=old).update(
+                bot_name=seat.bot_name)
+            renamed = True
+    return renamed
+
+
+def name_changed(user) -> None:
+    """A player renamed themselves (their profile, or an organiser in the admin): the bots
+    at their tables not yet over keep their names apart, and the open pages are told. A
+    finished game's record is left as it was played."""
+    for game_id in Seat.objects.filter(
+            user=user, game__status__in=(Game.Status.OPEN, Game.Status.PLAYING),
+    ).values_list("game_id", flat=True):
+        with transaction.atomic():
+            game = Game.locked(game_id)
+            if game.status in (Game.Status.OPEN, Game.Status.PLAYING) \
+                    and keep_names_apart(game):
+                if game.is_playing:
+                    table_touched(game)
+                else:
+                    game.save(update_fields=["updated"])
 
 
 def taken_off() -> str:
@@ -80,6 +141,7 @@ def join_in_progress(game_id: int, user) -> Seat:
         _seat_change(game, user)
         seat = Seat.for_user(game, user, joining=True)
         answer_invitations(game, user)
+        keep_names_apart(game)
         table_touched(game)
     return seat
 

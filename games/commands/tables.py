@@ -31,23 +31,7 @@ from ..models import (
 )
 from .base import Rejected, begin_round, save_state
 from .moves import run_automatic, wake_bots
-from .seats import answer_invitations, taken_off
-
-BOT_NAMES = [
-    "Ada", "Bram", "Cato", "Dido", "Ezra", "Fien", "Gus", "Hedda", "Ivo", "Juno", "Kees",
-    "Lotte", "Mats", "Nora", "Otto", "Pim", "Quin", "Roos", "Sem", "Tess",
-]
-
-
-def free_bot_name(game: Game) -> str:
-    """A bot's name that nobody at the table has yet, bot or person (two "Ada"s at one
-    table, one of them a bot, would leave every log line in doubt)."""
-    used = set()
-    for seat in game.seats_with_users():
-        used.add((seat.bot_name or "").casefold())
-        if seat.user is not None:
-            used.add(str(seat.user).casefold())
-    return next((n for n in BOT_NAMES if n.casefold() not in used), str(_("Bot")))
+from .seats import answer_invitations, free_bot_name, keep_names_apart, names_taken, taken_off
 
 
 def create_table(host, name: str, seats: int, options: dict, turn_limit: int = 0,
@@ -90,6 +74,7 @@ def join(game_id: int, user) -> Seat:
             raise Rejected(_("This table is full."), 409)
         seat = Seat.for_user(game, user)
         answer_invitations(game, user)
+        keep_names_apart(game)
         game.save(update_fields=["updated"])
     return seat
 
@@ -363,7 +348,7 @@ def _seat_key(seat: Seat) -> str:
 def seat_bot_like(new: Game, seat: Seat) -> Seat:
     """A bot at the new table of the same level, and name if free, as this one."""
     bot = add_bot(new.pk, seat.bot_level)
-    if seat.bot_name and not new.seats.filter(bot_name=seat.bot_name).exists():
+    if seat.bot_name and seat.bot_name.casefold() not in names_taken(new):
         Seat.objects.filter(pk=bot.pk).update(bot_name=seat.bot_name)
     return bot
 
