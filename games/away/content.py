@@ -54,10 +54,17 @@ def game_context(game, user) -> dict:
 
 def since_your_move(game, seat, names: dict[int, str]) -> str:
     """The "while you were away" line for what the table did since the player's last move
-    (the round so far if they have not moved yet), from the public events alone."""
+    (the round so far if they have not moved yet), from the public events alone. Counted
+    from their move's place in the record: the passes standing orders make right after
+    it are recorded in its transaction, before the time of the move was stamped."""
     actions = game.actions.order_by("seq")
+    moved = None
     if seat.last_acted:
-        actions = actions.filter(created__gt=seat.last_acted)
+        moved = (game.actions.filter(player=seat.player, by="player",
+                                     created__lte=seat.last_acted)
+                 .order_by("-seq").values_list("seq", flat=True).first())
+    if moved is not None:
+        actions = actions.filter(seq__gt=moved)
     else:
         actions = actions.filter(round_number=game.round_number)
     lines = [line for line in log_lines(list(actions), seat, names)

@@ -195,3 +195,37 @@ def test_two_worlds_that_differ_only_in_hidden_cards_give_the_same_email(alice, 
     _subject, text, html = emails.render(name, bob, context)
     assert "Table talk since you last looked:\n  Alice: Tea is served <b>now</b>" in text
     assert "<strong>Alice:</strong> Tea is served &lt;b&gt;now&lt;/b&gt;" in html
+
+
+def test_since_your_move_counts_from_the_move_in_the_record_not_its_time(make_user):
+    """The passes standing orders make right after the reader's move (in its very
+    transaction, and so before the time their last move was stamped) are part of what
+    happened since: the line counts from their move's place in the record."""
+    people = [make_user(name, display_name=name.title())
+              for name in ("ava", "ben", "cleo", "dan")]
+    game = start_table(people[0], people[1:], options={"rounds": 3, "first_round_taxes": False})
+    game.seats.exclude(user=people[0]).update(auto_pass=True)
+    game.seats.filter(user=people[0]).update(auto_pass=False)
+    for _ in range(400):
+        game.refresh_from_db()
+        seat = waiting_humans(game)[0]
+        actions = legal(game, seat)
+        plays = [a for a in actions if a["type"] == "play"]
+        act_as(game, seat, (plays or actions)[-1 if seat.user == people[0] else 0])
+        if seat.user != people[0]:
+            continue
+        game.refresh_from_db()
+        moved = game.actions.filter(player=seat.player, by="player").latest("seq")
+        after = list(game.actions.filter(seq__gt=moved.seq).order_by("seq"))
+        awaited = waiting_humans(game)
+        if after and after[0].by == "standing_order" and awaited \
+                and people[0] not in [s.user for s in awaited]:
+            break
+    else:
+        raise AssertionError("no standing order passed right after her move")
+    seat = game.seats.select_related("user").get(user=people[0])
+    names = {s.player: s.name for s in game.seats.select_related("user")}
+    passer = names[after[0].player]
+    with translation.override("en"):
+        since = content.since_your_move(game, seat, names)
+    assert passer in since, since
