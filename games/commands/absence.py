@@ -213,10 +213,11 @@ def forget_old_pauses(now: datetime | None = None) -> int:
     return deleted
 
 
-def nudge(game_id: int, user, player: int) -> None:
+def nudge(game_id: int, user, player: int) -> bool:
     """`user` nudges the player the table is waiting for: an email like a reminder, at
     most one from each player per turn, and only once that turn has lasted an hour (half
-    the time limit on a shorter clock)."""
+    the time limit on a shorter clock). Whether it reaches them: not if they take no
+    notifications (or have nowhere to take them)."""
     with transaction.atomic():
         game = Game.locked(game_id)
         me = game.seats.filter(user=user).first()
@@ -257,6 +258,7 @@ def nudge(game_id: int, user, player: int) -> None:
         for notification in made:
             background.after_commit("send_notification", notification.pk)
         group_channel.for_nudge(game, me.player, player, wait.public_token)
+    return bool(made) and target.user.notify != target.user.Notify.NEVER
 
 
 def vote_stand_in(game_id: int, user, player: int) -> bool:

@@ -213,16 +213,22 @@ def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime 
     return "send", None
 
 
+# What a "daily" player is told beside their summary: what it would tell too late (a
+# reminder before their time runs out, a friend's nudge: the table waits on them now),
+# and, once a game each, its start and its final standings, which no summary tells.
+DAILY_TOO = (Kind.REMINDER, Kind.NUDGE, Kind.STARTED, Kind.OVER)
+
+
 def for_everyone(game: Game, kind: str, except_user=None) -> None:
-    """The game started or ended: one email for every human at the table. Nobody is told
-    of a start they made or watched happen."""
+    """The game started or ended: one email for every human at the table who takes
+    notifications. Nobody is told of a start they made or watched happen."""
     now = timezone.now()
     watching = now - timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
     for seat in game.seats.select_related("user").exclude(user=None):
         saw_it = seat.user == except_user or (seat.last_seen and seat.last_seen > watching)
         if kind == Kind.STARTED and saw_it:
             continue
-        if _wants(seat.user, seat.user.Notify.EVERY_TURN):
+        if seat.user.notify != seat.user.Notify.NEVER:
             notify(seat.user, f"{kind}:{game.pk}", kind, now, game)
 
 
@@ -297,8 +303,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         removed = Removal.objects.filter(pk=notification.key.split(":")[2]).exists()
         return ("send", None) if removed and not Removal.invited_again(game.pk, user) \
             else ("withdrawn", None)
-    daily_reminder = notification.kind == Kind.REMINDER and user.notify == user.Notify.DAILY
-    if not daily_reminder and not _wants(user, user.Notify.EVERY_TURN):
+    if not _wants(user, user.Notify.EVERY_TURN) and not (
+            notification.kind in DAILY_TOO and _wants(user, user.Notify.DAILY)):
         return "preference", None
     if notification.kind in (Kind.STARTED, Kind.OVER):
         # A seat an organiser gave to a bot meanwhile is no longer theirs to hear of.
@@ -333,7 +339,7 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         remind_at = limit - remind_before(game, seat, wait)
         if remind_at > now:  # a vacation moved the deadline
             return "postpone", remind_at
-        if daily_reminder and Notification.objects.filter(
+        if user.notify == user.Notify.DAILY and Notification.objects.filter(
                 user=user, kind=Kind.DAILY, status=Status.SENT, channel=notification.channel,
                 sent__gt=wait.since).exists():
             return "told in the summary", None

@@ -155,8 +155,15 @@ def who_may_join(request, game_id: int):
 @refusals_answered()
 def nudge(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
-    commands.nudge(game.pk, request.user, _posted_int(request, "player"))
-    messages.success(request, _("Nudged: they get an email saying the table waits for them."))
+    player = _posted_int(request, "player")
+    reached = commands.nudge(game.pk, request.user, player)
+    name = game.seats.select_related("user").get(player=player).name
+    if reached:
+        messages.success(request, _("Nudged: %(name)s is told that the table waits for them.")
+                         % {"name": name})
+    else:
+        messages.info(request, _("%(name)s gets no notifications from the site: your nudge "
+                                 "cannot reach them.") % {"name": name})
     return redirect(game)
 
 

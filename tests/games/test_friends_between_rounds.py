@@ -237,6 +237,7 @@ def _daily_table(alice, bob, carol, at):
         user.save()
     with time_machine.travel(at, tick=False):
         game = start_table(alice, [bob, carol], bots=1, turn_limit=TurnLimit.DAY)
+        _deliver_due()  # the game's start, which daily players hear of too
     return game, waiting_humans(game)[0]
 
 

@@ -95,6 +95,32 @@ def test_a_nudge_waits_an_hour_then_goes_out_once_per_player_per_turn(client, ta
                     if m.to == [waiting.user.email] and "nudges you" in m.subject]) == 2
 
 
+@pytest.mark.parametrize("notify", ["every_turn", "daily", "never"])
+def test_a_nudge_reaches_every_player_who_takes_notifications_and_the_nudger_is_told_true(
+        client, table, notify):
+    """A nudge is a reminder a friend sends: a daily player gets it as they get reminders
+    (the summary would come too late); someone who takes no notifications gets none, and
+    the nudger is not told that an email went out."""
+    waiting, other = _waiting_and_other(table)
+    waiting.user.notify = notify
+    waiting.user.save()
+    client.force_login(other.user)
+    with time_machine.travel(timezone.now() + timedelta(hours=1, minutes=1)):
+        answer = client.post(f"/t/{table.pk}/nudge/", {"player": waiting.player},
+                             follow=True).content.decode()
+        _deliver_due()
+    to_target = [m for m in mail.outbox
+                 if m.to == [waiting.user.email] and "nudges you" in m.subject]
+    told = f"Nudged: {waiting.name} is told that the table waits for them."
+    if notify == "never":
+        assert to_target == [] and told not in answer
+        assert (f"{waiting.name} gets no notifications from the site: your nudge cannot "
+                "reach them.") in answer
+    else:
+        assert len(to_target) == 1 and told in answer
+    assert f"You nudged {waiting.name} this turn." in answer
+
+
 def test_nobody_nudges_themselves_a_bot_or_a_player_the_table_does_not_wait_for(
     client, friends
 ):

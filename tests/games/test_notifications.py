@@ -162,6 +162,21 @@ def test_daily_players_get_one_summary_instead_of_turn_emails(table):
     assert "waiting for you" in summaries[0].subject and "Test table" in summaries[0].body
 
 
+def test_daily_players_hear_of_a_games_start_and_end(alice, bob):
+    """The summary tells of the tables waiting for them; a game's start and its final
+    standings, once a game each, come as they come to everyone."""
+    from tests.helpers import play_out
+
+    bob.notify = "daily"
+    bob.save()
+    game = start_table(alice, [bob], bots=2, options={"rounds": 1})
+    game = play_out(game)
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        _deliver_due()
+    subjects = [m.subject for m in mail.outbox if m.to == [bob.email]]
+    assert subjects == ["The game at Test table has started", "The game at Test table is over"]
+
+
 def test_never_means_never(table):
     for seat in table.seats.select_related("user"):
         seat.user.notify = "never"
