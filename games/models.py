@@ -698,6 +698,7 @@ class Notification(models.Model):
         END_PROPOSED = "end_proposed", _("A proposal to end the game")
         REPLACED = "replaced", _("Your seat was given to a bot")
         REMOVED = "removed", _("The host took you off a table")
+        HOSTING = "hosting", _("A table opened for you to host")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

@@ -40,6 +40,9 @@ def create_league_table(
         # After the invitations: the bots are named away from the friends invited.
         for _i in range(bots):
             commands.add_bot(game.pk, bot_level)
+        if invited_by is not None and invited_by.pk != host.pk:
+            # An organiser's table: its host learns it is theirs to start.
+            notifications.for_hosting(game, host, invited_by)
     return game
 
 

@@ -18,6 +18,7 @@ from dalmuti_site import outbound
 from games.away.content import (
     end_proposal_context,
     game_context,
+    hosting_context,
     mention_context,
     removed_context,
     replaced_context,
@@ -75,6 +76,10 @@ def message(notification: Notification) -> dict:
             title = render_to_string("emails/removed-subject.txt", removed_context(notification))
             body = _("To sit at it again, ask them to invite you again.")
             return {"title": _squash(title), "body": body,
+                    "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
+        if kind == Kind.HOSTING:
+            title = render_to_string("emails/hosting-subject.txt", hosting_context(notification))
+            return {"title": _squash(title), "body": _("Start it once everyone is seated."),
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
         if kind == Kind.EXPIRING:
             context = {"game": game, "closes": game.created + timedelta(days=OPEN_TABLE_DAYS)}

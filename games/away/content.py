@@ -3,18 +3,21 @@ player's own view shows, and never a card of anyone's hand, the reader's own inc
 (emails are forwarded and read on shared screens): what the table did, what lies on it,
 how many cards each player holds, the time left and the table talk."""
 
+from datetime import timedelta
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from chat.flourishes import BY_KEY as FLOURISHES
 from chat.models import Message, ReadMarker
 from games.core.clock import current_deadline
 from games.core.words import TITLE_NAMES, cards_phrase
+from games.models import OPEN_TABLE_DAYS
 from games.read.access import replacement_context
-from games.read.narration import log_lines, since_you_looked
-from leagues.models import Replacement
+from games.read.narration import log_lines, names_phrase, since_you_looked
+from leagues.models import LeagueGame, Replacement
 
 # How many lines of table talk an email quotes: the latest, the rest is on the site.
 TALK_LINES = 5
@@ -124,6 +127,34 @@ def replaced_context(notification) -> dict:
     replacement = Replacement.objects.select_related("game").get(
         pk=notification.key.split(":")[2])
     return replacement_context(replacement)
+
+
+def hosting_context(notification) -> dict:
+    """What the host of a league table an organiser opened for them is told: who opened
+    it, for which league, whom it invites, and until when it waits for its start."""
+    game = notification.game
+    organiser = User.objects.get(pk=notification.key.split(":")[2])
+    link = LeagueGame.objects.select_related("league").filter(game=game).first()
+    invited = [invitation.user.name for invitation in
+               game.invitations.exclude(user=None).select_related("user").order_by("pk")]
+    return {"game": game, "organiser": organiser, "league": link and link.league,
+            "invited": names_phrase(invited) if invited else "",
+            "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
+            "link": settings.SITE_URL + game.get_absolute_url()}
+
+
+def invitation_context(invitation) -> dict:
+    """What an invitation to a table says: who invites, to which table, and, where an
+    organiser invites to a league's table they do not host, the league and its host."""
+    game = invitation.game
+    context = {"game": game, "host": invitation.invited_by,
+               "link": settings.SITE_URL + reverse("join", args=[game.invite_token])}
+    if invitation.invited_by_id != game.host_id:
+        link = LeagueGame.objects.select_related("league").filter(game=game).first()
+        if link is not None:
+            context.update({"organiser": invitation.invited_by, "league": link.league,
+                            "host": game.host})
+    return context
 
 
 def removed_context(notification) -> dict:

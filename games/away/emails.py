@@ -17,6 +17,8 @@ from games.away import channels
 from games.away.content import (
     end_proposal_context,
     game_context,
+    hosting_context,
+    invitation_context,
     mention_context,
     removed_context,
     replaced_context,
@@ -160,6 +162,8 @@ def _email_for(notification: Notification) -> tuple[str, dict]:
         return "replaced", replaced_context(notification)
     if notification.kind == Notification.Kind.REMOVED:
         return "removed", removed_context(notification)
+    if notification.kind == Notification.Kind.HOSTING:
+        return "hosting", hosting_context(notification)
     context = game_context(notification.game, user)
     context["timeouts_before_stand_in"] = TIMEOUTS_BEFORE_STAND_IN
     if notification.kind == Notification.Kind.END_PROPOSED:
@@ -179,12 +183,11 @@ def send_invitation(invitation_id: int) -> None:
     )
     if invitation is None:
         return
-    user, game = invitation.user, invitation.game
+    user = invitation.user
     address = user.verified_email if user is not None else invitation.email
     if not address or (user is not None and (
             user.notify == user.Notify.NEVER or user.notify_by == user.Channel.PUSH)):
         return
-    link = settings.SITE_URL + reverse("join", args=[game.invite_token])
-    context = {"game": game, "host": invitation.invited_by, "link": link}
     # The recipient's language when known, else the one the inviter wrote it in.
-    send("invitation", user, context, address=address, language=invitation.language)
+    send("invitation", user, invitation_context(invitation), address=address,
+         language=invitation.language)

@@ -197,6 +197,16 @@ def for_removed(game: Game, user, removal_id: int) -> list[Notification]:
     return notify(user, f"{Kind.REMOVED}:{game.pk}:{removal_id}", Kind.REMOVED, due, game)
 
 
+def for_hosting(game: Game, host, organiser) -> list[Notification]:
+    """`organiser` opened a league table for `host`: tell them it is theirs to start once
+    their friends are seated (else it waits until it closes), whatever they chose for
+    turn emails short of never."""
+    if host.notify == host.Notify.NEVER:
+        return []
+    return notify(host, f"{Kind.HOSTING}:{game.pk}:{organiser.pk}", Kind.HOSTING,
+                  timezone.now(), game)
+
+
 def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime | None]:
     user, game = notification.user, notification.game
     if user.notify == user.Notify.NEVER:
@@ -303,6 +313,10 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         removed = Removal.objects.filter(pk=notification.key.split(":")[2]).exists()
         return ("send", None) if removed and not Removal.invited_again(game.pk, user) \
             else ("withdrawn", None)
+    if notification.kind == Kind.HOSTING:
+        if user.notify == user.Notify.NEVER:
+            return "preference", None
+        return ("send", None) if game.is_open else ("started or closed", None)
     if not _wants(user, user.Notify.EVERY_TURN) and not (
             notification.kind in DAILY_TOO and _wants(user, user.Notify.DAILY)):
         return "preference", None

@@ -76,7 +76,7 @@ def last_trick(lines: list[dict], names: dict[int, str]) -> dict | None:
             "leader": names.get(won["leader"], "?")}
 
 
-def _names_phrase(names: list[str]) -> str:
+def names_phrase(names: list[str]) -> str:
     if len(names) == 1:
         return names[0]
     return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
@@ -127,7 +127,7 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
                 # The verb agrees with how many passed ("dave passt", "dave et eve ont
                 # passé").
                 say(npgettext("summary", "%(names)s passed", "%(names)s passed", len(passed))
-                    % {"names": _names_phrase(passed)}, named=passed[0] != _("you"))
+                    % {"names": names_phrase(passed)}, named=passed[0] != _("you"))
             passed.clear()
 
     for line in lines:
