@@ -114,6 +114,9 @@ def test_a_summary_lists_each_tables_deadline_in_the_readers_time(two_zones):
     summary = next(m for m in mail.outbox
                    if m.to == [tokyo.email] and "waiting for you" in m.subject)
     assert f"(your time runs out on {TOKYO})" in summary.body
+    # One line a table: its name, what it waits for, the deadline and its link.
+    (line,) = [line for line in summary.body.splitlines() if TOKYO in line]
+    assert line.startswith(f"- {game.name}: ") and line.endswith(f"/t/{game.pk}/")
     assert TOKYO in summary.alternatives[0][0]
 
 
