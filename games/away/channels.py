@@ -48,14 +48,17 @@ def notice_message(notice: ChannelNotice) -> channels.Message:
                 "round": payload["round"], "order": order}
         elif notice.kind == Kind.OVER:
             state = game.engine_state()
-            if state.options.scoring:
+            if not state.results:
+                standings = ""
+            elif state.options.scoring:
                 standings = ", ".join(f"{s['rank']}. {names.get(s['player'], '?')} "
                                       f"({s['score']})" for s in state.standings)
             else:
                 standings = ", ".join(f"{s['rank']}. {names.get(s['player'], '?')}"
                                       for s in state.standings)
             text = _("The game is over. Final standings: %(standings)s.") % {
-                "standings": standings}
+                "standings": standings} if standings else \
+                _("The game is over. No round was finished.")
         elif notice.kind == Kind.NUDGE:
             text = _("%(by)s nudged %(name)s: the table is waiting for them.") % {
                 "by": names.get(payload["by"], "?"), "name": names.get(payload["player"], "?")}

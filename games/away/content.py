@@ -174,6 +174,8 @@ def _decision(phase: str, kinds: set[str]) -> str:
 
 
 def _standings(view, names: dict[int, str], me: int | None) -> list[dict]:
+    if not view["game"]["results"]:
+        return []  # ended before a round was finished: nobody is placed
     return [{"rank": s["rank"], "name": names.get(s["player"], "?"), "score": s["score"],
              "me": s["player"] == me}
             for s in view["game"]["standings"]]

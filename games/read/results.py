@@ -8,7 +8,10 @@ from games.core.words import card_name, title_name
 def standings(g: dict, by_player: dict, name_of, my_player) -> list[dict]:
     """The final standings: those who played the game out, ranked; then whoever left it
     (gone from the table, or their seat handed to a bot), sharing the last place with
-    their points, as in the record and the ratings (players.services.entrants)."""
+    their points, as in the record and the ratings (players.services.entrants). Nobody
+    is placed in a game ended before a round was finished."""
+    if not g["results"]:
+        return []
     left = {s.player for s in by_player.values() if s.left} | set(g.get("left", []))
     rows = [s for s in g["standings"] if s["player"] not in left]
     rows += [{"player": p, "score": g["scores"][p], "great_dalmuti": 0}
