@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from django.utils import timezone
-from django.utils.translation import get_language, ngettext, npgettext
+from django.utils.translation import get_language, ngettext, npgettext, pgettext
 from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
@@ -217,7 +217,9 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
         earlier = len(parts) - SUMMARY_PARTS
         parts = [(ngettext("%(count)d earlier move", "%(count)d earlier moves", earlier)
                   % {"count": earlier}, False)] + parts[-SUMMARY_PARTS:]
-    sentence = "; ".join(text for text, _named in parts)
+    # Between its parts, as the language writes a semicolon (French puts a space first).
+    sentence = pgettext("between the parts of a summary", "; ").join(
+        text for text, _named in parts)
     if parts[0][1]:
         return sentence
     return sentence[:1].upper() + sentence[1:]

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 import time_machine
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import commands
 from games.core.words import cards_phrase
@@ -71,6 +71,11 @@ def test_the_summary_says_you_for_my_own_moves_and_counts_what_it_leaves_out():
     assert summary.count(";") == 6
     assert "you played" not in summary  # the oldest part is among the three left out
     assert since_you_looked([_line(events[0])], 3, NAMES) == "You played 1 Cook"
+    # French: the moves left out are "earlier" ones (précédents), and a semicolon takes
+    # a space before it, one that never leaves it alone at a line's start.
+    with translation.override("fr"):
+        french = since_you_looked([_line(e) for e in events], my_player=3, names=NAMES)
+    assert french.startswith("3 coups précédents\u00a0; ") and french.count("\u00a0; ") == 6
 
 
 def test_the_last_trick_is_the_one_won_most_recently_and_only_public_events_count():
