@@ -1,4 +1,5 @@
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from games.away.emails import UnsubscribeExpired, user_for_unsubscribe_token
@@ -15,6 +16,10 @@ def unsubscribe(request, token: str):
         return render(request, "games/unsubscribe.html", {"expired": True}, status=400)
     if user is None:
         return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
+    if user.reading_language:
+        # The link came from an email in this language: the page speaks it too.
+        translation.activate(user.reading_language)
+        request.LANGUAGE_CODE = user.reading_language
     if request.method == "POST":
         stop_emails(user)
         return render(request, "games/unsubscribe.html", {"done": True, "subscriber": user})

@@ -309,6 +309,24 @@ def test_unsubscribing_with_email_only_stops_everything_it_sent(client, bob):
     assert notifications.channels_for(bob) == [Notification.Channel.EMAIL]
 
 
+@pytest.mark.parametrize("chosen, page_language", [("de", ""), ("", "fr")])
+def test_the_unsubscribe_page_speaks_the_language_of_the_email(client, bob, chosen,
+                                                                page_language):
+    """The link comes from an email in the player's language (their profile's, else their
+    pages'): the page it opens speaks it too, whatever the browser that opens it says."""
+    bob.language, bob.page_language = chosen, page_language
+    bob.save()
+    token = unsubscribe_url(bob).rsplit("/", 2)[-2]
+    words = {"de": "Benachrichtigungen auf deinen Geräten", "fr": "Les notifications sur vos"}
+    expected = words[chosen or page_language]
+    for accept in ("", "nl"):
+        page = client.get(f"/unsubscribe/{token}/", HTTP_ACCEPT_LANGUAGE=accept)
+        assert expected in page.content.decode(), accept
+        assert page["Content-Language"] == (chosen or page_language)
+    answer = client.post(f"/unsubscribe/{token}/", HTTP_ACCEPT_LANGUAGE="nl")
+    assert expected in answer.content.decode()
+
+
 # -- an unconfirmed address, said where the player looks --
 
 def test_an_unconfirmed_address_is_said_on_the_table_and_my_games_with_a_resend(
