@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.db.models.constants import LOOKUP_SEP
 from django.http import Http404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
@@ -137,7 +138,7 @@ class GameAdmin(OrganisedAdmin):
     search_fields = ("name", "host__username", "host__display_name", "seats__user__username",
                      "seats__user__display_name", "seats__bot_name")
     date_hierarchy = "created"
-    fields = ("name", "host", "status", "end_reason", "seats_wanted", "options",
+    fields = ("name", "host", "status", "end_reason", "seats_wanted", "rules",
               "turn_limit", "bank_reserve", "round_number", "created", "started", "finished",
               "updated", "waiting_for", "state_display", "log_display")
     readonly_fields = tuple(f for f in fields if f != "name")
@@ -146,6 +147,12 @@ class GameAdmin(OrganisedAdmin):
     # The table's page on the site opens to its players only: a link there would answer
     # "not found" to an organiser without a seat.
     view_on_site = False
+
+    @admin.display(description=gettext_lazy("options"))
+    def rules(self, obj):
+        """The table's rules in words, as the lobby and the league's page say them (the
+        stored options leave out every standard rule)."""
+        return render_to_string("games/_options.html", {"options": obj.options})
 
     # Fields a changelist URL may not filter on (`?seed__gt=…`, `?state__icontains=…`):
     # each answer would tell a little of a deal or a hand, and enough of them tell all.

@@ -211,3 +211,23 @@ def test_the_export_action_writes_all_time_and_season_standings(admin_client, le
         ("Season one", "1", "Dirk", "3"), ("Season one", "2", "Cleo", "2"),
         ("Season one", "3", "Bert", "1"), ("Season one", "4", "Anna", "0"),
     ]
+
+
+@pytest.mark.parametrize("options, said", [
+    ({}, ["10 rounds"]),
+    ({"rounds": 3, "master_rule": True},
+     ["3 rounds", "Master rule: nobody rises more than one position per round"]),
+])
+def test_a_tables_page_in_the_admin_says_its_rules_in_words(admin_client, people, options,
+                                                            said):
+    """As the lobby and the league's page say them: the standard rules are rules too (the
+    page said "-" for them)."""
+    from games import commands
+
+    game = commands.create_table(people[0], "Rules", 5, options)
+    page = admin_client.get(reverse("admin:games_game_change", args=[game.pk]))
+    text = page.content.decode()
+    for words in said:
+        assert words in text
+    rules_row = text.split("field-rules", 1)[1][:1500]
+    assert 'class="option-list"' in rules_row
