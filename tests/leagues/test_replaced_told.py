@@ -103,6 +103,8 @@ def test_replaced_in_the_first_round_no_earlier_rounds_are_promised(client):
     deliver_due()
     [email] = [m for m in mail.outbox if m.to == ["bob@example.com"] and "bot" in m.subject]
     assert "from round 1 on" in email.body
+    # Both parts of the email link the league's standings, as its page does.
+    assert "/leagues/friday/" in email.body and "/leagues/friday/" in email.alternatives[0][0]
     assert "rounds you played before" not in email.body and "reason" not in email.body
 
 
