@@ -14,9 +14,9 @@ pytestmark = pytest.mark.e2e
 
 # Each place a cell's text goes on to a new line other than after a space, a hyphen or a
 # slash: the words broken in the middle.
-BROKEN_WORDS = r"""() => {
+BROKEN_WORDS = r"""(cells) => {
     const bad = [];
-    for (const cell of document.querySelectorAll('#result_list td, #result_list th')) {
+    for (const cell of document.querySelectorAll(cells)) {
         const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
         for (let text = walker.nextNode(); text; text = walker.nextNode()) {
             if (!text.parentElement.checkVisibility()) continue;
@@ -58,6 +58,10 @@ def organised(live_server, settings):
         member = make_user(name, display_name=name.title())
         Membership.objects.create(league=league, user=member)
         commands.create_table(member, f"Tisch von {name.title()}", 5, {"rounds": 3})
+    # A table with bots beside its host, whose seats the table's page lists.
+    league.tables = [commands.create_table(member, "Mit Bots", 5, {"rounds": 3})]
+    for _ in range(2):
+        commands.add_bot(league.tables[0].pk, "basic")
     return league
 
 
@@ -74,7 +78,11 @@ def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
     for path in ("/admin/leagues/league/", "/admin/games/game/", "/admin/accounts/user/"):
         page.goto(path)
         assert page.locator("#result_list tbody tr").count() >= 1, path
-        assert page.evaluate(BROKEN_WORDS) == [], path
+        assert page.evaluate(BROKEN_WORDS, "#result_list td, #result_list th") == [], path
+    # The tables inside a form (a table's seats, read only) alike.
+    page.goto(f"/admin/games/game/{organised.tables[0].pk}/change/")
+    assert page.locator(".inline-group td").count() >= 8
+    assert page.evaluate(BROKEN_WORDS, ".inline-group td, .inline-group th") == []
     page.goto(f"/admin/leagues/league/{organised.pk}/change/")
     assert not harness.wider_than_screen(page)
     assert page.evaluate(OUT_OF_THE_FORM) == []
