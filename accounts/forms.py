@@ -200,7 +200,8 @@ class ProfileForm(forms.ModelForm):
         self.fields["notify"].help_text = _(
             "When to tell you about your games. The daily summary comes at %(time)s "
             "(%(zone)s time), with a reminder when your time would run out before the next "
-            "summary; a game's start and end and your friends' nudges come as they happen."
+            "summary; what no summary tells comes as it happens: a game's start and end, a "
+            "friend's nudge, a table or an invitation about to lapse."
         ) % {"time": date_format(summary, "TIME_FORMAT"),
              "zone": str(zone).replace("_", " ")}
         # Seeing the time it is there tells at once whether the zone is the right one.

@@ -225,8 +225,10 @@ def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime 
 
 # What a "daily" player is told beside their summary: what it would tell too late (a
 # reminder before their time runs out, a friend's nudge: the table waits on them now),
-# and, once a game each, its start and its final standings, which no summary tells.
-DAILY_TOO = (Kind.REMINDER, Kind.NUDGE, Kind.STARTED, Kind.OVER)
+# and what no summary tells, which tells only of games in play: a game's start and its
+# final standings, a table of theirs about to close, an invitation about to lapse.
+DAILY_TOO = (Kind.REMINDER, Kind.NUDGE, Kind.STARTED, Kind.OVER, Kind.EXPIRING,
+             Kind.LAPSING)
 
 
 def for_everyone(game: Game, kind: str, except_user=None) -> None:

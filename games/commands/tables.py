@@ -195,7 +195,9 @@ def expire_open_tables(now=None) -> int:
 
 
 def _wants_notice(user) -> bool:
-    return user.notify == user.Notify.EVERY_TURN
+    """Whether the player hears of a table about to close or an invitation about to lapse:
+    anyone who takes notifications (a daily summary tells only of games in play)."""
+    return user.notify != user.Notify.NEVER
 
 
 def expire_invitations(now=None) -> int:

@@ -156,7 +156,11 @@ def test_the_host_cancels_an_open_table(client, friends):
     assert "closed before it started" in answer.content.decode()
 
 
-def test_an_open_table_warns_its_host_the_day_before_it_closes(client, friends):
+@pytest.mark.parametrize("notify", ["every_turn", "daily"])
+def test_an_open_table_warns_its_host_the_day_before_it_closes(client, friends, notify):
+    """A daily summary tells of games in play only: its reader hears of this too."""
+    friends[0].notify = notify
+    friends[0].save()
     game = commands.create_table(friends[0], "Slow", 5, {"rounds": 3})
     opened = game.created
     client.force_login(friends[0])

@@ -153,12 +153,14 @@ def _deliver_due():
     return [emails.deliver(pk) for pk in notifications.due_ids()]
 
 
+@pytest.mark.parametrize("notify", ["every_turn", "daily"])
 def test_an_unanswered_invitation_lapses_after_14_days_with_a_warning_the_day_before(
-    client, make_user
+    client, make_user, notify
 ):
+    """A daily summary tells of games in play only: its reader is warned too."""
     host = make_user("host")
     table = commands.create_table(host, "Later", 5, {"rounds": 3})
-    guest = make_user("quinn")
+    guest = make_user("quinn", notify=notify)
     invitation, _new = commands.invite(table, host, user=guest)
     for user in [make_user("ron"), make_user("sam"), make_user("tom")]:
         commands.join(table.pk, user)
