@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonR
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -19,6 +19,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 
 from dalmuti_site import channels
+from dalmuti_site.redirects import on_this_site
 from games.commands import delete_account as delete_the_account
 from games.commands import name_changed, set_away, set_profile_standing_orders
 from games.core import background
@@ -38,17 +39,8 @@ from .forms import (
 from .models import User
 
 
-def _safe_url(request: HttpRequest, url: str | None) -> str:
-    """The URL if it stays on this site, else an empty string."""
-    if url and url_has_allowed_host_and_scheme(
-        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return url
-    return ""
-
-
 def _next_url(request: HttpRequest) -> str:
-    return _safe_url(request, request.POST.get("next") or request.GET.get("next"))
+    return on_this_site(request, request.POST.get("next") or request.GET.get("next"))
 
 
 def _chosen_language(request: HttpRequest) -> str:
@@ -335,7 +327,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
         user.language = code
         user.save(update_fields=["language"])
 
-    next_url = _next_url(request) or _safe_url(request, request.headers.get("Referer")) or "/"
+    next_url = _next_url(request) or on_this_site(request, request.headers.get("Referer")) or "/"
     response = redirect(next_url)
     _remember_language(response, code)
     return response

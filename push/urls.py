@@ -1,5 +1,7 @@
 from django.urls import path
 
+import dalmuti_site.converters  # noqa: F401  (the <id:…> converter)
+
 from . import views
 
 urlpatterns = [
@@ -7,5 +9,5 @@ urlpatterns = [
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("offline/", views.offline, name="offline"),
     path("push/subscribe/", views.subscribe, name="push_subscribe"),
-    path("push/devices/<int:pk>/remove/", views.remove, name="push_remove"),
+    path("push/devices/<id:pk>/remove/", views.remove, name="push_remove"),
 ]

@@ -54,3 +54,49 @@ def test_control_characters_in_the_path_answer_404(settings, clients, bad):
 def test_the_same_routes_still_answer_without_them(clients, alice):
     assert clients["signed in"].get("/players/alice/").status_code == 200
     assert clients["anonymous"].get("/watch/nothing-here/").status_code == 404
+
+
+def _routes_with_ids():
+    """Every route of the site whose path holds an id, with the id's places marked."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    found = []
+
+    def walk(patterns, prefix):
+        for entry in patterns:
+            route = prefix + str(entry.pattern)
+            if isinstance(entry, URLResolver):
+                walk(entry.url_patterns, route)
+            elif isinstance(entry, URLPattern) and "<" in route and "admin" not in route:
+                found.append(route)
+
+    walk(get_resolver().url_patterns, "/")
+    return [route for route in found if "_id>" in route or "<pk>" in route
+            or "<int:" in route or "<id:" in route]
+
+
+HUGE = ["99999999999999999999", "9223372036854775808", "1" + "0" * 40]
+
+
+def test_an_id_too_large_for_any_row_finds_nothing_on_every_route(settings, clients):
+    """A number larger than any id the database holds is an id of nothing: 404 (or the
+    route's answer to a stranger), never an error, on every route, however it is asked."""
+    import re
+
+    settings.DEBUG = False
+    routes = _routes_with_ids()
+    assert len(routes) >= 40, routes
+    for route in routes:
+        for huge in HUGE:
+            path = re.sub(r"<(?:\w+:)?\w+>", huge, route)
+            path = path.replace("<slug:slug>", "friday").replace("<str:token>", "x")
+            for who, client in clients.items():
+                for answer in (client.get(path), client.post(path, {"x": "1"})):
+                    assert answer.status_code < 500, (who, path, answer.status_code)
+
+
+def test_a_table_to_start_from_too_large_for_any_row_is_not_found(clients):
+    """As a "from" that is no number at all."""
+    for huge in [*HUGE, "x"]:
+        answer = clients["signed in"].get(f"/tables/new/?from={huge}")
+        assert answer.status_code == 404

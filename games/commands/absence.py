@@ -140,6 +140,8 @@ def start_vacation(game_id: int, user, days: int) -> Seat:
     with transaction.atomic():
         game = Game.locked(game_id)
         seat = game.seats.get(user=user)
+        if not (game.is_playing and game.turn_limit):
+            raise Rejected(_("There is no clock to pause at this table."), 409)
         now = timezone.now()
         if seat.vacation_until and seat.vacation_until > now:
             raise Rejected(_("Your clock is already paused."), 409)

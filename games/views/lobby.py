@@ -13,6 +13,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from chat import services as chat
 from chat.panel import panel_context
+from dalmuti_site.converters import id_from
 from games.core.turns import awaits_person, room_for_newcomers
 from games.read.access import finished_seat_for_user, seat_for_user
 from games.read.my_games import describe_turns, urgency_first
@@ -120,10 +121,9 @@ def _earlier_game(request) -> Game | None:
     raw = request.POST.get("from") or request.GET.get("from")
     if not raw:
         return None
-    try:
-        game_id = int(raw)
-    except ValueError:
-        raise Http404 from None
+    game_id = id_from(raw)
+    if game_id is None:
+        raise Http404
     return finished_seat_for_user(request, game_id)[0]
 
 

@@ -91,7 +91,9 @@ def take_back(request, game_id: int):
 @refusals_answered()
 def end_after_this_round(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
-    end = request.POST.get("end") != "no"
+    if request.POST.get("end") not in ("yes", "no"):
+        raise not_understood()
+    end = request.POST["end"] == "yes"
     commands.end_after_this_round(game.pk, request.user, end)
     messages.success(request, _("The game ends after this round.") if end
                      else _("The game goes on after this round."))

@@ -7,11 +7,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from dalmuti_site.converters import id_from
+from dalmuti_site.redirects import on_this_site
 from games.read.access import seat_for_user
 
 from .. import commands
@@ -48,10 +49,10 @@ def invite_group(request, game_id: int):
 def block(request):
     """Refuse invitations from someone (`block`), or accept them again (`unblock`)."""
     blocking = "block" in request.POST
-    raw = request.POST.get("block" if blocking else "unblock", "")
-    if not raw.isdigit():
+    pk = id_from(request.POST.get("block" if blocking else "unblock", ""))
+    if pk is None:
         raise Http404
-    other = get_user_model().objects.filter(pk=int(raw), is_active=True).first()
+    other = get_user_model().objects.filter(pk=pk, is_active=True).first()
     if other is None:
         raise Http404
     try:
@@ -62,7 +63,4 @@ def block(request):
         said = (_("%(name)s can no longer invite you.") if blocking
                 else _("%(name)s can invite you again."))
         messages.success(request, said % {"name": other.name})
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        back = "profile"
-    return redirect(back)
+    return redirect(on_this_site(request, request.POST.get("next")) or "profile")

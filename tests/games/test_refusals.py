@@ -94,3 +94,32 @@ def test_a_lobby_page_open_from_before_still_leaves_by_its_old_address(client, a
     client.force_login(bob)
     assert client.post(f"/t/{table.pk}/leave/").url == "/"
     assert not table.seats.filter(user=bob).exists()
+
+
+@pytest.mark.parametrize("data", [{}, {"end": "x"}, {"end": ""}])
+def test_ending_a_game_says_yes_or_no_or_is_not_understood(client, game, alice, data):
+    """The form sends "yes" or "no": anything else changes nothing (it ended the game)."""
+    client.force_login(alice)
+    version = game.version
+    answer = client.post(f"/t/{game.pk}/end/", data)
+    assert answer.status_code == 400 and str(NOT_UNDERSTOOD) in answer.content.decode()
+    game.refresh_from_db()
+    assert game.version == version and not game.engine_state().ending
+
+
+def test_a_clock_is_paused_only_where_a_clock_runs(client, alice, bob):
+    """The vacation form is offered at a timed table in play: asked anywhere else (no
+    clock, not started yet), it is refused and no day is spent."""
+    from datetime import timedelta
+
+    from games.models import Pause, Seat
+
+    untimed = start_table(alice, [bob], bots=2)
+    lobby = commands.create_table(alice, "Soon", 5, {"rounds": 3}, turn_limit=86400)
+    client.force_login(alice)
+    for table in (untimed, lobby):
+        answer = client.post(f"/t/{table.pk}/vacation/", {"days": "7"}, follow=True)
+        assert answer.status_code == 409, table
+        assert "no clock to pause" in answer.content.decode()
+    assert not Pause.objects.exists()
+    assert not Seat.objects.filter(user=alice).exclude(vacation_used=timedelta(0)).exists()

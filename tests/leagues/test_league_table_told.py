@@ -32,7 +32,7 @@ def _mail_to(user):
 
 
 def test_the_host_of_a_table_an_organiser_opened_is_told_to_start_it(
-        club, django_capture_on_commit_callbacks):
+        club, django_capture_on_commit_callbacks, eager_tasks):
     olga, anna, bert, cleo, league = club
     anna.language = "nl"
     anna.save()
@@ -54,7 +54,7 @@ def test_the_host_of_a_table_an_organiser_opened_is_told_to_start_it(
 
 
 def test_the_friends_invited_read_the_organiser_the_league_and_the_host(
-        club, django_capture_on_commit_callbacks):
+        club, django_capture_on_commit_callbacks, eager_tasks):
     olga, anna, bert, cleo, league = club
     with django_capture_on_commit_callbacks(execute=True):
         create_league_table(league, anna, [bert, cleo], "Friday night", invited_by=olga)
@@ -71,7 +71,7 @@ def test_the_friends_invited_read_the_organiser_the_league_and_the_host(
 
 
 def test_a_host_who_opens_their_own_league_table_is_told_nothing_and_invites_as_a_player(
-        club, django_capture_on_commit_callbacks):
+        club, django_capture_on_commit_callbacks, eager_tasks):
     _olga, anna, bert, cleo, league = club
     with django_capture_on_commit_callbacks(execute=True):
         create_league_table(league, anna, [bert, cleo], "Friday night")

@@ -8,14 +8,15 @@ from games import commands
 from games.models import Game
 from games.read.seat import table_context
 from leagues.services import replace_by_bot
-from tests.leagues.helpers import make_user, start_game
+from tests.helpers import start_table
+from tests.leagues.helpers import make_user
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_bot_that_replaces_a_player_on_vacation_is_not_on_vacation(client):
     alice, bob = make_user("alice"), make_user("bob")
-    game = start_game(alice, [bob], bots=2, options={"rounds": 3})
+    game = start_table(alice, [bob], bots=2, options={"rounds": 3}, turn_limit=86400)
     commands.start_vacation(game.pk, bob, 3)
     seat = game.seats.get(user=bob)
     seat.timeouts_in_row = 2

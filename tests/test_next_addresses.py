@@ -1,0 +1,50 @@
+"""Where a form sends the browser next (`next`, or the page it came from) is a path on
+this site or nothing: a bare word is neither a page nor a route's name (it once resolved
+as one: "logout" sent the browser to the log-out page, "x" broke the answer after the
+change was saved). Whatever it says, the change is made once and the answer redirects."""
+
+import pytest
+
+from games.models import InvitationBlock
+
+pytestmark = pytest.mark.django_db
+
+WORDS = ["x", "logout", "home", "profile", "javascript:alert(1)", "//evil.example/",
+         "https://evil.example/"]
+
+
+@pytest.mark.parametrize("word", WORDS)
+def test_the_language_menu_goes_back_only_to_a_page_of_this_site(client, alice, word):
+    client.force_login(alice)
+    answer = client.post("/accounts/language/", {"language": "nl", "next": word})
+    assert answer.status_code == 302 and answer["Location"] == "/"
+    alice.refresh_from_db()
+    assert alice.language in ("nl", "")
+    answer = client.post("/accounts/language/", {"language": "de"}, HTTP_REFERER=word)
+    assert answer.status_code == 302 and answer["Location"] == "/"
+    answer = client.post("/accounts/language/", {"language": "fr", "next": "/rules/"})
+    assert answer["Location"] == "/rules/"
+
+
+@pytest.mark.parametrize("word", WORDS)
+def test_blocking_invitations_goes_back_only_to_a_page_of_this_site(client, alice, bob, word):
+    client.force_login(alice)
+    answer = client.post("/invitations/block/", {"block": bob.pk, "next": word})
+    assert answer.status_code == 302 and answer["Location"] == "/accounts/profile/"
+    assert InvitationBlock.objects.filter(user=alice, blocked=bob).count() == 1
+
+
+@pytest.mark.parametrize("word", WORDS)
+def test_signing_up_while_signed_in_goes_on_only_to_a_page_of_this_site(client, alice, word):
+    client.force_login(alice)
+    answer = client.get("/accounts/signup/", {"next": word})
+    assert answer.status_code == 302 and not answer["Location"].startswith(("//", "http"))
+    assert answer["Location"] != "/accounts/logout/"
+
+
+@pytest.mark.parametrize("raw", ["²", "1" * 5000, "-1", "", "x"])
+def test_blocking_someone_by_a_number_that_is_not_one_finds_nobody(client, alice, raw):
+    client.force_login(alice)
+    for field in ("block", "unblock"):
+        assert client.post("/invitations/block/", {field: raw}).status_code == 404
+    assert not InvitationBlock.objects.exists()
