@@ -1,7 +1,9 @@
 import codecs
 import re
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
+from django.shortcuts import resolve_url
 from django.utils.translation import gettext as _
 
 from .errors import CONNECTION_FAILURES, database_unavailable, form_only
@@ -50,6 +52,23 @@ class FormCharsetMiddleware:
                     status=400, content_type="text/plain; charset=utf-8",
                 )
         return self.get_response(request)
+
+
+class SignedOutPartsMiddleware:
+    """A page left open after its visitor signed out (in another tab, or their session ran
+    out) asks for parts of itself with htmx, which would follow the redirect to the login
+    page and swap that page into the part: the page reloads instead, whole, and goes to
+    the login page as any page does."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (response.status_code == 302 and "HX-Request" in request.headers
+                and response["Location"].split("?", 1)[0] == resolve_url(settings.LOGIN_URL)):
+            return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+        return response
 
 
 class FormOnlyMiddleware:

@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "dalmuti_site.middleware.SignedOutPartsMiddleware",
     "games.middleware.SeatGoneMiddleware",
     "dalmuti_site.middleware.FormOnlyMiddleware",
     # Last, so that its answer to a failed database connection (503, try again) comes
