@@ -212,6 +212,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             response = redirect("profile")
             _remember_language(response, user.language)
             return response
+        return _profile_page(request, request.user, form, ChannelForm(), status=400)
     else:
         # An account that follows the browser, in a browser whose menu chose a language
         # before signing in: the language in force is that one, and the form shows it.

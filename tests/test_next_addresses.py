@@ -48,3 +48,21 @@ def test_blocking_someone_by_a_number_that_is_not_one_finds_nobody(client, alice
     for field in ("block", "unblock"):
         assert client.post("/invitations/block/", {field: raw}).status_code == 404
     assert not InvitationBlock.objects.exists()
+
+
+def test_a_refused_form_answers_400_with_its_errors(client, alice):
+    """A form sent back with errors is a request refused: 400, the page with the errors,
+    nothing made or saved (a new table, the profile)."""
+    from games.models import Game
+
+    client.force_login(alice)
+    answer = client.post("/tables/new/", {"name": "Big", "seats": "99", "end": "rounds",
+                                          "rounds": "10"})
+    assert answer.status_code == 400 and 'class="errorlist' in answer.content.decode()
+    assert not Game.objects.exists()
+    answer = client.post("/accounts/profile/", {
+        "display_name": "A", "email": "not an address", "notify": alice.notify,
+        "notify_by": alice.notify_by, "language": "", "time_zone": "", "away_until": ""})
+    assert answer.status_code == 400 and 'class="errorlist' in answer.content.decode()
+    alice.refresh_from_db()
+    assert alice.display_name != "A"

@@ -152,8 +152,8 @@ def new_table(request):
                         "%(count)d invitation sent.", "%(count)d invitations sent.",
                         len(data["guests"])) % {"count": len(data["guests"])})
                 return redirect(game)
-        elif "guests" in form.errors:
-            status = 400  # a forged choice, or a stale one: nothing was opened
+        else:
+            status = 400  # the form with its errors: nothing was opened
     else:
         initial = {"name": default_table_name(request.user)}
         if earlier is not None:

@@ -83,7 +83,7 @@ def test_following_the_browser_forgets_the_cookie(client, alice):
 def test_it_requires_an_email_address(client, alice):
     client.force_login(alice)
     response = client.post("/accounts/profile/", _form(email=""))
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert response.context["form"].has_error("email", "required")
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"

@@ -53,7 +53,7 @@ def test_it_refuses_a_table_of_three(client, alice):
     response = client.post("/tables/new/", {"name": "Tiny", "seats": 3, "end": "rounds",
                                             "rounds": 10, "tribute_return": "choice",
                                             "merchant_trade": "off", "philanthropic": "off"})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert not Game.objects.exists()
     assert b"greater than or equal to 4" in response.content
 

@@ -149,7 +149,7 @@ def test_a_refused_table_is_not_opened(client, alice):
     response = client.post(reverse("new_table"), {
         **STANDARD, "seats": "6", "merchant_trade": "chosen", "merchant_trade_from": "7",
     })
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Merchant trade needs at least 7 players" in response.content.decode()
     assert not Game.objects.exists()
 
