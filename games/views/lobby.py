@@ -162,7 +162,7 @@ def new_table(request):
             initial["guests"] = [s.user_id for s in earlier.seats.exclude(user=None)
                                  if s.user_id != request.user.pk]
         if request.GET.getlist("guests"):
-            initial["guests"] = [g for g in request.GET.getlist("guests") if g.isdigit()]
+            initial["guests"] = [g for g in request.GET.getlist("guests") if id_from(g) is not None]
         form = NewTableForm(initial=initial, host=request.user)
         if request.GET.get("standard"):
             # "New table (standard rules)": one more tap to be sure, showing what it opens.
