@@ -136,3 +136,27 @@ def test_the_player_an_organiser_replaced_is_told_by_mail_in_their_language(
     body = _text(message)
     assert "Hallo Bob," in body and "Begründung des Organisators: Bob ist verreist." in body
     assert "ab Runde 1" in body
+
+
+def test_the_host_of_an_organisers_table_is_told_by_mail_in_their_language_and_zone(
+        alice, bob, mail_server):
+    """A refused notice is sent again; the table's closing time in the host's own zone."""
+    from accounts.models import User
+    from leagues.models import League
+    from leagues.services import create_league_table
+
+    alice.language, alice.time_zone = "de", "Asia/Tokyo"
+    alice.save(update_fields=["language", "time_zone"])
+    olga = User.objects.create_user("olga", "olga@example.com", "x", display_name="Olga")
+    league = League.objects.create(name="Freitagsliga", slug="freitag")
+    create_league_table(league, alice, [bob], "Freitag", bots=2, invited_by=olga)
+    now = timezone.now() + timedelta(seconds=1)
+    mail_server.received.clear()
+    mail_server.refusals = mail_server.refused + 1  # it refuses the next one
+    outcomes = _deliver_due(now) + _deliver_due(now)
+    assert outcomes == ["refused", "sent"]
+    (message,) = _received(mail_server, alice)
+    assert message["Subject"] == "Olga hat „Freitag“ für dich eröffnet"
+    body = _text(message)
+    assert "Hallo Alice," in body and "Liga „Freitagsliga“" in body
+    assert "JST" in body and f"/t/{league.league_games.get().game_id}/" in body
