@@ -14,6 +14,8 @@ The channel's address is a secret (whoever has a webhook's address may post to i
 """
 
 import base64
+import email.charset
+import functools
 import hashlib
 import logging
 import sys
@@ -96,9 +98,7 @@ def check(url: str):
         raise outbound.Refused("not an address")
     if not all(0x21 <= ord(c) <= 0x7E for c in url):
         raise outbound.Refused("characters that have no place in an address")
-    # Apprise takes a second or two to load its plugins: only where a channel is used.
-    import apprise
-
+    apprise = _apprise()
     scheme = scheme_of(url)
     if scheme not in _schemes() and scheme != "https":
         raise outbound.Refused("not a service the site sends to")
@@ -119,6 +119,28 @@ def check(url: str):
                            + (f":{port}" if port else "") + "/")
     _guard(plugin)
     return plugin
+
+
+@functools.cache
+def _apprise():
+    """Apprise, its plugins loaded, the process's email charsets as they were before.
+
+    Loaded only where a channel is used (it takes a second or two). Its email plugin
+    re-registers UTF-8 for every email of the process when it loads: the site's own
+    emails would then fold their subject onto a line of its own (read by some clients
+    with a leading space) in a worker that had sent to a chat channel, and not in one
+    that had not. All its plugins are loaded here, at once, so that none loads later.
+    """
+    charsets = dict(email.charset.CHARSETS)
+    try:
+        import apprise
+        from apprise.apprise import N_MGR
+
+        N_MGR.load_modules()
+    finally:
+        email.charset.CHARSETS.clear()
+        email.charset.CHARSETS.update(charsets)
+    return apprise
 
 
 class _GuardedRequests:

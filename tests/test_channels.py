@@ -155,3 +155,34 @@ def test_an_address_of_no_service_is_told_the_services_in_the_readers_words(
     with translation.override(language), pytest.raises(forms.ValidationError) as refused:
         channels.ChannelURLField().clean("mailto://me@example.org")
     assert webhook in refused.value.messages[0] and "Discord" in refused.value.messages[0]
+
+
+def test_an_email_keeps_its_subject_on_its_line_after_apprise_has_loaded():
+    """Apprise's email plugin re-registers UTF-8 for every email of the process when it
+    loads (a worker loads it with the first chat channel); the site's emails must look
+    the same before and after. Run in a fresh process: the registry is process-wide."""
+    import subprocess
+    import sys
+
+    script = """
+import django
+django.setup()
+from email import message_from_bytes, policy
+from django.core.mail import EmailMessage
+from dalmuti_site import channels
+
+def subject_line():
+    raw = EmailMessage("Olga hat „Freitag“ für dich eröffnet", "Hallo", "a@example.com",
+                       ["b@example.com"]).message().as_bytes()
+    return message_from_bytes(raw, policy=policy.default)["Subject"], raw.split(b"\\n")
+
+before, _ = subject_line()
+channels.check("discord://4174216298/JHMHI8qBe7bk2ZwO5U711o3dV_js")
+after, lines = subject_line()
+print(repr(before), repr(after))
+assert before == after == "Olga hat „Freitag“ für dich eröffnet"
+assert any(line.startswith(b"Subject: =?utf-8?") for line in lines)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
