@@ -8,6 +8,7 @@ from dalmuti_site.text import PlainLineField
 
 from . import engine
 from .core.usual_group import usual_group
+from .engine.cards import MAX_PLAYERS
 from .engine.options import MAX_ROUNDS
 from .models import BotLevel, OnTime, TimeBank, TurnLimit
 
@@ -318,6 +319,9 @@ class InviteForm(forms.Form):
 
 class BotForm(forms.Form):
     level = forms.ChoiceField(label=_("Bot level"), choices=BotLevel.choices, initial="basic")
+    # How many bots the page showed: a second tap (or a resent form) finds one more and
+    # adds none. Only bots count, so a friend taking a seat meanwhile stops nothing.
+    bots = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS, widget=forms.HiddenInput)
 
 
 # What a player reads when a request cannot be read at all (a broken or forged form).

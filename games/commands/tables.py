@@ -89,11 +89,17 @@ def check_bot_level(level: str) -> None:
         )
 
 
-def add_bot(game_id: int, level: str) -> Seat:
+def add_bot(game_id: int, level: str, bots_shown: int | None = None) -> Seat:
+    """A bot of `level` takes a free seat. With `bots_shown` (the bots the host's page
+    showed), only if the table has no more bots than that: a second tap of the same
+    button, or the form sent again, adds nothing."""
     check_bot_level(level)
     with transaction.atomic():
         game = _lock_open(game_id)
         taken = list(game.seats.all())
+        if bots_shown is not None and sum(s.user_id is None for s in taken) > bots_shown:
+            raise Rejected(_("The table already has a bot more than your page showed, "
+                             "so none was added. Add another if you want one."), 409)
         if len(taken) >= game.seats_wanted:
             raise Rejected(_("This table is full."), 409)
         seat = Seat.objects.create(game=game, bot_level=level, bot_name=free_bot_name(game))

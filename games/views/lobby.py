@@ -21,7 +21,7 @@ from games.read.replay import game_results
 from leagues.standings import finished_rounds
 
 from .. import commands
-from ..forms import BotForm, NewTableForm
+from ..forms import NOT_UNDERSTOOD, BotForm, NewTableForm
 from ..models import OPEN_TABLE_DAYS, Game, Invitation, OnTime, Seat
 from ..tasks import sweep_in_process
 from .drawn import day_ends
@@ -183,7 +183,7 @@ def lobby_page(request, game: Game, me: Seat):
         **panel_context(request, game, me, {}, seats=seats),
         **invite,
         **_lobby_context(request, game, me, seats, room=invite["room_for_newcomers"]),
-        "bot_form": BotForm(),
+        "bot_form": BotForm(initial={"bots": sum(s.user_id is None for s in seats)}),
         "on_time_choices": OnTime.choices,
     })
 
@@ -242,10 +242,11 @@ def add_bot(request, game_id: int):
     game = _host_only(request, game_id)
     form = BotForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a bot level."))
+        messages.error(request, _("Choose a bot level.") if "level" in form.errors
+                       else NOT_UNDERSTOOD)
         return redirect(game)
     try:
-        commands.add_bot(game.pk, form.cleaned_data["level"])
+        commands.add_bot(game.pk, form.cleaned_data["level"], form.cleaned_data["bots"])
     except commands.Rejected as rejected:
         messages.error(request, rejected.message)
     return redirect(game)

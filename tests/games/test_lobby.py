@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.core import mail
 
@@ -123,12 +125,40 @@ def test_a_full_table_takes_nobody_else(client, alice, bob):
     assert not game.seats.filter(user=bob).exists()
 
 
+def _add_bot_form(client, game) -> dict:
+    """The add-a-bot form's fields as the host's lobby page draws them."""
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    form = re.search(rf'<form[^>]*action="/t/{game.pk}/bots/".*?</form>', page, re.S)[0]
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
 def test_the_host_fills_seats_with_bots_of_a_chosen_level(client, alice):
     game = commands.create_table(alice, "T", 5, {"rounds": 1})
     client.force_login(alice)
-    client.post(f"/t/{game.pk}/bots/", {"level": "skilled"})
+    client.post(f"/t/{game.pk}/bots/", {**_add_bot_form(client, game), "level": "skilled"})
     bot = game.seats.get(user=None)
     assert bot.bot_level == "skilled" and bot.bot_name
+
+
+def test_a_double_tapped_add_a_bot_adds_one(client, alice, bob):
+    """The second of two taps (or a resent form) finds the bot its page did not show."""
+    game = commands.create_table(alice, "T", 6, {"rounds": 1})
+    client.force_login(alice)
+    form = {**_add_bot_form(client, game), "level": "basic"}
+    first = client.post(f"/t/{game.pk}/bots/", form)
+    again = client.post(f"/t/{game.pk}/bots/", form, follow=True)
+    assert first.status_code == 302
+    assert game.seats.filter(user=None).count() == 1
+    assert "already has a bot more than your page showed" in again.content.decode()
+    # A friend taking a seat meanwhile does not stop the host's next bot.
+    form = {**_add_bot_form(client, game), "level": "basic"}
+    commands.join(game.pk, bob)
+    client.post(f"/t/{game.pk}/bots/", form)
+    assert game.seats.filter(user=None).count() == 2
+    # A form without the count it was drawn with is not understood: nothing is added.
+    answer = client.post(f"/t/{game.pk}/bots/", {"level": "basic"}, follow=True)
+    assert "not understood" in answer.content.decode()
+    assert game.seats.filter(user=None).count() == 2
 
 
 def test_a_bot_never_takes_the_name_of_someone_at_the_table(make_user):
