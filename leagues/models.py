@@ -42,6 +42,11 @@ class LeagueQuerySet(models.QuerySet):
             return self
         return self.filter(organisers=user) if user.is_authenticated else self.none()
 
+    def of_game(self, game) -> "League | None":
+        """The league a table is played in (a game or its id), or None."""
+        game_id = getattr(game, "pk", game)
+        return self.filter(league_games__game_id=game_id).first()
+
 
 class League(ChannelOwner):
     name = models.CharField(_("name"), max_length=80)

@@ -17,7 +17,7 @@ from games.core.words import TITLE_NAMES, cards_phrase
 from games.models import OPEN_TABLE_DAYS
 from games.read.access import replacement_context
 from games.read.narration import log_lines, names_phrase, since_you_looked
-from leagues.models import LeagueGame, Replacement
+from leagues.models import League, Replacement
 
 # How many lines of table talk an email quotes: the latest, the rest is on the site.
 TALK_LINES = 5
@@ -134,10 +134,9 @@ def hosting_context(notification) -> dict:
     it, for which league, whom it invites, and until when it waits for its start."""
     game = notification.game
     organiser = User.objects.get(pk=notification.key.split(":")[2])
-    link = LeagueGame.objects.select_related("league").filter(game=game).first()
     invited = [invitation.user.name for invitation in
                game.invitations.exclude(user=None).select_related("user").order_by("pk")]
-    return {"game": game, "organiser": organiser, "league": link and link.league,
+    return {"game": game, "organiser": organiser, "league": League.objects.of_game(game),
             "invited": names_phrase(invited) if invited else "",
             "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
             "link": settings.SITE_URL + game.get_absolute_url()}
@@ -150,9 +149,9 @@ def invitation_context(invitation) -> dict:
     context = {"game": game, "host": invitation.invited_by,
                "link": settings.SITE_URL + reverse("join", args=[game.invite_token])}
     if invitation.invited_by_id != game.host_id:
-        link = LeagueGame.objects.select_related("league").filter(game=game).first()
-        if link is not None:
-            context.update({"organiser": invitation.invited_by, "league": link.league,
+        league = League.objects.of_game(game)
+        if league is not None:
+            context.update({"organiser": invitation.invited_by, "league": league,
                             "host": game.host})
     return context
 

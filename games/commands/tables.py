@@ -14,7 +14,7 @@ from games.commands import group_channel, notifications
 from games.core import background
 from games.core.turns import no_next_round, room_for_newcomers
 from games.core.usual_group import refuses
-from leagues.models import LeagueGame, Rematch
+from leagues.models import League, LeagueGame, Rematch
 from players.reliability import why_not_admitted
 
 from .. import engine
@@ -401,11 +401,9 @@ def open_rematch(game_id: int, user) -> Game:
                 if seat.user_id != user.pk and seat.user.is_active:
                     guests.append(seat.user)  # not a deleted account
         Rematch.objects.create(previous=game, game=new, order=keys)
-        link = LeagueGame.objects.filter(game=game).select_related("league").first()
-        if link is not None:
-            LeagueGame.objects.create(
-                game=new, league=link.league, season=link.league.current_season()
-            )
+        league = League.objects.of_game(game)
+        if league is not None:
+            LeagueGame.objects.create(game=new, league=league, season=league.current_season())
         # Whoever refuses the requester's invitations may still join from their record.
         invite_users(new, [g for g in guests if not refuses(user, user=g)], invited_by=user)
     return new

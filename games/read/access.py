@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
 from games.models import Game, Removal, Seat
-from leagues.models import LeagueGame, Replacement
+from leagues.models import League, Replacement
 
 # Every page and every action at a table asks one of these first (compiled once).
 _SEAT_WITH_TABLE = CompiledQuery(
@@ -87,9 +87,8 @@ def replacement_context(replacement: Replacement) -> dict:
     """What the replaced player is told (their page at the table, the email, the push):
     the table, the bot, from which round, the organiser's reason and the league whose
     standings keep the rounds they played."""
-    link = LeagueGame.objects.select_related("league").filter(game_id=replacement.game_id).first()
     return {"game": replacement.game, "replacement": replacement,
-            "league": link.league if link is not None else None}
+            "league": League.objects.of_game(replacement.game_id)}
 
 
 def finished_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:

@@ -34,7 +34,7 @@ from games.read.replay import (
     replay_neighbours,
     replay_script,
 )
-from leagues.models import League, LeagueGame, Rematch, Replacement
+from leagues.models import League, Rematch, Replacement
 from leagues.standings import finished_rounds
 
 from .. import commands
@@ -170,7 +170,7 @@ def game_record(request, game_id: int):
                          for p in players],
         "rounds": table,
         "log_rounds": log.rounds, "open_round": open_round,
-        "league_link": LeagueGame.objects.filter(game=game).select_related("league").first(),
+        "league": League.objects.of_game(game),
         "rematch": rematch,
         # One way to the rematch: join it while it fills up and the reader has no seat
         # there, else go to it.

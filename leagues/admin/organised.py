@@ -10,7 +10,6 @@ from games.models import Game
 from leagues.models import (
     AdminRecord,
     League,
-    LeagueGame,
     Season,
 )
 
@@ -92,8 +91,7 @@ class OrganisedAdmin(admin.ModelAdmin):
             return obj, None
         league = getattr(obj, "league", None)
         if league is None and game is not None:
-            link = LeagueGame.objects.filter(game=game).select_related("league").first()
-            league = link.league if link else None
+            league = League.objects.of_game(game)
         return league, game
 
     def keep(self, entries, objects, reason: str = "", kind=None) -> list[AdminRecord]:

@@ -187,3 +187,15 @@ def test_the_league_page_lists_its_open_tables_and_its_games(
     client.force_login(dirk)
     page = client.get(reverse("league", args=["friday"])).content.decode()
     assert words[2] in page
+
+
+def test_a_league_tables_record_names_its_league_and_another_names_none(client, people,
+                                                                         league):
+    from .helpers import play_game
+
+    in_league = play_game(people[A], league=league, name="Club night")
+    alone = play_game(people[A], name="Kitchen")
+    client.force_login(people[A])
+    link = f'<a href="{league.get_absolute_url()}">{league.name}</a>'
+    assert link in client.get(f"/history/{in_league.pk}/").content.decode()
+    assert league.name not in client.get(f"/history/{alone.pk}/").content.decode()
