@@ -161,6 +161,10 @@ def post_as_watcher(game: Game, user, text: str) -> Message:
     flourishes belong to the titles at the table), under the same rate limit."""
     if not game.watchers_talk or not game.watch_token:
         raise Rejected(_("Only the players can talk at this table."), 403)
+    if game.seats.filter(user=user).exists():
+        # A page opened to watch before its reader took a seat: they speak as a player.
+        raise Rejected(_("You have a seat at this table: talk there, with the players."),
+                       409)
     text = clean(text)
     if not text:
         raise Rejected(_("Write something first."))
@@ -174,9 +178,10 @@ def post_as_watcher(game: Game, user, text: str) -> Message:
     window = getattr(settings, "CHAT_RATE_WINDOW", RATE_WINDOW)
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        # One limit per person, for all they say at tables and as a watcher: counted by
+        # who wrote, not by the name shown (in the writer's language; two may share one).
         recent = Message.objects.filter(
-            game=game, seat=None, name=name,
-            created__gte=timezone.now() - timedelta(seconds=window),
+            author=user, created__gte=timezone.now() - timedelta(seconds=window),
         ).count()
         if recent >= limit:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)

@@ -59,3 +59,31 @@ def test_flourishes_count_too(client, alice, game, settings):
         refused = client.post(f"/t/{game.pk}/chat/post/", {"flourish": key})
     assert refused.status_code == 429
     assert "talking too fast" in refused.content.decode()
+
+
+def test_a_watcher_has_one_limit_at_every_watched_table_and_in_every_language(
+        client, alice, bob, game, settings):
+    """The watchers' name is written in the watcher's language: changing it, or watching
+    another table, does not start the count afresh."""
+    from django.contrib.auth import get_user_model
+
+    from games import commands
+    from games.models import Game
+
+    settings.CHAT_RATE_LIMIT = 2
+    other = start_table(bob, bots=3)
+    for table, host in ((game, alice), (other, bob)):
+        commands.set_watchable(table.pk, host, True, talk=True)
+    tokens = [Game.objects.get(pk=t.pk).watch_token for t in (game, other)]
+    wendy = get_user_model().objects.create_user("wendy", "wendy@example.com", "x")
+    client.force_login(wendy)
+    with time_machine.travel(timezone.now(), tick=False):
+        for text in ("Go Alice!", "Nice one"):
+            assert client.post(f"/watch/{tokens[0]}/chat/", {"text": text},
+                               **HTMX).status_code == 200
+        wendy.language = "de"
+        wendy.save(update_fields=["language"])
+        for token in tokens:
+            refused = client.post(f"/watch/{token}/chat/", {"text": "Weiter so"}, **HTMX)
+            assert refused.status_code == 429
+    assert Message.objects.filter(author=wendy).count() == 2

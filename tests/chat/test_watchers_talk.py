@@ -58,3 +58,16 @@ def test_the_watchers_talk_titles_each_speaker_as_the_players_see_them(game, ali
     answer = watcher.post(f"/watch/{game.watch_token}/chat/", {"text": "hi all"},
                           headers={"HX-Request": "true"})
     assert answer.status_code == 200 and shown in answer.content.decode()
+
+
+def test_a_player_at_the_table_does_not_talk_as_a_watcher(game, alice, bob):
+    """A watch page opened before its reader took a seat still holds the watchers' form:
+    a player speaks at the table, under their title, never as "(watching)"."""
+    game = _watched(game, alice, talk=True)
+    player = Client()
+    player.force_login(bob)
+    answer = player.post(f"/watch/{game.watch_token}/chat/", {"text": "hi all"},
+                         headers={"HX-Request": "true"})
+    assert answer.status_code == 409
+    assert "You have a seat at this table" in answer.content.decode()
+    assert not Message.objects.filter(game=game).exists()
