@@ -121,7 +121,9 @@ def check(url: str):
     return plugin
 
 
-@functools.cache
+_LOADING_APPRISE = threading.Lock()
+
+
 def _apprise():
     """Apprise, its plugins loaded, the process's email charsets as they were before.
 
@@ -129,8 +131,15 @@ def _apprise():
     re-registers UTF-8 for every email of the process when it loads: the site's own
     emails would then fold their subject onto a line of its own (read by some clients
     with a leading space) in a worker that had sent to a chat channel, and not in one
-    that had not. All its plugins are loaded here, at once, so that none loads later.
+    that had not. All its plugins are loaded here, at once and by one thread (another
+    would note the charsets half-changed), so that none loads later.
     """
+    with _LOADING_APPRISE:
+        return _load_apprise()
+
+
+@functools.cache
+def _load_apprise():
     charsets = dict(email.charset.CHARSETS)
     try:
         import apprise
