@@ -432,6 +432,8 @@ def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: boo
     rest of this trick" as it is."""
     with transaction.atomic():
         game = Game.locked(game_id)
+        if game.is_over:
+            raise Rejected(_("This game is over."), 409)
         seat = game.seats.get(user=user)
         seat.auto_pass = auto_pass
         seat.auto_tax_worst = auto_tax_worst
@@ -455,7 +457,10 @@ def set_profile_standing_orders(user, auto_pass: bool, auto_tax_worst: bool) -> 
     for game_id in Seat.objects.filter(
         user=user, game__status__in=[Game.Status.OPEN, Game.Status.PLAYING],
     ).order_by("game_id").values_list("game_id", flat=True):
-        set_standing_orders(game_id, user, auto_pass, auto_tax_worst, pass_trick=None)
+        try:
+            set_standing_orders(game_id, user, auto_pass, auto_tax_worst, pass_trick=None)
+        except Rejected:
+            continue  # the game ended meanwhile: nothing to change there
 
 
 def end_after_this_round(game_id: int, user, end: bool = True) -> Game:

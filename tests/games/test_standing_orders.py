@@ -89,3 +89,16 @@ def test_return_my_worst_cards_in_taxes(alice, bob):
     for give in gives:
         if give.player in humans:
             assert give.by == "standing_order"
+
+
+def test_a_finished_games_standing_orders_are_not_changed(client, alice):
+    """They would act on nothing: a form left open on a finished table is told so."""
+    from tests.helpers import play_out
+
+    game = play_out(start_table(alice, bots=3, options={"rounds": 1}))
+    client.force_login(alice)
+    answer = client.post(f"/t/{game.pk}/orders/", {"auto_pass": "", "auto_tax_worst": "on"},
+                         headers={"HX-Request": "true"})
+    assert answer.status_code == 409 and "This game is over." in answer.content.decode()
+    seat = game.seats.get(user=alice)
+    assert seat.auto_pass and not seat.auto_tax_worst
