@@ -49,6 +49,16 @@ def _text(message) -> str:
     return message.get_body(preferencelist=("plain",)).get_content()
 
 
+def _told_after_one_refusal(mail_server, user, now):
+    """The server refuses the next message; the worker's next try sends it: the one
+    message `user` received."""
+    mail_server.refusals = mail_server.refused + 1
+    outcomes = _deliver_due(now) + _deliver_due(now)
+    assert outcomes == ["refused", "sent"]
+    (message,) = _received(mail_server, user)
+    return message
+
+
 def _on_to_a_turn_of(game, players):
     """Bots and the host play on until one of `players` is waited for."""
     for _ in range(500):
@@ -127,11 +137,7 @@ def test_the_player_an_organiser_replaced_is_told_by_mail_in_their_language(
     _deliver_due(timezone.now())
     mail_server.received.clear()
     replace_by_bot(game.pk, game.seats.get(user=bob).pk, "basic", "Bob ist verreist.")
-    now = timezone.now() + timedelta(seconds=1)
-    mail_server.refusals = mail_server.refused + 1  # it refuses the next one too
-    outcomes = _deliver_due(now) + _deliver_due(now)
-    assert outcomes == ["refused", "sent"]
-    (message,) = _received(mail_server, bob)
+    message = _told_after_one_refusal(mail_server, bob, timezone.now() + timedelta(seconds=1))
     assert message["Subject"] == "Ein Bot spielt jetzt auf deinem Platz bei Freitag"
     body = _text(message)
     assert "Hallo Bob," in body and "Begründung des Organisators: Bob ist verreist." in body
@@ -150,12 +156,9 @@ def test_the_host_of_an_organisers_table_is_told_by_mail_in_their_language_and_z
     olga = User.objects.create_user("olga", "olga@example.com", "x", display_name="Olga")
     league = League.objects.create(name="Freitagsliga", slug="freitag")
     create_league_table(league, alice, [bob], "Freitag", bots=2, invited_by=olga)
-    now = timezone.now() + timedelta(seconds=1)
     mail_server.received.clear()
-    mail_server.refusals = mail_server.refused + 1  # it refuses the next one
-    outcomes = _deliver_due(now) + _deliver_due(now)
-    assert outcomes == ["refused", "sent"]
-    (message,) = _received(mail_server, alice)
+    message = _told_after_one_refusal(mail_server, alice,
+                                      timezone.now() + timedelta(seconds=1))
     assert message["Subject"] == "Olga hat „Freitag“ für dich eröffnet"
     body = _text(message)
     assert "Hallo Alice," in body and "Liga „Freitagsliga“" in body
