@@ -97,7 +97,7 @@ def add_bot(game_id: int, level: str, bots_shown: int | None = None) -> Seat:
     with transaction.atomic():
         game = _lock_open(game_id)
         taken = list(game.seats.all())
-        if bots_shown is not None and sum(s.user_id is None for s in taken) > bots_shown:
+        if bots_shown is not None and sum(s.is_bot for s in taken) > bots_shown:
             raise Rejected(_("The table already has a bot more than your page showed, "
                              "so none was added. Add another if you want one."), 409)
         if len(taken) >= game.seats_wanted:

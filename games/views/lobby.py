@@ -183,7 +183,7 @@ def lobby_page(request, game: Game, me: Seat):
         **panel_context(request, game, me, {}, seats=seats),
         **invite,
         **_lobby_context(request, game, me, seats, room=invite["room_for_newcomers"]),
-        "bot_form": BotForm(initial={"bots": sum(s.user_id is None for s in seats)}),
+        "bot_form": BotForm(initial={"bots": sum(s.is_bot for s in seats)}),
         "on_time_choices": OnTime.choices,
     })
 
