@@ -29,11 +29,11 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import requires_csrf_token
 
 from accounts.middleware import activate_user_language
+from dalmuti_site.redirects import on_this_site
 
 logger = logging.getLogger(__name__)
 
@@ -72,13 +72,11 @@ def return_path(request) -> str:
     this site: the form's own address may take nothing but a form), else the home page."""
     if request.method in ("GET", "HEAD"):
         return request.get_full_path()
-    referer = request.META.get("HTTP_REFERER", "")
     try:
-        host = request.get_host()
+        referer = on_this_site(request, request.META.get("HTTP_REFERER"))
     except DisallowedHost:
         return "/"
-    if url_has_allowed_host_and_scheme(referer, allowed_hosts={host},
-                                       require_https=request.is_secure()):
+    if referer:
         found = urlsplit(referer)
         return f"{found.path or '/'}{f'?{found.query}' if found.query else ''}"
     return "/"

@@ -66,3 +66,13 @@ def test_a_refused_form_answers_400_with_its_errors(client, alice):
     assert answer.status_code == 400 and 'class="errorlist' in answer.content.decode()
     alice.refresh_from_db()
     assert alice.display_name != "A"
+
+
+@pytest.mark.parametrize("word", WORDS)
+def test_an_error_page_for_a_form_leads_back_only_to_a_page_of_this_site(rf, word):
+    """Its "Try again" link: the page the form was sent from, by the same rule."""
+    from dalmuti_site.errors import return_path
+
+    assert return_path(rf.post("/t/1/act/", HTTP_REFERER=word)) == "/"
+    came_from = "http://testserver/t/1/?v=3"
+    assert return_path(rf.post("/t/1/act/", HTTP_REFERER=came_from)) == "/t/1/?v=3"
