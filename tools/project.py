@@ -55,10 +55,15 @@ def require_bench_database(tool: str, settings_dict: dict) -> None:
 
 
 def prepare_bench_database(tool: str) -> None:
-    """Check the database is a bench one, then bring its tables up to date."""
+    """Check the database is a bench one, then bring its tables up to date; with DEBUG=0,
+    collect the static files too, as a deploy does (without their manifest every page
+    fails)."""
+    from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
 
     require_bench_database(tool, connection.settings_dict)
     call_command("migrate", verbosity=0, interactive=False)
     call_command("createcachetable", verbosity=0)
+    if not settings.DEBUG:
+        call_command("collectstatic", verbosity=0, interactive=False)
