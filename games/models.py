@@ -502,6 +502,22 @@ class InvitationBlock(models.Model):
         return f"{self.user} ⊘ {self.blocked}"
 
 
+class RefusedAddress(models.Model):
+    """Someone without an account, invited by their address, asked for no invitation
+    ever again (from the link in the invitation). Kept as a digest: the site keeps no
+    address of a person who never joined."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("address that refuses invitations")
+        verbose_name_plural = _("addresses that refuse invitations")
+
+    def __str__(self) -> str:
+        return self.digest[:12]
+
+
 class Removal(models.Model):
     """The host took `user` off their table before it started. Their link to the table
     says so (instead of "no table here"), and the table's own link seats them again only

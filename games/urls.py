@@ -64,6 +64,8 @@ urlpatterns = [
     path("watch/<str:token>/talk/", watching.watch_talk, name="watch_talk"),
     path("join/<str:token>/", invitations.join, name="join"),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
+    path("invitations/stop/<str:token>/", unsubscribe.refuse_invitations,
+         name="refuse_invitations"),
     path("invitations/<id:invitation_id>/decline/", invitations.decline_invitation,
          name="decline_invitation"),
     path("invitations/<id:invitation_id>/block/", invitations.decline_and_block,

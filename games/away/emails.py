@@ -33,6 +33,9 @@ UNSUBSCRIBE_SALT = "dalmuti.unsubscribe"
 # An unsubscribe link works without logging in, so it must not work for ever: an old
 # email that lands in the wrong hands asks for a login instead.
 UNSUBSCRIBE_DAYS = 90
+# The link that stops invitations to an address without an account: it only ever adds a
+# refusal, so it never expires.
+REFUSE_SALT = "dalmuti.refuse-invitations"
 Status = Notification.Status
 
 
@@ -55,6 +58,21 @@ def user_for_unsubscribe_token(token: str):
     except signing.BadSignature:
         return None
     return get_user_model().objects.filter(pk=pk).first()
+
+
+def refuse_invitations_url(address: str, language: str) -> str:
+    token = signing.dumps({"a": address, "l": language}, salt=REFUSE_SALT, compress=True)
+    return settings.SITE_URL + reverse("refuse_invitations", args=[token])
+
+
+def address_for_refusal_token(token: str) -> tuple[str, str] | None:
+    """The address (and the language of the email) a stop-invitations link was made for;
+    None if it is not one of ours."""
+    try:
+        made = signing.loads(token, salt=REFUSE_SALT)
+        return str(made["a"]), str(made.get("l") or "")
+    except (signing.BadSignature, AttributeError, KeyError, TypeError):
+        return None
 
 
 @contextmanager
@@ -84,13 +102,16 @@ def render(name: str, user, context: dict, language: str = "") -> tuple[str, str
 def send(name: str, user, context: dict, address: str = "", language: str = "") -> None:
     """Render and send one email to `user` (or, for someone without an account yet, to
     `address` in `language`): in the reader's language and time zone, whoever's request
-    or task sends it, with the unsubscribe footer when there is an account to unsubscribe."""
-    unsubscribe = unsubscribe_url(user) if user is not None else ""
+    or task sends it, with the unsubscribe footer when there is an account to unsubscribe,
+    and without one the link that stops every invitation to the address."""
+    if user is not None:
+        stop = unsubscribe_url(user)
+    else:
+        stop = refuse_invitations_url(address, language)
+        context = {**context, "refuse_url": stop}
     subject, text, html = render(name, user, context, language)
-    headers = {}
-    if unsubscribe:
-        headers = {"List-Unsubscribe": f"<{unsubscribe}>",
-                   "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+    headers = {"List-Unsubscribe": f"<{stop}>",
+               "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
     message = EmailMultiAlternatives(
         subject, text, to=[address or user.verified_email], headers=headers,
     )

@@ -73,7 +73,7 @@ from .tables import (
     start,
     try_channel,
 )
-from .usual_group import invite_group, open_table_with, set_blocked
+from .usual_group import invite_group, open_table_with, refuse_invitations, set_blocked
 
 __all__ = [
     "give_turn_to_bot",
@@ -87,7 +87,7 @@ __all__ = [
     "join",
     "join_in_progress", "lapse_end_proposals", "leave_game", "propose_end", "vote_end",
     "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
-    "remove_seat", "seen", "seen_at", "set_away",
+    "refuse_invitations", "remove_seat", "seen", "seen_at", "set_away",
     "set_blocked", "set_channel", "set_min_on_time", "set_profile_standing_orders",
     "set_standing_orders", "set_talk_notices", "set_watchable",
     "standing_order_action", "start", "taken_off", "try_channel", "start_vacation",

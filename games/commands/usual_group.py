@@ -4,8 +4,8 @@ invitations from someone."""
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from ..core.usual_group import played_with
-from ..models import Game, Invitation, InvitationBlock
+from ..core.usual_group import address_digest, played_with
+from ..models import Game, Invitation, InvitationBlock, RefusedAddress
 from .base import Rejected
 from .tables import create_table, invite, seat_bot_like
 
@@ -41,6 +41,12 @@ def set_blocked(user, other, blocked: bool) -> None:
         except IntegrityError:
             pass  # blocked already
         Invitation.objects.for_user(user).filter(invited_by=other).delete()
+
+
+def refuse_invitations(email: str) -> None:
+    """The reader of an invitation sent to `email` wants no more: no host can invite
+    that address again. Asking twice changes nothing."""
+    RefusedAddress.objects.get_or_create(digest=address_digest(email))
 
 
 def open_table_with(host, name: str, seats: int, options: dict, turn_limit: int = 0,

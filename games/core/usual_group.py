@@ -2,12 +2,14 @@
 or over), and who refuses invitations from whom. The commands check invitations against
 it; the new-table form, the lobby and the profile list it."""
 
+import hashlib
+
 from django.contrib.auth import get_user_model
 from django.db.models import Case, Count, IntegerField, Max, When
 
 from dalmuti_site.compiled import CompiledQuery
 
-from ..models import InvitationBlock, Seat
+from ..models import InvitationBlock, RefusedAddress, Seat
 
 # How many people the lists offer, the most recent companions first.
 USUAL_GROUP_SIZE = 40
@@ -65,11 +67,20 @@ def blocked_by(user) -> set[int]:
     return set(InvitationBlock.objects.filter(user=user).values_list("blocked", flat=True))
 
 
+def address_digest(email: str) -> str:
+    """How an address that refuses invitations is kept: not the address itself."""
+    normal = email.strip().lower()
+    return hashlib.sha256(f"dalmuti.refused-address:{normal}".encode()).hexdigest()
+
+
 def refuses(inviter, user=None, email: str = "") -> bool:
     """Whether the invitee (an account, or whoever has this confirmed address) refuses
-    invitations from `inviter`."""
+    invitations from `inviter`; an address typed for someone without an account may
+    refuse them all."""
     blocks = InvitationBlock.objects.filter(blocked=inviter)
     if user is not None:
         return blocks.filter(user=user).exists()
-    return bool(email) and blocks.filter(user__email__iexact=email,
-                                         user__email_verified=True).exists()
+    if not email:
+        return False
+    return (RefusedAddress.objects.filter(digest=address_digest(email)).exists()
+            or blocks.filter(user__email__iexact=email, user__email_verified=True).exists())

@@ -8,5 +8,6 @@
     stream        — the event stream that tells an open page of a change at once
     invitations   — inviting, joining by link, declining
     history       — finished games: the list, a game's record, the replay, the rematch
-    unsubscribe   — the one-click unsubscribe link of every email
+    unsubscribe   — the one-click unsubscribe link of every email, and the link that stops
+                    invitations to an address without an account
 """

@@ -1,8 +1,14 @@
+from django.conf import settings
 from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
-from games.away.emails import UnsubscribeExpired, user_for_unsubscribe_token
+from games import commands
+from games.away.emails import (
+    UnsubscribeExpired,
+    address_for_refusal_token,
+    user_for_unsubscribe_token,
+)
 
 
 @csrf_exempt
@@ -35,3 +41,22 @@ def stop_emails(user) -> None:
     elif user.notify_by == user.Channel.EMAIL:
         user.notify = user.Notify.NEVER
         user.save(update_fields=["notify"])
+
+
+@csrf_exempt
+def refuse_invitations(request, token: str):
+    """The link in an invitation sent to an address without an account: GET asks for one
+    click, POST (or the mail client's one-click request) refuses every invitation to
+    that address from now on. The signed token is the authority, as for unsubscribing."""
+    found = address_for_refusal_token(token)
+    if found is None:
+        return render(request, "games/refuse_invitations.html", {"invalid": True}, status=400)
+    address, language = found
+    if language in dict(settings.LANGUAGES):
+        # The page speaks the language the invitation spoke.
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+    if request.method == "POST":
+        commands.refuse_invitations(address)
+        return render(request, "games/refuse_invitations.html", {"done": True})
+    return render(request, "games/refuse_invitations.html", {"address": address})

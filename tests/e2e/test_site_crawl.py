@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from games import commands
+from games.away.emails import refuse_invitations_url
 from games.models import Game
 from leagues.models import LeagueGame
 from leagues.services import replace_by_bot
@@ -151,8 +152,10 @@ def site(live_server):
     given = play_out(given)
     commands.remove_seat(open_table.pk, commands.join(open_table.pk, make_user("tara")).pk)
     token = Game.objects.get(pk=playing.pk).watch_token
+    # The link in an invitation to an address without an account (in no one language).
+    refuse = urlsplit(refuse_invitations_url("someone@example.com", "")).path
     return {
-        "visitor": (None, ["/", "/rules/", "/accounts/signup/"]),
+        "visitor": (None, ["/", "/rules/", "/accounts/signup/", refuse]),
         "player": ("tess", ["/", f"/t/{playing.pk}/", f"/t/{playing.pk}/log/",
                             f"/history/{finished.pk}/", f"/history/{finished.pk}/replay/",
                             "/players/tess/", "/leagues/friday/", "/accounts/profile/"]),

@@ -15,7 +15,8 @@ from django.db import connection
 from games import commands, tasks
 from games.away import emails
 from games.commands import notifications
-from games.models import Invitation, Notification
+from games.core.usual_group import address_digest
+from games.models import Invitation, Notification, RefusedAddress
 from tests.helpers import play_out, start_table
 
 pytestmark = pytest.mark.django_db
@@ -239,3 +240,49 @@ def test_a_tables_link_says_it_closed_before_it_started(client, alice, make_user
     over = play_out(start_table(alice, bots=3))
     page = client.get(f"/join/{over.invite_token}/").content.decode()
     assert "This game is over." in page and "invites you" not in page
+
+
+def _link(text: str, path: str) -> str:
+    return next(word for word in text.split() if f"{path}" in word)
+
+
+def test_an_address_without_an_account_can_stop_every_invitation_to_it(
+    client, table, alice, make_user, django_capture_on_commit_callbacks, eager_tasks
+):
+    """Someone invited by address has no account to unsubscribe from: their invitation
+    carries a link (and the one-click header) that stops every later invitation to that
+    address, from any host, in the language the email spoke; the site keeps only a digest
+    of the address, and the hosts learn no more than for a typing mistake."""
+    client.force_login(alice)
+    alice.language = "de"
+    alice.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, table, "Stranger@Example.com")
+    invitation = mail.outbox[0]
+    link = _link(invitation.body, "/invitations/stop/")
+    assert invitation.extra_headers["List-Unsubscribe"] == f"<{link}>"
+    assert link in invitation.alternatives[0][0]
+    path = link.removeprefix("http://testserver").split("://", 1)[-1]
+    path = path[path.index("/invitations/"):]
+
+    client.logout()
+    asked = client.get(path)  # a mail scanner following the link changes nothing
+    assert asked.status_code == 200 and "Keine Einladungen mehr" in asked.content.decode()
+    assert not RefusedAddress.objects.exists()
+    done = client.post(path)
+    assert done.status_code == 200
+    refused = [r.digest for r in RefusedAddress.objects.all()]
+    assert refused == [address_digest("stranger@example.com")]
+    assert "stranger" not in str(RefusedAddress.objects.values_list())
+    assert client.post(path).status_code == 200  # twice: still one refusal
+    assert RefusedAddress.objects.count() == 1
+
+    bram = make_user("bram")
+    other = commands.create_table(bram, "Elsewhere", 6, {"rounds": 1})
+    client.force_login(bram)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = _invite(client, other, "stranger@EXAMPLE.com")
+    assert "stranger@example.com could not be invited." in answer.content.decode()
+    assert not other.invitations.exists() and len(mail.outbox) == 1
+
+    assert client.get("/invitations/stop/forged/").status_code == 400
