@@ -242,7 +242,8 @@ class GameAdmin(OrganisedAdmin):
             format_html_join(
                 "", "<li>{} {} · {} {}</li>",
                 (("#{}".format(line["seq"]) if line["seq"] else "",
-                  line["time"].strftime("%Y-%m-%d %H:%M"), line["text"],
+                  date_format(timezone.localtime(line["time"]), "SHORT_DATETIME_FORMAT"),
+                  line["text"],
                   _("(private)") if line["private"] else "") for line in lines),
             ),
         )

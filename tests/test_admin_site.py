@@ -1,7 +1,10 @@
 """The admin is titled for the site, in the reader's language, and its index puts what an
 organiser comes for (leagues and their seasons) first."""
 
+from datetime import UTC, datetime
+
 import pytest
+import time_machine
 from django.utils import translation
 
 from tests.helpers import make_user
@@ -75,3 +78,19 @@ def test_every_column_and_field_the_admin_shows_has_a_label_to_translate():
         for inline in model_admin.inlines:
             check(inline.model, [*(inline.fields or ()), *inline.readonly_fields])
     assert sorted(unmarked) == []
+
+
+def test_the_game_log_tells_its_times_in_the_readers_zone_and_language(client, organiser):
+    """The admin's game log dates each line as the rest of the page does: in the reader's
+    time zone and date format, not the database's UTC."""
+    from tests.helpers import start_table
+
+    organiser.time_zone = "Asia/Tokyo"
+    organiser.save()
+    with time_machine.travel(datetime(2026, 3, 1, 22, 30, tzinfo=UTC), tick=False):
+        game = start_table(organiser, bots=3, seed=5)
+    client.cookies["django_language"] = "de"
+    page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    log = page.split("<ol>", 1)[1].split("</ol>", 1)[0]
+    assert "2. März 2026 07:30" in log or "02.03.2026 07:30" in log
+    assert "22:30" not in log and "2026-03-01" not in log
