@@ -20,10 +20,23 @@ class PlayerBackend(ModelBackend):
     second time by the backend listed after it."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
+        if username is not None:
+            username = self.account_name(username)
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None and password is not None:
             raise PermissionDenied  # Django's authenticate() stops here and says so
         return user
+
+    @staticmethod
+    def account_name(typed: str) -> str:
+        """The username as the account spells it: sign-up and invitations take "Ann" and
+        "ann" for one name, and a phone's keyboard capitalises the first letter. Where two
+        accounts differ only in case (made before sign-up compared names so), the one
+        typed exactly is meant."""
+        typed = typed.strip()
+        names = list(get_user_model()._default_manager.filter(username__iexact=typed)
+                     .values_list("username", flat=True)[:2])
+        return names[0] if len(names) == 1 else typed
 
     def get_user(self, user_id):
         found = _PLAYER(user_id)

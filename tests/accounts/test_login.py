@@ -167,3 +167,17 @@ def test_log_out_needs_a_post(client, alice):
     response = client.post("/accounts/logout/")
     assert response.status_code == 302
     assert not _is_logged_in(client, alice)
+
+
+def test_a_username_logs_in_whatever_its_case(client, make_user):
+    """Sign-up and invitations treat "Ann" and "ann" as one name; so does the login, where
+    a phone's keyboard capitalises the first letter."""
+    ann = make_user("Ann")
+    response = _log_in(client, "ann", PASSWORD)
+    assert response.status_code == 302 and _is_logged_in(client, ann)
+    client.logout()
+    response = _log_in(client, " ANN ", PASSWORD)
+    assert response.status_code == 302 and _is_logged_in(client, ann)
+    client.logout()
+    assert _log_in(client, "ann", "wrong password").status_code == 200
+    assert not _is_logged_in(client, ann)
