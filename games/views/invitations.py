@@ -7,6 +7,8 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -143,10 +145,20 @@ def invite(request, game_id: int):
             return back_to_invitations(game)
     else:
         try:
-            commands.invite(game, request.user, user=user, email=form.email,
-                            language=translation.get_language() or "", limited=True)
+            invitation, sent = commands.invite(
+                game, request.user, user=user, email=form.email,
+                language=translation.get_language() or "", limited=True)
         except commands.Rejected as rejected:
             messages.error(request, rejected.message)
+            return back_to_invitations(game)
+        if not sent:
+            # As typed: by address, the host learns nothing of whose it is.
+            who = form.email or user.name
+            messages.info(request, _(
+                "%(who)s is already invited, until %(lapses)s: that invitation went out "
+                "when you sent it. Share the table's link if it did not arrive."
+            ) % {"who": who, "lapses": date_format(localtime(invitation.lapses),
+                                                    "DATETIME_FORMAT")})
             return back_to_invitations(game)
     messages.success(request, _("Invitation sent."))
     return back_to_invitations(game)
@@ -162,8 +174,12 @@ def _join_page(request, game: Game, token: str, error: str = "", status: int = 2
         refusal = why_not_admitted(request.user, game.min_on_time)
     taken_off = (request.user.is_authenticated and not game.is_over
                  and Removal.keeps_out(game, request.user))
+    seats = game.seats_with_users()
+    # Said before anyone is asked to sign up for a seat there is not.
+    full = ((game.is_open or game.is_playing) and not last_round
+            and not room_for_newcomers(game, seats))
     return render(request, "games/join.html", {
-        "game": game, "token": token, "seats": game.seats_with_users(),
+        "game": game, "token": token, "seats": seats, "full": full,
         "last_round": last_round, "error": error, "not_admitted": refusal,
         "taken_off": taken_off,
         "record": record, "min_turns": RELIABILITY_MIN_TURNS,

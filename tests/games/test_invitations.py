@@ -286,3 +286,43 @@ def test_an_address_without_an_account_can_stop_every_invitation_to_it(
     assert not other.invitations.exists() and len(mail.outbox) == 1
 
     assert client.get("/invitations/stop/forged/").status_code == 400
+
+
+def test_a_full_tables_link_says_so_before_anyone_signs_up(client, alice, make_user):
+    """Its link asks nobody to sign up for, or take, a seat there is not: it says the table
+    is full, to a visitor and to a player, before the start and in play."""
+    game = commands.create_table(alice, "Packed", 4, {"rounds": 2})
+    for _ in range(3):
+        commands.add_bot(game.pk, "basic")
+    for who in (None, make_user("dora")):
+        client.logout()
+        if who is not None:
+            client.force_login(who)
+        page = client.get(f"/join/{game.invite_token}/").content.decode()
+        assert "This table is full" in page
+        assert "Sign up to take a seat" not in page and "Take a seat" not in page
+    client.logout()
+    playing = start_table(alice, bots=9, options={"rounds": 3})  # ten seats: no room
+    page = client.get(f"/join/{playing.invite_token}/").content.decode()
+    assert "This table is full" in page and "Sign up to take a seat" not in page
+    roomy = commands.create_table(alice, "Roomy", 6, {"rounds": 2})
+    page = client.get(f"/join/{roomy.invite_token}/").content.decode()
+    assert "Sign up to take a seat" in page and "This table is full" not in page
+
+
+def test_inviting_again_says_the_invitation_is_already_out(
+    client, table, alice, make_user, django_capture_on_commit_callbacks, eager_tasks
+):
+    """A second invitation sends nothing: the host is told so, not "Invitation sent."."""
+    make_user("carla")
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = _invite(client, table, "friend@example.com").content.decode()
+        again = _invite(client, table, "Friend@example.com").content.decode()
+        by_name = _invite(client, table, "carla").content.decode()
+        by_name_again = _invite(client, table, "carla").content.decode()
+    assert "Invitation sent." in first and "Invitation sent." in by_name
+    assert "Invitation sent." not in again and "Invitation sent." not in by_name_again
+    assert "Friend@example.com is already invited" in again  # as typed
+    assert "Carla is already invited" in by_name_again
+    assert len(mail.outbox) == 2
