@@ -63,3 +63,10 @@ def said_at(messages, section: str) -> list:
     """The messages for one section of the page (their tag), or ("") for the page's top:
     those with no section."""
     return [m for m in messages or () if (m.extra_tags or "") == section]
+
+
+@register.filter
+def refused_fields(form) -> list:
+    """The fields of a form that were refused, in their order on the page: its summary
+    at the top leads to each."""
+    return [field for field in form.visible_fields() if field.errors] if form.errors else []

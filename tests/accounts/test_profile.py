@@ -149,3 +149,18 @@ def test_the_profiles_own_answer_stays_at_the_top(client, alice):
     client.force_login(alice)
     page = client.post("/accounts/profile/", _form(language="en"), follow=True).content.decode()
     assert page.index("Your profile has been saved.") < page.index('id="main"')
+
+
+def test_a_refused_save_says_so_at_the_top_with_a_way_to_each_field(client, alice):
+    """On a phone the page is long and a refused field may sit far below: the form opens
+    with what was refused, each a link to its field."""
+    client.force_login(alice)
+    response = client.post("/accounts/profile/", _form(away_until="2001-01-01"))
+    assert response.status_code == 400
+    page = response.content.decode()
+    summary = page.split('class="form-errors error-summary"', 1)[1].split("</div>", 1)[0]
+    assert 'role="alert"' in page.split('class="form-errors error-summary"', 1)[0][-80:] + summary
+    assert 'href="#id_away_until"' in summary and "Choose today or a later day." in summary
+    assert page.index("error-summary") < page.index('name="display_name"')
+    ok = client.post("/accounts/profile/", _form(), follow=True).content.decode()
+    assert "error-summary" not in ok
