@@ -38,6 +38,8 @@ urlpatterns = [
     path("t/<id:game_id>/end/", seat_settings.end_after_this_round, name="end_after_this_round"),
     path("t/<id:game_id>/invite/", invitations.invite, name="invite"),
     path("t/<id:game_id>/invite-panel/", invitations.invite_panel, name="invite_panel"),
+    path("t/<id:game_id>/invitations/<id:invitation_id>/withdraw/",
+         invitations.withdraw_invitation, name="withdraw_invitation"),
     path("t/<id:game_id>/invite-group/", usual_group.invite_group, name="invite_group"),
     path("invitations/block/", usual_group.block, name="block_inviter"),
     path("t/<id:game_id>/bots/", lobby.add_bot, name="add_bot"),

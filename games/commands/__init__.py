@@ -72,6 +72,7 @@ from .tables import (
     set_watchable,
     start,
     try_channel,
+    withdraw_invitation,
 )
 from .usual_group import invite_group, open_table_with, refuse_invitations, set_blocked
 
@@ -83,7 +84,7 @@ __all__ = [
     "create_table", "end_after_this_round", "end_vacation", "enforce_deadlines",
     "expire_invitations", "expire_open_tables", "free_bot_name", "forget_old_pauses",
     "name_changed",
-    "invite", "invite_users",
+    "invite", "invite_users", "withdraw_invitation",
     "join",
     "join_in_progress", "lapse_end_proposals", "leave_game", "propose_end", "vote_end",
     "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",

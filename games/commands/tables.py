@@ -1,9 +1,12 @@
 """Before the start and between games: opening a table, taking and leaving seats, bots,
 invitations, the start (the seating draw and the first deal) and rematches."""
 
+import math
+import time
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -320,7 +323,7 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
                                  "instead."), 429)
             today = timezone.now() - timedelta(days=1)
             sent = Invitation.objects.filter(invited_by=invited_by, created__gte=today).count()
-            if sent >= settings.INVITATIONS_PER_DAY:
+            if sent + withdrawn_today(invited_by) >= settings.INVITATIONS_PER_DAY:
                 raise Rejected(_("You have sent too many invitations today; try again "
                                  "tomorrow, or share the table's link."), 429)
         invitation = Invitation.objects.create(
@@ -332,6 +335,37 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
     if email or (user is not None and user.verified_email):
         background.after_commit("invitation_email", invitation.pk)
     return invitation, True
+
+
+def withdrawn_key(inviter) -> str:
+    return f"dalmuti:withdrawn-invitations:{inviter.pk}"
+
+
+def withdrawn_today(inviter) -> int:
+    """The invitations `inviter` withdrew within the day: their emails went out, so they
+    count among the day's (kept in the cache: a limit, not a record)."""
+    count, until = cache.get(withdrawn_key(inviter), (0, 0.0))
+    return count if until > time.time() else 0
+
+
+def withdraw_invitation(game_id: int, host, invitation_id: int) -> Invitation:
+    """The host takes back an invitation nobody answered (a mistyped address, a friend
+    who cannot come): it leaves the table's list and the invitee's games. Its email is
+    sent already, and the table's link seats whoever has it, as ever."""
+    with transaction.atomic():
+        game = Game.locked(game_id)
+        if game.host_id != host.pk:
+            raise Rejected(_("Only the host can withdraw an invitation."), 403)
+        invitation = game.invitations.select_related("user").filter(pk=invitation_id).first()
+        if invitation is None:
+            raise Rejected(_("That invitation was answered or withdrawn already."), 409)
+        invitation.delete()
+    now = time.time()
+    count, until = cache.get(withdrawn_key(host), (0, 0.0))
+    if until <= now:
+        count, until = 0, now + 24 * 3600
+    cache.set(withdrawn_key(host), (count + 1, until), timeout=math.ceil(until - now))
+    return invitation
 
 
 def could_not_invite(who: str) -> str:

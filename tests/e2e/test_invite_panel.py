@@ -66,7 +66,7 @@ def test_the_host_invites_from_the_folded_panel(table, browser, live_server, siz
         page.wait_for_load_state()
         assert page.url.endswith("?invite=1")
         expect(page.get_by_text(words["sent"])).to_be_visible()
-        expect(page.locator("details.invite-panel[open] .invited")).to_contain_text(
+        expect(page.locator("details.invite-panel[open] .invited-list")).to_contain_text(
             friend.title())
         _look(page, f"sent-{size}-{locale}", screenshots, problems)
         context.close()

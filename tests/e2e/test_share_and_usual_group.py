@@ -109,8 +109,8 @@ def test_share_the_link_and_invite_the_usual_group(tables, browser, live_server,
         page.get_by_role("checkbox", name="Bram").uncheck()
         page.get_by_role("button", name="Open the table").click()
         expect(page.get_by_text("1 invitation sent.")).to_be_visible()
-        expect(page.locator(".invited")).to_contain_text("Ada")
-        expect(page.locator(".invited")).not_to_contain_text("Bram")
+        expect(page.locator(".invited-list")).to_contain_text("Ada")
+        expect(page.locator(".invited-list")).not_to_contain_text("Bram")
         assert page.locator(".seat-list li").count() == 2  # Tess and the bot, again
         page.goto(url + "/accounts/profile/")
         _check(page, "profile", size, screenshots, problems)

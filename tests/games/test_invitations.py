@@ -326,3 +326,42 @@ def test_inviting_again_says_the_invitation_is_already_out(
     assert "Friend@example.com is already invited" in again  # as typed
     assert "Carla is already invited" in by_name_again
     assert len(mail.outbox) == 2
+
+
+def test_the_host_withdraws_an_invitation_nobody_answered(
+    client, table, alice, bob, make_user, settings,
+    django_capture_on_commit_callbacks, eager_tasks
+):
+    """A mistyped address or a friend who cannot come: the host takes the invitation back
+    from the table's list and the invitee's games; nobody else can, and a withdrawn
+    invitation still counts among the host's of the day (inviting and withdrawing is no
+    way round the limit)."""
+    settings.INVITATIONS_PER_DAY = 3
+    carla = make_user("carla")
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, table, "frend@exmaple.com")
+        _invite(client, table, "carla")
+    typo = table.invitations.get(email="frend@exmaple.com")
+    named = table.invitations.get(user=carla)
+    page = client.get(f"/t/{table.pk}/").content.decode()
+    assert f'action="/t/{table.pk}/invitations/{typo.pk}/withdraw/"' in page
+
+    client.force_login(bob)  # seated, not the host
+    assert client.post(f"/t/{table.pk}/invitations/{typo.pk}/withdraw/").status_code == 403
+    client.force_login(alice)
+    answer = client.post(f"/t/{table.pk}/invitations/{typo.pk}/withdraw/", follow=True)
+    assert "Invitation to frend@exmaple.com withdrawn." in answer.content.decode()
+    assert list(table.invitations.all()) == [named]
+    again = client.post(f"/t/{table.pk}/invitations/{typo.pk}/withdraw/")
+    assert again.status_code == 409  # a double tap, or a page left open
+    client.post(f"/t/{table.pk}/invitations/{named.pk}/withdraw/")
+    client.force_login(carla)
+    assert "Friday" not in client.get("/").content.decode()
+
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, table, "friend@example.com")
+        answer = _invite(client, table, "someone@example.com")
+    assert "too many invitations today" in answer.content.decode()
+    assert [i.email for i in table.invitations.all()] == ["friend@example.com"]
