@@ -46,14 +46,15 @@ class UserAdmin(BaseUserAdmin):
     address, not even as something to search by, and nothing about permissions."""
 
     fieldsets = BaseUserAdmin.fieldsets + (
-        (_("Player"), {"fields": ("display_name", "notify", "language", "deleted")}),
+        (_("Player"), {"fields": ("display_name", "new_email", "notify", "language",
+                                  "deleted")}),
     )
     add_fieldsets = BaseUserAdmin.add_fieldsets + (
         (_("Player"), {"fields": ("email", "display_name")}),
     )
     list_display = ("username", "display_name", "email", "notify", "is_staff")
     search_fields = ("username", "display_name", "email")
-    readonly_fields = ("deleted",)
+    readonly_fields = ("deleted", "new_email")
     actions = ["delete_accounts"]
 
     def get_fieldsets(self, request, obj=None):

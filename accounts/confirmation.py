@@ -25,8 +25,9 @@ OWNER_NOTICE_SECONDS = 24 * 3600
 # "Send the link again": at most this many an hour per account.
 
 
-def link_for(user: User) -> str:
-    token = signing.dumps({"user": user.pk, "email": user.email.lower()}, salt=SALT)
+def link_for(user: User, address: str = "") -> str:
+    token = signing.dumps({"user": user.pk, "email": (address or user.email).lower()},
+                          salt=SALT)
     return settings.SITE_URL + reverse("confirm_email", args=[token])
 
 
@@ -46,19 +47,33 @@ def _render(name: str, context: dict, language: str) -> tuple[str, str]:
 
 
 def send_link(user: User) -> None:
-    """The confirmation link to the user's address, after the commit, by a worker; when
-    another account has confirmed that address, its owner is told instead (the user
-    sees the same either way)."""
-    if not user.email or user.email_verified:
+    """The confirmation link to the address waiting for it (the new one a player with a
+    confirmed address asked for, else their unconfirmed one), after the commit, by a
+    worker; when another account has confirmed that address, its owner is told instead
+    (the user sees the same either way)."""
+    address = user.new_email or ("" if user.email_verified else user.email)
+    if not address:
         return
-    owner = owner_of(user.email, but=user)
+    owner = owner_of(address, but=user)
     if owner is not None:
         _tell_owner(owner)
         return
-    context = {"user": user, "link": link_for(user), "days": VALID_FOR.days}
+    context = {"user": user, "link": link_for(user, address), "days": VALID_FOR.days,
+               "changing": bool(user.new_email)}
     subject, body = _render("confirm_email", context,
                             user.reading_language or translation.get_language())
-    outbox.enqueue(user, OutgoingEmail.Kind.CONFIRM, user.email, subject, body)
+    outbox.enqueue(user, OutgoingEmail.Kind.CONFIRM, address, subject, body)
+
+
+def tell_old_address(user: User) -> None:
+    """The confirmed address learns that the account asked to move to `new_email`: its
+    owner can step in if it was not them (the change waits for the new link)."""
+    context = {"user": user, "new": user.new_email,
+               "login": settings.SITE_URL + reverse("login"),
+               "profile": settings.SITE_URL + reverse("profile")}
+    subject, body = _render("address_changing", context,
+                            user.reading_language or translation.get_language())
+    outbox.enqueue(user, OutgoingEmail.Kind.ADDRESS_CHANGING, user.email, subject, body)
 
 
 def _tell_owner(owner: User) -> None:
@@ -93,7 +108,16 @@ def confirm(token: str) -> User | None:
     except signing.BadSignature:
         return None
     user = User.objects.filter(pk=data.get("user")).first()
-    if user is None or user.email.lower() != data.get("email"):
+    if user is None:
+        return None
+    if user.new_email and user.new_email.lower() == data.get("email"):
+        # The new address of a change: it takes the confirmed one's place now.
+        if owner_of(user.new_email, but=user) is not None:
+            return None
+        user.email, user.email_verified, user.new_email = user.new_email, True, ""
+        user.save(update_fields=["email", "email_verified", "new_email"])
+        return user
+    if user.email.lower() != data.get("email"):
         return None
     if not user.email_verified:
         if owner_of(user.email, but=user) is not None:

@@ -51,6 +51,10 @@ class User(AbstractUser, ChannelOwner):
     # Set when the owner followed the confirmation link sent to `email`: until then no
     # game email, invitation or password reset goes to that address.
     email_verified = models.BooleanField(_("email address confirmed"), default=False)
+    # The address a player with a confirmed one asked to change to: it replaces `email`
+    # only once its link is followed, so that a typo (or someone else at a signed-in
+    # phone) does not cut the account off from its mail.
+    new_email = models.EmailField(_("new email address, not confirmed yet"), blank=True)
     display_name = models.CharField(
         _("display name"), max_length=40, blank=True,
         help_text=_("The name other players see at the table."),
@@ -132,6 +136,7 @@ class OutgoingEmail(models.Model):
     class Kind(models.TextChoices):
         CONFIRM = "confirm", _("Confirm an address")
         ADDRESS_TAKEN = "address_taken", _("A sign-up with an address that has an account")
+        ADDRESS_CHANGING = "address_changing", _("A change of address, told to the old one")
         PASSWORD_RESET = "password_reset", _("Password reset")
         CHANNEL_PAUSED = "channel_paused", _("A notification channel was paused")
 

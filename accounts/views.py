@@ -133,7 +133,8 @@ def resend_confirmation(request: HttpRequest) -> HttpResponse:
     """Send the confirmation link again (a few times an hour at most)."""
     back = _next_url(request) or reverse("profile")
     user = request.user
-    if user.email_verified or not user.email:
+    address = user.new_email or ("" if user.email_verified else user.email)
+    if not address:
         messages.info(request, _("Your email address is already confirmed."))
         return redirect(back)
     wait = confirmation.resend_wait(user)
@@ -148,7 +149,7 @@ def resend_confirmation(request: HttpRequest) -> HttpResponse:
         return response
     confirmation.send_link(user)
     messages.success(request, _("We are sending the link to %(email)s again.")
-                     % {"email": user.email})
+                     % {"email": address})
     return redirect(back)
 
 
@@ -188,9 +189,21 @@ def profile(request: HttpRequest) -> HttpResponse:
             set_away(User.objects.get(pk=request.user.pk), None)
             messages.success(request, _("Welcome back: your clocks run again."))
             return redirect("profile")
-        form = ProfileForm(request.POST, instance=User.objects.get(pk=request.user.pk))
+        if request.POST.get("keep_email"):
+            User.objects.filter(pk=request.user.pk).update(new_email="")
+            messages.success(request, _("Your address stays %(email)s.")
+                             % {"email": request.user.email})
+            return redirect("profile")
+        current = User.objects.get(pk=request.user.pk)
+        confirmed = current.email if current.email_verified else ""
+        form = ProfileForm(request.POST, instance=current)
         if form.is_valid():
-            if "email" in form.changed_data:
+            moving = "email" in form.changed_data
+            if moving and confirmed:
+                # The confirmed address stays until the new one is confirmed.
+                form.instance.new_email = form.instance.email
+                form.instance.email = confirmed
+            elif moving:
                 form.instance.email_verified = False
             user = form.save()
             if "display_name" in form.changed_data:
@@ -201,11 +214,18 @@ def profile(request: HttpRequest) -> HttpResponse:
                 # The clocks at every timed table move with the absence (the end of the
                 # last day away moves with the zone).
                 set_away(user, form.cleaned_data["away_until"])
-            if "email" in form.changed_data:
+            if moving:
                 confirmation.send_link(user)
-                messages.info(request, _("We are sending a confirmation link to %(email)s: "
-                                         "follow it to get emails there.")
-                              % {"email": user.email})
+                if confirmed:
+                    confirmation.tell_old_address(user)
+                    messages.info(request, _(
+                        "We are sending a confirmation link to %(new)s: your address "
+                        "changes once you follow it. Until then your emails keep going to "
+                        "%(email)s.") % {"new": user.new_email, "email": user.email})
+                else:
+                    messages.info(request, _("We are sending a confirmation link to "
+                                             "%(email)s: follow it to get emails there.")
+                                  % {"email": user.email})
             if user.language:
                 translation.activate(user.language)
             messages.success(request, _("Your profile has been saved."))

@@ -75,6 +75,7 @@ def _account(user) -> dict:
         "display_name": user.display_name,
         "email": user.email,
         "email_confirmed": user.email_verified,
+        "new_email_waiting_for_confirmation": user.new_email,
         "joined": _when(user.date_joined),
         "last_login": _when(user.last_login),
         "language": user.language,

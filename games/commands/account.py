@@ -81,7 +81,7 @@ def _erase(user) -> None:
     user.username = f"deleted-{user.pk}"
     user.set_unusable_password()  # every session of theirs ends with it
     user.is_active = user.is_staff = user.is_superuser = False
-    user.email, user.email_verified = "", False
+    user.email, user.email_verified, user.new_email = "", False, ""
     user.display_name = user.first_name = user.last_name = ""
     user.notify = user.Notify.NEVER
     user.time_zone, user.away_until = "", None

@@ -38,15 +38,62 @@ def test_signing_up_sends_a_confirmation_link_that_confirms(client, after_commit
     assert user.email_verified and user.verified_email == "newbie@example.com"
 
 
-def test_changing_the_address_needs_a_new_confirmation(client, after_commit):
+def _move(client, email: str, **extra):
+    return client.post("/accounts/profile/", {
+        "display_name": "Mover", "email": email, "notify": "every_turn", "notify_by": "both",
+        "language": "", **extra}, follow=True)
+
+
+def test_a_confirmed_address_stays_until_the_new_one_is_confirmed(client, after_commit):
+    """A typo, or someone else at a signed-in phone, does not cut the account off from its
+    mail: the confirmed address keeps getting it, and is told, until the link sent to
+    the new one is followed."""
     user = make_user("mover")
+    old = user.email
+    assert user.email_verified
     client.force_login(user)
     with after_commit():
-        client.post("/accounts/profile/", {"display_name": "Mover", "email": "new@example.com",
-                                           "notify": "every_turn", "notify_by": "both",
-                                           "language": ""})
+        page = _move(client, "new@example.com").content.decode()
+    user.refresh_from_db()
+    assert (user.email, user.email_verified, user.new_email) == (old, True, "new@example.com")
+    assert user.verified_email == old
+    assert "Your new address new@example.com waits for you" in page
+    to_new = [m for m in mail.outbox if m.to == ["new@example.com"]]
+    to_old = [m for m in mail.outbox if m.to == [old]]
+    assert len(to_new) == 1 and len(to_old) == 1
+    assert "new@example.com" in to_old[0].body and "/accounts/confirm/" not in to_old[0].body
+    with after_commit():
+        client.post("/accounts/profile/", {"resend_confirmation": "1"})
+    assert [m.to for m in mail.outbox[2:]] == [["new@example.com"]]
+    client.get(_confirm_link(to_new[0]))
+    user.refresh_from_db()
+    assert (user.email, user.email_verified, user.new_email) == ("new@example.com", True, "")
+
+
+def test_keeping_the_confirmed_address_leaves_the_new_link_confirming_nothing(
+        client, after_commit):
+    user = make_user("stayer")
+    old = user.email
+    client.force_login(user)
+    with after_commit():
+        _move(client, "typo@exmaple.com")
+    link = _confirm_link(next(m for m in mail.outbox if m.to == ["typo@exmaple.com"]))
+    page = client.post("/accounts/profile/", {"keep_email": "1"}, follow=True)
+    assert f"Your address stays {old}." in page.content.decode()
+    assert client.get(link).status_code == 400
+    user.refresh_from_db()
+    assert (user.email, user.email_verified, user.new_email) == (old, True, "")
+
+
+def test_an_unconfirmed_address_is_replaced_at_once(client, after_commit):
+    """Nothing reaches an unconfirmed address anyway: a new one takes its place."""
+    user = make_user("mover", email_verified=False)
+    client.force_login(user)
+    with after_commit():
+        _move(client, "new@example.com")
     user.refresh_from_db()
     assert user.email == "new@example.com" and not user.email_verified
+    assert user.new_email == ""
     assert [m.to for m in mail.outbox] == [["new@example.com"]]
     client.get(_confirm_link(mail.outbox[0]))
     user.refresh_from_db()
