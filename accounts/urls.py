@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import confirmation, views
 from .forms import ConfirmedAddressResetForm, ResetPasswordForm
 
 urlpatterns = [
@@ -40,7 +40,8 @@ urlpatterns = [
     ),
     path(
         "password/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
+        auth_views.PasswordResetDoneView.as_view(
+            extra_context={"days": confirmation.VALID_FOR.days}),
         name="password_reset_done",
     ),
     path(

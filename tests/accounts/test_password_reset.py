@@ -95,3 +95,14 @@ def test_a_new_password_lifts_the_login_lock(client, alice, ask_for_a_link):
 
     response = client.post("/accounts/login/", {"username": "alice", "password": NEW_PASSWORD})
     assert response.status_code == 302
+
+
+def test_the_answer_says_a_link_goes_only_to_a_confirmed_address(client, settings):
+    """Whoever never confirmed their address learns why no link came, and what to do,
+    without the page telling whether an account uses the address."""
+    from accounts import confirmation
+
+    page = client.get("/accounts/password/reset/sent/").content.decode()
+    days = confirmation.VALID_FOR.days
+    assert "only to an address that was confirmed" in page
+    assert f"follow it now (it works for {days} days)" in page
