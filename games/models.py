@@ -15,6 +15,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from dalmuti_site.channels import ChannelOwner
 from dalmuti_site.compiled import CompiledQuery
@@ -90,6 +91,10 @@ STAND_IN_LEVEL = "skilled"
 
 # An open table that nobody starts, and an invitation nobody answers, close after this.
 OPEN_TABLE_DAYS = 14
+# Why a table closed before its start, kept untranslated on the table (end_reason): each
+# reader reads it in their own language.
+CANCELLED_BEFORE_START = gettext_noop("The host cancelled the table before it started.")
+NOT_STARTED_IN_TIME = gettext_noop("Nobody started the table within 14 days.")
 
 
 class TurnLimit(models.IntegerChoices):
@@ -715,6 +720,7 @@ class Notification(models.Model):
         REPLACED = "replaced", _("Your seat was given to a bot")
         REMOVED = "removed", _("The host took you off a table")
         HOSTING = "hosting", _("A table opened for you to host")
+        CLOSED = "closed", _("A table closed before it started")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

@@ -16,6 +16,7 @@ from pywebpush import WebPushException, webpush
 
 from dalmuti_site import outbound
 from games.away.content import (
+    closed_context,
     end_proposal_context,
     game_context,
     hosting_context,
@@ -77,6 +78,11 @@ def message(notification: Notification) -> dict:
             body = _("To sit at it again, ask them to invite you again.")
             return {"title": _squash(title), "body": body,
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
+        if kind == Kind.CLOSED:
+            context = closed_context(notification)
+            title = render_to_string("emails/closed-subject.txt", context)
+            return {"title": _squash(title), "body": _squash(context["reason"]),
+                    "url": reverse("home"), "tag": f"game-{game.pk}"}
         if kind == Kind.HOSTING:
             title = render_to_string("emails/hosting-subject.txt", hosting_context(notification))
             return {"title": _squash(title), "body": _("Start it once everyone is seated."),

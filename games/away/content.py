@@ -14,7 +14,7 @@ from chat.flourishes import BY_KEY as FLOURISHES
 from chat.models import Message, ReadMarker
 from games.core.clock import current_deadline
 from games.core.words import TITLE_NAMES, cards_phrase
-from games.models import OPEN_TABLE_DAYS
+from games.models import CANCELLED_BEFORE_START, NOT_STARTED_IN_TIME, OPEN_TABLE_DAYS
 from games.read.access import replacement_context
 from games.read.narration import log_lines, names_phrase, since_you_looked
 from leagues.models import League, Replacement
@@ -154,6 +154,15 @@ def invitation_context(invitation) -> dict:
             context.update({"organiser": invitation.invited_by, "league": league,
                             "host": game.host})
     return context
+
+
+def closed_context(notification) -> dict:
+    """What a friend seated at a table that closed before its start is told: by whom, or
+    why."""
+    game = notification.game
+    cause = {CANCELLED_BEFORE_START: "host", NOT_STARTED_IN_TIME: "time"}
+    return {"game": game, "host": game.host, "cause": cause.get(game.end_reason, ""),
+            "reason": _(game.end_reason) if game.end_reason else ""}
 
 
 def removed_context(notification) -> dict:

@@ -15,6 +15,7 @@ from django.utils import timezone, translation
 
 from games.away import channels
 from games.away.content import (
+    closed_context,
     end_proposal_context,
     game_context,
     hosting_context,
@@ -185,6 +186,8 @@ def _email_for(notification: Notification) -> tuple[str, dict]:
         return "removed", removed_context(notification)
     if notification.kind == Notification.Kind.HOSTING:
         return "hosting", hosting_context(notification)
+    if notification.kind == Notification.Kind.CLOSED:
+        return "closed", closed_context(notification)
     context = game_context(notification.game, user)
     context["timeouts_before_stand_in"] = TIMEOUTS_BEFORE_STAND_IN
     if notification.kind == Notification.Kind.END_PROPOSED:

@@ -197,6 +197,17 @@ def for_removed(game: Game, user, removal_id: int) -> list[Notification]:
     return notify(user, f"{Kind.REMOVED}:{game.pk}:{removal_id}", Kind.REMOVED, due, game)
 
 
+def for_closed(game: Game) -> None:
+    """The table closed before its start (its host cancelled it, or nobody started it in
+    time): tell the people seated but the host, whatever they chose for turn emails short
+    of never, at once (else they would wait for a start they never hear of)."""
+    now = timezone.now()
+    for seat in game.seats.exclude(user=None).exclude(user_id=game.host_id) \
+            .select_related("user"):
+        if seat.user.notify != seat.user.Notify.NEVER:
+            notify(seat.user, f"{Kind.CLOSED}:{game.pk}", Kind.CLOSED, now, game)
+
+
 def for_hosting(game: Game, host, organiser) -> list[Notification]:
     """`organiser` opened a league table for `host`: tell them it is theirs to start once
     their friends are seated (else it waits until it closes), whatever they chose for
@@ -315,6 +326,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         removed = Removal.objects.filter(pk=notification.key.split(":")[2]).exists()
         return ("send", None) if removed and not Removal.invited_again(game.pk, user) \
             else ("withdrawn", None)
+    if notification.kind == Kind.CLOSED:
+        return ("preference", None) if user.notify == user.Notify.NEVER else ("send", None)
     if notification.kind == Kind.HOSTING:
         if user.notify == user.Notify.NEVER:
             return "preference", None

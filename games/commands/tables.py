@@ -11,7 +11,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from games.commands import group_channel, notifications
 from games.core import background
@@ -22,6 +21,8 @@ from players.reliability import why_not_admitted
 
 from .. import engine
 from ..models import (
+    CANCELLED_BEFORE_START,
+    NOT_STARTED_IN_TIME,
     OPEN_TABLE_DAYS,
     BotLevel,
     Game,
@@ -116,7 +117,7 @@ def cancel_table(game_id: int, user) -> Game:
         game = _lock_open(game_id)
         if game.host_id != user.pk:
             raise Rejected(_("Only the host can cancel the table."), 403)
-        _close(game, gettext_noop("The host cancelled the table before it started."))
+        _close(game, CANCELLED_BEFORE_START)
     return game
 
 
@@ -179,6 +180,7 @@ def _close(game: Game, reason: str) -> None:
     game.end_reason = reason
     game.finished = timezone.now()
     game.save(update_fields=["status", "end_reason", "finished", "updated"])
+    notifications.for_closed(game)
 
 
 def expire_open_tables(now=None) -> int:
@@ -198,7 +200,7 @@ def expire_open_tables(now=None) -> int:
         with transaction.atomic():
             game = Game.locked(game_id)
             if game.is_open:
-                _close(game, gettext_noop("Nobody started the table within 14 days."))
+                _close(game, NOT_STARTED_IN_TIME)
                 closed += 1
     return closed
 
