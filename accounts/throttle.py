@@ -100,6 +100,18 @@ def count_attempt(kind: str, value: str, limit: int, window: int) -> int:
     return 0
 
 
+def count(kind: str, value: str, window: int) -> None:
+    """Count one of something limited per `window` seconds (from the first one counted),
+    that a check elsewhere reads with `counted`."""
+    _count(_key(kind, value), window)
+
+
+def counted(kind: str, value: str) -> int:
+    """How many `count` has counted in the window running now."""
+    number, until = cache.get(_key(kind, value), (0, 0.0))
+    return number if until > time.time() else 0
+
+
 def _peek(key: str, limit: int) -> int:
     count, until = cache.get(key, (0, 0.0))
     wait = until - time.time()

@@ -198,9 +198,10 @@ def for_removed(game: Game, user, removal_id: int) -> list[Notification]:
 
 
 def for_closed(game: Game) -> None:
-    """The table closed before its start (its host cancelled it, or nobody started it in
-    time): tell the people seated but the host, whatever they chose for turn emails short
-    of never, at once (else they would wait for a start they never hear of)."""
+    """The table closed before its start (its host cancelled it or deleted their account,
+    or nobody started it in time): tell the people seated but the host, whatever they
+    chose for turn emails short of never, at once (else they would wait for a start they
+    never hear of)."""
     now = timezone.now()
     for seat in game.seats.exclude(user=None).exclude(user_id=game.host_id) \
             .select_related("user"):

@@ -1,17 +1,15 @@
 """Before the start and between games: opening a table, taking and leaving seats, bots,
 invitations, the start (the seating draw and the first deal) and rematches."""
 
-import math
-import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import throttle
 from games.commands import group_channel, notifications
 from games.core import background
 from games.core.turns import no_next_round, room_for_newcomers
@@ -325,7 +323,9 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
                                  "instead."), 429)
             today = timezone.now() - timedelta(days=1)
             sent = Invitation.objects.filter(invited_by=invited_by, created__gte=today).count()
-            if sent + withdrawn_today(invited_by) >= settings.INVITATIONS_PER_DAY:
+            # The withdrawn ones' emails went out too.
+            sent += throttle.counted(WITHDRAWN, str(invited_by.pk))
+            if sent >= settings.INVITATIONS_PER_DAY:
                 raise Rejected(_("You have sent too many invitations today; try again "
                                  "tomorrow, or share the table's link."), 429)
         invitation = Invitation.objects.create(
@@ -339,15 +339,7 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
     return invitation, True
 
 
-def withdrawn_key(inviter) -> str:
-    return f"dalmuti:withdrawn-invitations:{inviter.pk}"
-
-
-def withdrawn_today(inviter) -> int:
-    """The invitations `inviter` withdrew within the day: their emails went out, so they
-    count among the day's (kept in the cache: a limit, not a record)."""
-    count, until = cache.get(withdrawn_key(inviter), (0, 0.0))
-    return count if until > time.time() else 0
+WITHDRAWN = "withdrawn-invitation"
 
 
 def withdraw_invitation(game_id: int, host, invitation_id: int) -> Invitation:
@@ -362,11 +354,8 @@ def withdraw_invitation(game_id: int, host, invitation_id: int) -> Invitation:
         if invitation is None:
             raise Rejected(_("That invitation was answered or withdrawn already."), 409)
         invitation.delete()
-    now = time.time()
-    count, until = cache.get(withdrawn_key(host), (0, 0.0))
-    if until <= now:
-        count, until = 0, now + 24 * 3600
-    cache.set(withdrawn_key(host), (count + 1, until), timeout=math.ceil(until - now))
+    # Among the day's invitations still (kept in the cache: a limit, not a record).
+    throttle.count(WITHDRAWN, str(host.pk), 24 * 3600)
     return invitation
 
 
