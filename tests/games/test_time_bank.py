@@ -500,3 +500,16 @@ def test_turn_and_reminder_emails_and_the_seats_count_the_bank(client, alice, bo
     # The others' seats show their whole bank, the player on turn the turn's time left.
     assert page.count("2\u00a0d 0\u00a0h left") >= 1
     assert "15\u00a0h 0\u00a0min" in page
+
+
+def test_on_their_turn_a_player_reads_how_much_of_their_time_is_the_bank(client, banked, bob):
+    """The turn's time left counts the bank: the player on turn reads what part of it is
+    the bank, and when it is used up, that only the time per turn is left."""
+    with time_machine.travel(START, tick=False) as traveller:
+        game, seat = _bobs_turn(banked, bob, traveller)
+        client.force_login(bob)
+        page = client.get(f"/t/{game.pk}/").content.decode()
+        assert "It counts 12 hours per turn and your time bank of 3\u00a0h 0\u00a0min." in page
+        Game.objects.filter(pk=game.pk).update(banks={str(bob.pk): 0})
+        page = client.get(f"/t/{game.pk}/").content.decode()
+        assert "Your time bank is used up: this turn has only its 12 hours." in page
