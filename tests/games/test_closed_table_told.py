@@ -80,3 +80,15 @@ def test_the_friends_seated_hear_the_host_deleted_their_account(
     (told,) = _mail_to(bram)
     assert told.subject == "“Friday” closed before it started"
     assert "The host deleted their account." in told.body
+
+
+def test_my_games_lists_a_table_closed_before_its_start_as_such(client):
+    """Not "Ended early", as a game stopped in play is: no game was played there."""
+    olga = make_user("olga", display_name="Olga")
+    bram = make_user("bram", display_name="Bram")
+    game = _table(olga, bram)
+    commands.cancel_table(game.pk, olga)
+    client.force_login(bram)
+    page = client.get("/").content.decode()
+    entry = page.split("Friday", 1)[1].split("</li>", 1)[0]
+    assert "Closed before it started" in entry and "Ended early" not in entry
