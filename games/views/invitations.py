@@ -164,22 +164,6 @@ def invite(request, game_id: int):
     return back_to_invitations(game)
 
 
-@require_POST
-@login_required
-def withdraw_invitation(request, game_id: int, invitation_id: int):
-    # The table's page draws this module's panel, so its answer to a refusal is read here.
-    from .page import refused
-
-    seat_for_user(request, game_id)
-    try:
-        invitation = commands.withdraw_invitation(game_id, request.user, invitation_id)
-    except commands.Rejected as rejected:
-        return refused(request, game_id, rejected)
-    who = invitation.email or invitation.user.name
-    messages.success(request, _("Invitation to %(who)s withdrawn.") % {"who": who})
-    return back_to_invitations(invitation.game)
-
-
 def _join_page(request, game: Game, token: str, error: str = "", status: int = 200):
     """The page behind a table's link; for a game in progress, whether a next round is
     still to come to join at."""
