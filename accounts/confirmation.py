@@ -51,7 +51,7 @@ def send_link(user: User) -> None:
     confirmed address asked for, else their unconfirmed one), after the commit, by a
     worker; when another account has confirmed that address, its owner is told instead
     (the user sees the same either way)."""
-    address = user.new_email or ("" if user.email_verified else user.email)
+    address = user.address_to_confirm
     if not address:
         return
     owner = owner_of(address, but=user)
@@ -69,7 +69,6 @@ def tell_old_address(user: User) -> None:
     """The confirmed address learns that the account asked to move to `new_email`: its
     owner can step in if it was not them (the change waits for the new link)."""
     context = {"user": user, "new": user.new_email,
-               "login": settings.SITE_URL + reverse("login"),
                "profile": settings.SITE_URL + reverse("profile")}
     subject, body = _render("address_changing", context,
                             user.reading_language or translation.get_language())

@@ -112,6 +112,12 @@ class User(AbstractUser, ChannelOwner):
         return self.email if self.email and self.email_verified else ""
 
     @property
+    def address_to_confirm(self) -> str:
+        """The address a confirmation link is for: the new one asked for, else an
+        unconfirmed one; none when nothing waits."""
+        return self.new_email or ("" if self.email_verified else self.email)
+
+    @property
     def reading_language(self) -> str:
         """The language to write to the player in: the one chosen in the profile, else
         the one their pages were last in; empty when neither is known."""

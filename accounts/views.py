@@ -133,7 +133,7 @@ def resend_confirmation(request: HttpRequest) -> HttpResponse:
     """Send the confirmation link again (a few times an hour at most)."""
     back = _next_url(request) or reverse("profile")
     user = request.user
-    address = user.new_email or ("" if user.email_verified else user.email)
+    address = user.address_to_confirm
     if not address:
         messages.info(request, _("Your email address is already confirmed."))
         return redirect(back)
@@ -195,7 +195,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                              % {"email": request.user.email})
             return redirect("profile")
         current = User.objects.get(pk=request.user.pk)
-        confirmed = current.email if current.email_verified else ""
+        confirmed = current.verified_email
         form = ProfileForm(request.POST, instance=current)
         if form.is_valid():
             moving = "email" in form.changed_data

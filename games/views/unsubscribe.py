@@ -11,6 +11,13 @@ from games.away.emails import (
 )
 
 
+def _speak(request, language: str) -> None:
+    """The page speaks the language of the email its link came from, when known."""
+    if language in dict(settings.LANGUAGES):
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+
+
 @csrf_exempt
 def unsubscribe(request, token: str):
     """The link in every email. GET asks for one click (mail scanners follow links);
@@ -22,10 +29,7 @@ def unsubscribe(request, token: str):
         return render(request, "games/unsubscribe.html", {"expired": True}, status=400)
     if user is None:
         return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
-    if user.reading_language:
-        # The link came from an email in this language: the page speaks it too.
-        translation.activate(user.reading_language)
-        request.LANGUAGE_CODE = user.reading_language
+    _speak(request, user.reading_language)
     if request.method == "POST":
         stop_emails(user)
         return render(request, "games/unsubscribe.html", {"done": True, "subscriber": user})
@@ -52,10 +56,7 @@ def refuse_invitations(request, token: str):
     if found is None:
         return render(request, "games/refuse_invitations.html", {"invalid": True}, status=400)
     address, language = found
-    if language in dict(settings.LANGUAGES):
-        # The page speaks the language the invitation spoke.
-        translation.activate(language)
-        request.LANGUAGE_CODE = language
+    _speak(request, language)
     if request.method == "POST":
         commands.refuse_invitations(address)
         return render(request, "games/refuse_invitations.html", {"done": True})
