@@ -6,24 +6,31 @@ from games.core.words import card_name, title_name
 
 
 def standings(g: dict, by_player: dict, name_of, my_player) -> list[dict]:
-    """The final standings: those who played the game out, ranked; then whoever left it
-    (gone from the table, or their seat handed to a bot), sharing the last place with
-    their points, as in the record and the ratings (players.services.entrants). Nobody
-    is placed in a game ended before a round was finished."""
+    """The final standings (see `ranked`), with each player's name, points and places."""
+    return [
+        {"rank": rank, "name": name_of(s["player"]),
+         "score": s["score"], "great_dalmuti": s.get("great_dalmuti", 0),
+         "is_me": s["player"] == my_player, "places": _places(g, s["player"]),
+         "left": left}
+        for rank, s, left in ranked(g, by_player)
+    ]
+
+
+def ranked(g: dict, by_player: dict) -> list[tuple[int, dict, bool]]:
+    """The final standings as (rank, standing, left): those who played the game out,
+    ranked; then whoever left it (gone from the table, or their seat handed to a bot),
+    sharing the last place with their points, as in the record and the ratings
+    (players.services.entrants). Nobody is placed in a game ended before a round was
+    finished."""
     if not g["results"]:
         return []
     left = {s.player for s in by_player.values() if s.left} | set(g.get("left", []))
     rows = [s for s in g["standings"] if s["player"] not in left]
     rows += [{"player": p, "score": g["scores"][p], "great_dalmuti": 0}
              for p in sorted(left, key=lambda p: -g["scores"][p])]
-    ranked = len(rows) - len(left)
-    return [
-        {"rank": i + 1 if i < ranked else ranked + 1, "name": name_of(s["player"]),
-         "score": s["score"], "great_dalmuti": s.get("great_dalmuti", 0),
-         "is_me": s["player"] == my_player, "places": _places(g, s["player"]),
-         "left": s["player"] in left}
-        for i, s in enumerate(rows)
-    ]
+    placed = len(rows) - len(left)
+    return [(i + 1 if i < placed else placed + 1, s, s["player"] in left)
+            for i, s in enumerate(rows)]
 
 
 def _places(g: dict, player: int) -> list[int | None]:

@@ -32,7 +32,7 @@ from games.core.words import cards_phrase, title_name
 from games.models import STAND_IN_LEVEL, BotLevel, Game, Notification, Seat, StandInVote
 from games.read.hand import hand_cards, my_actions
 from games.read.hints import hint_line
-from games.read.results import result_rows, scoreboard, seating_draw, standings
+from games.read.results import ranked, result_rows, scoreboard, seating_draw, standings
 from games.read.tips import tip_context
 
 
@@ -49,6 +49,8 @@ class PlayerRow:
     cards: int = 0
     passed: bool = False
     place: int | None = None
+    # Once the game is over, the player's place in the final standings.
+    final_place: int | None = None
     score: int = 0
     is_turn: bool = False
     stand_in: bool = False
@@ -221,6 +223,10 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
     trick = view["trick"]
     awaiting_seats = set(view["awaiting"])
     finish = {s: i + 1 for i, s in enumerate(view["finish_order"])}
+    # Once the game is over, the last round's order no longer says who won: the seats
+    # say the final standings' places instead.
+    final = ({s["player"]: rank for rank, s, _left in ranked(view["game"], sight.by_player)}
+             if view["game"]["is_over"] else {})
     rows = []
     for position, seat_index in enumerate(view["order"]):
         player = view["seats"][seat_index]
@@ -237,6 +243,7 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
             cards=view["counts"][seat_index],
             passed=seat_index in trick["passed"],
             place=finish.get(seat_index),
+            final_place=final.get(player),
             score=view["game"]["scores"][player],
             is_turn=seat_index in awaiting_seats and view["phase"] != "over",
             stand_in=bool(seat and seat.stand_in),

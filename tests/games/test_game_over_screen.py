@@ -1,17 +1,21 @@
 """What the table and the record say once a game is over: no banner of the last round's
-revolution (it spoke of that round's taxes), the last player placed but not "out" while
-still holding cards, and a game the table agreed to end early said to have ended so."""
+revolution (it spoke of that round's taxes), each seat its player's place in the final
+standings (while a round is played, its place in the round), and a game the table agreed
+to end early said to have ended so."""
 
 import dataclasses
+import re
 
 import pytest
 
 from games import commands, engine
 from games.commands.base import save_state
 from tests.engine.helpers import give_both_jesters
-from tests.helpers import make_user, play_out, start_table
+from tests.helpers import make_user, play_out, play_until, shed_worst, start_table
 
 pytestmark = pytest.mark.django_db
+# A game in which the last round's finishing order is not the final standings.
+SEED = 1
 
 
 def test_the_last_rounds_revolution_is_not_announced_once_the_game_is_over(client):
@@ -35,17 +39,44 @@ def test_the_last_rounds_revolution_is_not_announced_once_the_game_is_over(clien
     assert "Revolution!" not in page
 
 
-def test_the_last_player_of_the_final_round_is_placed_not_out(client):
-    users = [make_user(f"lp{i}") for i in range(4)]
-    game = play_out(start_table(users[0], users[1:], options={"rounds": 1}))
-    state = game.engine_state()
-    counts = state.view(None)["counts"]
-    last = state.view(None)["finish_order"][-1]
-    assert counts[last] > 0  # the last player never played their last cards
+def _seat_states(page: str) -> dict[str, str]:
+    """Each seat's player and what its state line says, as drawn round the felt."""
+    seats = re.findall(r'<li class="seat .*?<bdi>(.*?)</bdi>'
+                       r'.*?<span class="seat-state">(.*?)</span>\s*</li>', page, re.S)
+    return {name: " ".join(re.sub(r"<[^>]+>", " ", state).split()) for name, state in seats}
+
+
+def test_once_the_game_is_over_each_seat_says_its_place_in_the_final_standings(client):
+    """The seats no longer speak of the last round's finishing order (a "place 1" beside
+    another player's win): each says where its player ended the game, as the standings."""
+    users = [make_user(f"lp{i}", display_name=f"Player {i}") for i in range(5)]
+    game = play_out(start_table(users[0], users[1:], options={"rounds": 2}, seed=SEED),
+                    shed_worst)
+    assert game.is_over
+    view = game.engine_state().view(None)
+    ranked = [p["player"] for p in view["game"]["standings"]]
+    last_round = view["finish_order"]
+    # This game is one where a round's place and the game's differ (else it proves nothing).
+    assert [view["seats"][s] for s in last_round] != ranked
+    names = {s.player: s.user.display_name for s in game.seats.select_related("user")}
     client.force_login(users[0])
-    page = client.get(f"/t/{game.pk}/").content.decode()
-    assert page.count("out · place") == 3
-    assert "place 4" in page
+    states = _seat_states(client.get(f"/t/{game.pk}/").content.decode())
+    assert states == {names[player]: "winner" if rank == 1 else f"final place {rank}"
+                      for rank, player in enumerate(ranked, 1)}
+
+
+def test_in_play_a_player_who_went_out_says_their_place_in_the_round(client):
+    users = [make_user(f"lq{i}", display_name=f"Player {i}") for i in range(4)]
+    game = play_until(start_table(users[0], users[1:], options={"rounds": 2}),
+                      lambda g: g.engine_state().view(None)["finish_order"])
+    view = game.engine_state().view(None)
+    first_out = view["seats"][view["finish_order"][0]]
+    name = next(s.user.display_name for s in game.seats.select_related("user")
+                if s.player == first_out)
+    client.force_login(users[0])
+    states = _seat_states(client.get(f"/t/{game.pk}/").content.decode())
+    assert states[name] == "out · place 1"
+    assert not any("final" in state or state == "winner" for state in states.values())
 
 
 def test_a_game_ended_by_agreement_says_so_in_its_record(client):
