@@ -150,7 +150,8 @@ class Game:
             round_number=1,
             seats=tuple(lineup),
             round=first,
-            lineup=tuple(lineup),
+            # A Great Revolution at the deal has turned the positions round already.
+            lineup=tuple(lineup[s] for s in first.order),
             results=(),
             scores=(0,) * n_players,
         )
@@ -289,11 +290,13 @@ class Game:
         """Deal the next round to the lineup."""
         self._check_between_rounds("round_not_over")
         k = self.round_number + 1
+        dealt = _start_round(self.options, self.seed, k, self.lineup)
         return replace(
             self,
             round_number=k,
             seats=self.lineup,
-            round=_start_round(self.options, self.seed, k, self.lineup),
+            round=dealt,
+            lineup=tuple(self.lineup[s] for s in dealt.order),
         )
 
     def end_after_this_round(self, end: bool = True) -> Game:

@@ -130,6 +130,30 @@ def test_at_once_the_greater_peon_leads_as_great_dalmuti_and_everyone_is_told():
     assert Round.from_json(json.loads(json.dumps(r.to_json()))) == r
 
 
+def _greater_peon_dealt_both_jesters(options: Options, k: int) -> int:
+    """A game's seed whose deal of round `k` gives the Greater Peon (the last of five
+    seats) both jesters."""
+    return next(seed for seed in range(5000)
+                if deal(5, options, derive_seed(seed, "deal", k))[4].count(JESTER) == 2)
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_a_great_revolution_at_once_turns_the_games_lineup_round_with_the_round(k):
+    """The game's lineup (and the titles in its view) are this round's positions from the
+    deal on, not only from the first card played."""
+    options = Options(great_revolution="at_once", rounds=3)
+    game = Game.new(5, options, seed=_greater_peon_dealt_both_jesters(options, k))
+    if k == 2:
+        game = play_round(game).next_round()
+    assert game.round.revolution == {"seat": 4, "great": True}
+    in_round = tuple(game.seats[s] for s in game.round.order)
+    assert game.lineup == in_round
+    view = game.view(in_round[0])
+    assert [t["player"] for t in view["game"]["titles"]] == list(in_round)
+    assert [t["title"] for t in view["game"]["titles"]] == [
+        view["titles"][view["seats"].index(p)] for p in in_round]
+
+
 # -- how long a game lasts --------------------------------------------------------------
 
 
