@@ -54,12 +54,12 @@ class Message(models.Model):
 
     @property
     def speaker(self) -> str:
-        """The name it was said under; none kept once its speaker deleted their account."""
-        if self.name:
-            return self.name
+        """The name it was said under (none kept once its speaker deleted their account),
+        a watcher's marked so in the reader's language."""
+        name = self.name or former_player()
         if self.by_watcher:
-            return gettext("%(name)s (watching)") % {"name": former_player()}
-        return former_player()
+            return gettext("%(name)s (watching)") % {"name": name}
+        return name
 
 
 class ReadMarker(models.Model):

@@ -173,7 +173,6 @@ def post_as_watcher(game: Game, user, text: str) -> Message:
             _("A message has at most %(max)d characters; yours has %(count)d.")
             % {"max": MAX_LENGTH, "count": len(text)}
         )
-    name = _("%(name)s (watching)") % {"name": user.name}
     limit = getattr(settings, "CHAT_RATE_LIMIT", RATE_LIMIT)
     window = getattr(settings, "CHAT_RATE_WINDOW", RATE_WINDOW)
     with transaction.atomic():
@@ -185,7 +184,7 @@ def post_as_watcher(game: Game, user, text: str) -> Message:
         ).count()
         if recent >= limit:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
-        message = Message.objects.create(game=game, seat=None, name=name, text=text,
+        message = Message.objects.create(game=game, seat=None, name=user.name, text=text,
                                          author=user, by_watcher=True)
         tell_the_named(game, message)
         live.chat_posted(game.pk, message.pk)

@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from games.core.standing import final_order
 from games.engine import title
 from games.models import Game, Round, Seat
 
@@ -89,9 +90,10 @@ def _facts(game_id, number, positions, finish_order, points, revolution, status,
     )
 
 
-def winners(rounds: list[RoundFacts]) -> dict[int, int]:
-    """The winning player index of each finished game: most points, then the better place
-    in the last round (docs/RULES.md section 7)."""
+def winners(rounds: list[RoundFacts], left: dict[int, set[int]]) -> dict[int, int]:
+    """The winning player index of each finished game, first in its final standings
+    (games.core.standing): never one who left it (`left`: game id -> player indices, or
+    missing from its last round)."""
     by_game: dict[int, list[RoundFacts]] = defaultdict(list)
     for r in rounds:
         by_game[r.game_id].append(r)
@@ -104,7 +106,10 @@ def winners(rounds: list[RoundFacts]) -> dict[int, int]:
             for p, pts in r.points.items():
                 totals[p] += pts
         last = max(game_rounds, key=lambda r: r.number).places
-        out[game_id] = min(totals, key=lambda p: (-totals[p], last.get(p, 99)))
+        gone = {p for p in totals if p not in last} | left.get(game_id, set())
+        first = final_order(totals, last, gone)[0]
+        if not first["left"]:
+            out[game_id] = first["player"]
     return out
 
 
@@ -113,10 +118,13 @@ class Occupants:
     a bot replaced (for the rounds before the replacement)."""
 
     def __init__(self, **filters):
-        self.seats = {
-            (s.game_id, s.player): s.user
-            for s in Seat.objects.filter(player__isnull=False, **filters).select_related("user")
-        }
+        seats = Seat.objects.filter(player__isnull=False, **filters).select_related("user")
+        self.seats = {(s.game_id, s.player): s.user for s in seats}
+        # Who left each game (a bot played their seat out, or it went from the table).
+        self.left: dict[int, set[int]] = defaultdict(set)
+        for s in seats:
+            if s.left:
+                self.left[s.game_id].add(s.player)
         self.replaced = {
             (r.game_id, r.player): (r.round_number, r.user)
             for r in Replacement.objects.filter(**filters).select_related("user")
@@ -143,7 +151,7 @@ def rank(rows: list[Row]) -> list[Row]:
 def tally(rounds: list[RoundFacts], occupants: Occupants) -> list[Row]:
     """The ranked standings of these rounds, people only (bots are not ranked)."""
     rows: dict[int, Row] = {}
-    won = winners(rounds)
+    won = winners(rounds, occupants.left)
     for r in rounds:
         for player, place in r.places.items():
             user = occupants.user(r.game_id, player, r.number)

@@ -176,7 +176,7 @@ def player_page(request, slug: str, user_id: int):
         Seat.objects.filter(game_id__in=game_ids, user=request.user)
         .values_list("game_id", flat=True)
     )
-    won = standings.winners(rounds)
+    won = standings.winners(rounds, occupants.left)
     games = []
     for game_id in game_ids:
         link = links[game_id]

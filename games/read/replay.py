@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.core.record import apply_recorded
+from games.core.standing import final_order
 from games.core.words import cards_phrase, move_sentence, title_name
 from games.models import Action, Game, Seat
 from games.read.hand import hand_groups
@@ -92,14 +93,9 @@ class SeatNames:
 
 
 def game_results(rounds, left: dict[int, set[int]] | None = None) -> dict[int, list[dict]]:
-    """Per game, the players by final standing: most points, then the better place in the
-    last round (docs/RULES.md section 7). `rounds` are leagues.standings RoundFacts.
-
-    A player who left the game is not ranked among those who played it out: the leavers
-    share the place after the last of them (`"left": True`), as in the ratings
-    (players.services.entrants) and the table's own final standings. Who left is read from
-    the seats unless `left` (game id -> player indices) is given; a player missing from a
-    game's last round left it too."""
+    """Per game, the players by final standing (games.core.standing). `rounds` are
+    leagues.standings RoundFacts. Who left is read from the seats unless `left` (game id
+    -> player indices) is given; a player missing from a game's last round left it too."""
     totals: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     last: dict[int, dict[int, int]] = {}
     for r in rounds:
@@ -111,11 +107,7 @@ def game_results(rounds, left: dict[int, set[int]] | None = None) -> dict[int, l
     out = {}
     for game_id, scores in totals.items():
         gone = {p for p in scores if p not in last[game_id]} | left.get(game_id, set())
-        order = sorted(scores, key=lambda p: (p in gone, -scores[p], last[game_id].get(p, 99)))
-        ranked = len(scores) - len(gone & set(scores))
-        out[game_id] = [{"player": p, "score": scores[p], "left": p in gone,
-                         "rank": ranked + 1 if p in gone else i + 1}
-                        for i, p in enumerate(order)]
+        out[game_id] = final_order(scores, last[game_id], gone)
     return out
 
 

@@ -144,3 +144,16 @@ def test_players_equal_on_every_count_share_a_rank(league, people):
 
 def test_a_league_without_games_has_empty_standings(league):
     assert league_standings(league) == []
+
+
+def test_a_player_who_left_a_game_has_not_won_it(league, people):
+    """A leaver shares the last place (the table's standings, the record, the ratings):
+    most points or not, the game's win is the best of those who played it out."""
+    a, b, c, d = people
+    e = make_user("emma")
+    game = record_game([a, b, c, d, e], [([A, B, C, D, 4], [B, A, C, D, 4]),
+                                         ([B, A, C, D, 4], [B, A, C, D, 4])], league)
+    game.seats.filter(user=b).update(left=True)
+    rows = {row.user: row for row in league_standings(league)}
+    assert rows[b].points == 8 and rows[a].points == 6
+    assert (rows[a].wins, rows[b].wins) == (1, 0)

@@ -1,0 +1,15 @@
+"""A finished game's final standings from its rounds' points and places: the one rule the
+record, the history lists and the league tables rank by (docs/RULES.md section 7)."""
+
+
+def final_order(scores: dict[int, int], last_places: dict[int, int],
+                gone: set[int]) -> list[dict]:
+    """The players by final standing: most points, then the better place in the last
+    round. Whoever left the game (`gone`) is not ranked among those who played it out:
+    the leavers share the place after the last of them (`"left": True`), as in the
+    ratings (players.services.entrants) and the table's own final standings."""
+    order = sorted(scores, key=lambda p: (p in gone, -scores[p], last_places.get(p, 99)))
+    ranked = len(scores) - len(gone & set(scores))
+    return [{"player": p, "score": scores[p], "left": p in gone,
+             "rank": ranked + 1 if p in gone else i + 1}
+            for i, p in enumerate(order)]
