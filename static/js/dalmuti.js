@@ -21,12 +21,35 @@ const pollerShows = () => {
   const query = new URLSearchParams(address.split("?")[1] || "");
   return { v: Number(query.get("v")), key: query.get("me") || "", poller };
 };
-document.addEventListener("change", (event) => {
-  const el = event.target;
-  if (el.matches("[data-autosubmit]")) {
-    el.form.requestSubmit();
-  }
-});
+// A choice that sends its form at once: chosen with the pointer, it goes; chosen with the
+// keyboard's arrows (each step a change), only with Enter or once the focus leaves it, so
+// that a keyboard can step past the choices between.
+{
+  let keyed = null;
+  const chosen = (el) => el.value !== ([...el.options].find((o) => o.defaultSelected) || {}).value;
+  document.addEventListener("keydown", (event) => {
+    const el = event.target;
+    if (!el.matches || !el.matches("select[data-autosubmit]")) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      if (chosen(el)) el.form.requestSubmit();
+    } else if (event.key !== "Tab" && event.key !== "Shift") {
+      keyed = el;
+    }
+  });
+  document.addEventListener("pointerdown", () => { keyed = null; }, { capture: true });
+  document.addEventListener("change", (event) => {
+    const el = event.target;
+    if (el.matches("[data-autosubmit]") && el !== keyed) el.form.requestSubmit();
+  });
+  document.addEventListener("focusout", (event) => {
+    const el = event.target;
+    if (el === keyed) {
+      keyed = null;
+      if (chosen(el)) el.form.requestSubmit();
+    }
+  });
+}
 
 // How many tables await the player: the header's count, the tab's title "(2) …" and the
 // installed app's badge, where the browser has the Badging API (the page says how many; a
@@ -69,6 +92,55 @@ const retitle = () => {
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) ask();
   });
+}
+
+// Whether someone is writing in a field: nothing may take the focus from them.
+const typing = (el) => Boolean(el && el.matches && el.matches(
+  "textarea, select, [contenteditable], input:not([type=checkbox]):not([type=radio])"
+  + ":not([type=button]):not([type=submit]):not([type=hidden])"));
+
+// A redraw never drops a keyboard player's focus to the top of the page. Where the focus
+// was when a request started or a swap came (the button that sent it is disabled while
+// it runs, or the part around it is drawn again) is found again once the swap settled,
+// by the nearest id around it and its place there; a folded part it was in stays open.
+{
+  let held = null;
+  const hold = () => {
+    const el = document.activeElement;
+    if (!el || el === document.body || !el.closest) return;
+    const anchor = el.closest("[id]");
+    if (!anchor) return;
+    const tag = el.tagName.toLowerCase();
+    const folded = el.closest("details");
+    held = { id: anchor.id, tag: anchor === el ? "" : tag,
+             index: anchor === el ? 0 : [...anchor.querySelectorAll(tag)].indexOf(el),
+             open: Boolean(folded && folded.open && anchor.contains(folded)) };
+  };
+  let pending = 0;
+  const restore = () => {
+    pending = 0;
+    const place = held;
+    held = null;
+    if (!place || (document.activeElement && document.activeElement !== document.body)) return;
+    const anchor = document.getElementById(place.id);
+    const el = anchor && (place.tag ? anchor.querySelectorAll(place.tag)[place.index] : anchor);
+    if (!el) return;
+    const folded = el.closest("details");
+    if (place.open && folded && !folded.open) folded.open = true;
+    if (!el.disabled) el.focus({ preventScroll: true });
+  };
+  ["htmx:beforeRequest", "htmx:beforeSwap", "htmx:oobBeforeSwap", "htmx:sseBeforeMessage"]
+    .forEach((name) => document.addEventListener(name, hold));
+  document.addEventListener("htmx:afterSettle", () => {
+    if (!pending) pending = window.setTimeout(restore, 0);
+  });
+}
+
+// A form sent back with what it refused: the focus goes to the first field refused (not to
+// the field the page focuses when new), where its error is read with it.
+{
+  const refused = document.querySelector("main form [aria-invalid=true]");
+  if (refused && !document.querySelector("main .error-summary")) refused.focus();
 }
 
 // The invitation link selects itself for copying.
@@ -192,6 +264,14 @@ document.addEventListener("htmx:afterRequest", (event) => {
     document.addEventListener("change", (event) => {
       if (event.target.closest(".move-form")) refreshMove();
     });
+    // Enter on a card chooses it, as Space does: a form's Enter would send its first
+    // button, which may be Pass.
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && event.target.matches(".move-form input[name=card]")) {
+        event.preventDefault();
+        event.target.click();
+      }
+    });
 
     // A short two-note chime, off unless the player switches it on (kept per browser).
     const soundButton = game.querySelector("[data-sound-toggle]");
@@ -199,6 +279,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const soundOn = () => localStorage.getItem("dalmuti-sound") === "on";
     const showSound = () => {
       soundButton.classList.toggle("is-on", soundOn());
+      soundButton.setAttribute("aria-pressed", soundOn() ? "true" : "false");
       soundButton.textContent = soundOn() ? soundButton.dataset.on : soundButton.dataset.off;
     };
     const chime = () => {
@@ -227,6 +308,11 @@ document.addEventListener("htmx:afterRequest", (event) => {
       });
     }
 
+    // Whether the player's own move (or hint) is what the page swaps in now.
+    let moved = false;
+    document.addEventListener("htmx:beforeRequest", (event) => {
+      if (event.detail.elt.closest("#me, #actions")) moved = true;
+    });
     const update = () => {
       const dock = document.getElementById("actions");
       const myTurn = Boolean(dock);
@@ -238,7 +324,13 @@ document.addEventListener("htmx:afterRequest", (event) => {
       measureDock();
       refreshMove();
       const error = dock && dock.querySelector(".action-error");
-      if (myTurn && (!wasMyTurn || error)) {
+      // The move just sent disabled its button (and the dock is drawn again): where the
+      // turn comes straight back, the focus goes to the first thing to do again.
+      const lost = moved && (!document.activeElement || document.activeElement === document.body);
+      moved = false;
+      if (myTurn && !wasMyTurn) chime();
+      // Not while the player writes (in the talk, say): the title and the chime tell them.
+      if (myTurn && (!wasMyTurn || error || lost) && !typing(document.activeElement)) {
         // Your turn starts (or a move was refused): the hand comes into view and the
         // focus goes to the first thing to do.
         const hand = document.querySelector(".hand");
@@ -250,7 +342,6 @@ document.addEventListener("htmx:afterRequest", (event) => {
           : document.querySelector(".move-form input[name=card]:not(:disabled)")
             || dock.querySelector("button:not(:disabled)") || dock;
         target.focus({ preventScroll: true });
-        if (!wasMyTurn) chime();
       } else if (!myTurn && wasMyTurn) {
         const status = document.getElementById("status");
         if (status && (!document.activeElement || document.activeElement === document.body)) {
@@ -301,6 +392,22 @@ document.addEventListener("htmx:afterRequest", (event) => {
         if (event.key === "Escape" && !event.defaultPrevented && panel.open && !wide.matches) {
           panel.open = false;
           if (toggle) toggle.focus();
+        }
+        // On a phone the sheet covers the page: Tab goes round inside it, never to what
+        // lies hidden behind it (Escape or its ✕ closes it).
+        if (event.key === "Tab" && panel.open && !wide.matches
+            && panel.contains(document.activeElement)) {
+          const stops = [...panel.querySelectorAll(
+            "a[href], button:not(:disabled), input:not([type=hidden]):not(:disabled), select, textarea, summary")]
+            .filter((el) => el.getClientRects().length > 0);
+          const [first, last] = [stops[0], stops[stops.length - 1]];
+          if (event.shiftKey && document.activeElement === first) {
+            event.preventDefault();
+            last.focus();
+          } else if (!event.shiftKey && document.activeElement === last) {
+            event.preventDefault();
+            first.focus();
+          }
         }
       });
       document.addEventListener("htmx:afterSettle", countUnread);
@@ -578,6 +685,14 @@ document.addEventListener("keydown", (event) => {
   if (menu && event.key === "Escape") {
     menu.open = false;
     menu.querySelector("summary").focus();
+  }
+});
+// And when the keyboard leaves it: the page's links it would cover get the focus next.
+document.addEventListener("focusout", (event) => {
+  const menu = event.target.closest && event.target.closest(".site-menu[open]");
+  const next = event.relatedTarget;
+  if (menu && next && !menu.contains(next) && menu.querySelector("summary").offsetParent) {
+    menu.open = false;
   }
 });
 
