@@ -101,9 +101,21 @@ const typing = (el) => Boolean(el && el.matches && el.matches(
 
 // A redraw never drops a keyboard player's focus to the top of the page. Where the focus
 // was when a request started or a swap came (the button that sent it is disabled while
-// it runs, or the part around it is drawn again) is found again once the swap settled,
-// by the nearest id around it and its place there; a folded part it was in stays open.
+// it runs, or the part around it is drawn again) is found again once the swap settled:
+// under the nearest id around it, the element marked as it was (its tag, classes, name,
+// value, rel and data- marks; the first, second… of those alike, as it was), else none;
+// a folded part it was in stays open.
 {
+  const MARKS = ["name", "value", "rel", "type"];
+  const marks = (el) => {
+    const kept = [...el.attributes]
+      .filter(({ name }) => MARKS.includes(name) || (name.startsWith("data-") && name !== "data-empty"))
+      .map(({ name, value }) => `${name}=${value}`);
+    // Not the classes htmx puts on while a request runs.
+    const classes = [...el.classList].filter((c) => !c.startsWith("htmx-"));
+    return [el.tagName, ...kept.sort(), ...classes.sort()].join(" ");
+  };
+  const alike = (anchor, mark, tag) => [...anchor.querySelectorAll(tag)].filter((el) => marks(el) === mark);
   let held = null;
   const hold = () => {
     const el = document.activeElement;
@@ -111,9 +123,10 @@ const typing = (el) => Boolean(el && el.matches && el.matches(
     const anchor = el.closest("[id]");
     if (!anchor) return;
     const tag = el.tagName.toLowerCase();
+    const mark = marks(el);
     const folded = el.closest("details");
-    held = { id: anchor.id, tag: anchor === el ? "" : tag,
-             index: anchor === el ? 0 : [...anchor.querySelectorAll(tag)].indexOf(el),
+    held = { id: anchor.id, tag: anchor === el ? "" : tag, mark,
+             nth: anchor === el ? 0 : alike(anchor, mark, tag).indexOf(el),
              open: Boolean(folded && folded.open && anchor.contains(folded)) };
   };
   let pending = 0;
@@ -123,7 +136,7 @@ const typing = (el) => Boolean(el && el.matches && el.matches(
     held = null;
     if (!place || (document.activeElement && document.activeElement !== document.body)) return;
     const anchor = document.getElementById(place.id);
-    const el = anchor && (place.tag ? anchor.querySelectorAll(place.tag)[place.index] : anchor);
+    const el = anchor && (place.tag ? alike(anchor, place.mark, place.tag)[place.nth] : anchor);
     if (!el) return;
     const folded = el.closest("details");
     if (place.open && folded && !folded.open) folded.open = true;
@@ -131,8 +144,18 @@ const typing = (el) => Boolean(el && el.matches && el.matches(
   };
   ["htmx:beforeRequest", "htmx:beforeSwap", "htmx:oobBeforeSwap", "htmx:sseBeforeMessage"]
     .forEach((name) => document.addEventListener(name, hold));
+  // A tap or a click puts the focus where it wants it.
+  document.addEventListener("pointerdown", () => { held = null; }, { capture: true });
+  // After the swap has settled; a swap that replaced the element that asked for it
+  // (the replay's steps) settles out of the document's hearing: its swap is heard.
+  document.addEventListener("htmx:afterSwap", () => {
+    if (!pending) {
+      pending = window.setTimeout(restore, ((window.htmx && window.htmx.config.defaultSettleDelay) || 20) + 20);
+    }
+  });
   document.addEventListener("htmx:afterSettle", () => {
-    if (!pending) pending = window.setTimeout(restore, 0);
+    window.clearTimeout(pending);
+    pending = window.setTimeout(restore, 0);
   });
 }
 
@@ -311,7 +334,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
     // Whether the player's own move (or hint) is what the page swaps in now.
     let moved = false;
     document.addEventListener("htmx:beforeRequest", (event) => {
-      if (event.detail.elt.closest("#me, #actions")) moved = true;
+      if (event.detail.elt.closest("#actions, .move-form")) moved = true;
     });
     const update = () => {
       const dock = document.getElementById("actions");

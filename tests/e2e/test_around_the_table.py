@@ -118,3 +118,18 @@ def test_league_standings_fit_a_phone(league_with_games, browser, live_server, s
     assert '"Times Greater Peon"' in labels
     table.screenshot(path=screenshots / "standings-phone.png")
     context.close()
+
+
+def test_the_replay_steps_on_with_enter_again_and_again(finished_game, browser, live_server):
+    """Each step draws the controls again: the focus stays on Forward, so that Enter steps
+    on as often as pressed (and never finds Back in Forward's place)."""
+    context = harness.new_context(browser, "laptop", base_url=live_server.url, locale="en-GB")
+    page = context.new_page()
+    harness.log_in(page, live_server.url, "ana")
+    page.goto(f"/history/{finished_game}/replay/")
+    step = page.locator(".replay-controls .step")
+    page.locator("[data-replay-next]").focus()
+    for number in (2, 3, 4):
+        page.keyboard.press("Enter")
+        expect(step).to_contain_text(f"Step {number} of")
+        expect(page.locator("[data-replay-next]")).to_be_focused()

@@ -89,8 +89,7 @@ def test_the_turn_never_takes_the_keyboard_from_the_talk_and_enter_on_a_card_cho
     ana.locator("#actions .hint-form button").focus()
     ana.keyboard.press("Enter")
     expect(ana.locator("#advice")).not_to_be_empty()
-    ana.wait_for_function(f"{FOCUS} !== document.body")
-    assert ana.evaluate(f"{FOCUS}.closest('#me') !== null")
+    expect(ana.locator("#me :focus")).to_have_count(1)
     assert problems == []
 
 
@@ -147,3 +146,24 @@ def test_the_language_changes_by_a_choice_not_by_each_arrow(ana, browser, live_s
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert page.locator("html").get_attribute("lang") == chosen
+
+
+def test_saving_standing_orders_keeps_the_focus_on_save(table, browser, live_server):
+    """The panel's form is answered by a redraw of the player's part: the focus comes back
+    to its Save button (not to the dock's Pass, a button like it)."""
+    game_id, _ana, bram_session = table
+    problems = []
+    page = _page(browser, live_server.url, bram_session, "phone", problems, "bram")
+    page.goto(f"{live_server.url}/t/{game_id}/")
+    orders = page.locator("details.orders")
+    orders.locator("summary").first.focus()
+    page.keyboard.press("Enter")
+    orders.locator("input[name=auto_pass]").focus()
+    page.keyboard.press("Space")
+    save = orders.locator("form.stack button[type=submit]").first
+    save.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".orders .saved")).to_be_visible()
+    expect(page.locator("details.orders form.stack button[type=submit]").first).to_be_focused()
+    expect(page.locator("#actions")).to_be_visible()  # nothing was played
+    assert problems == []
