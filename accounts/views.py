@@ -178,6 +178,15 @@ class LogoutView(auth_views.LogoutView):
             return redirect("home")
         return render(request, "accounts/logout.html")
 
+    def post(self, request, *args, **kwargs):
+        # The profile's language was the pages' while signed in: the pages after stay in
+        # it rather than turn to the browser's (a profile that follows the browser, as is).
+        language = request.user.language if request.user.is_authenticated else ""
+        response = super().post(request, *args, **kwargs)
+        if language:
+            _remember_language(response, language)
+        return response
+
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:

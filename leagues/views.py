@@ -85,11 +85,14 @@ def _league_tables(league: League, season: Season | None, user) -> dict:
     links = list(links)
     ids = [link.game_id for link in links]
     players: dict[int, list[str]] = defaultdict(list)
+    # A finished game's: whoever left it too, marked (their points count in the standings).
+    played: dict[int, list[dict]] = defaultdict(list)
     mine = set()
     for seat in Seat.objects.filter(game_id__in=ids).select_related("user") \
             .order_by("game_id", "player", "joined", "pk"):
         if not seat.left:
             players[seat.game_id].append(seat.name)
+        played[seat.game_id].append({"name": seat.name, "left": seat.left})
         if seat.user_id == user.pk:
             mine.add(seat.game_id)
     invited = set(Invitation.objects.for_user(user).filter(game_id__in=ids)
@@ -98,6 +101,7 @@ def _league_tables(league: League, season: Season | None, user) -> dict:
     for link in links:
         game = link.game
         entry = {"game": game, "season": link.season_id, "players": players[game.pk],
+                 "played": played[game.pk],
                  "seated": game.pk in mine, "invited": game.pk in invited}
         if game.is_open:
             open_tables.append(entry)

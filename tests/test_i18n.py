@@ -243,7 +243,7 @@ RULEBOOK_WORDS = {
         "phrase": "3 Ritter (1 Narr)", "one": "1 Ritter", "played": "spielte",
     },
     "fr": {
-        "cards": ["Grand Dalmuti", "Archiprêtre", "Chef d'armée", "Princesse", "Oracle",
+        "cards": ["Grand Dalmuti", "Archiprêtre", "Chef d’armée", "Princesse", "Oracle",
                   "Champion", "Marchande", "Artisan", "Bergère", "Bateleur", "Servante",
                   "Paysan", "Joker"],
         "titles": ["Grand Dalmuti", "Petit Dalmuti", "Marchand", "Petit Bouffon", "Gros Bouffon"],

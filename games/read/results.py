@@ -43,15 +43,20 @@ def _places(g: dict, player: int) -> list[int | None]:
 
 
 def scoreboard(g: dict, name_of, my_player) -> dict:
+    """Each player's points round by round: those at the table, then whoever left it
+    (their points stand, as in the standings)."""
     rounds = [r["round"] for r in g["results"]]
+    players = list(g["lineup"])
+    for result in g["results"]:
+        players += [p["player"] for p in result["players"] if p["player"] not in players]
     rows = []
-    for player in g["lineup"]:
+    for player in players:
         points = []
         for result in g["results"]:
             entry = next((p for p in result["players"] if p["player"] == player), None)
             points.append(entry["points"] if entry else None)
         rows.append({"name": name_of(player), "points": points, "total": g["scores"][player],
-                     "is_me": player == my_player})
+                     "is_me": player == my_player, "left": player not in g["lineup"]})
     rows.sort(key=lambda r: -r["total"])
     return {"rounds": rounds, "rows": rows}
 

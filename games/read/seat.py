@@ -324,6 +324,8 @@ def game_facts(sight: Sight) -> dict:
         "scoring": g.get("scoring", True),
         "is_host": me is not None and me.user_id == sight.game.host_id,
         "game_over": g["is_over"],
+        # Over before the rounds it was to have: the table was left with too few to play.
+        "too_few": g["is_over"] and len(g["lineup"]) < engine.MIN_PLAYERS,
         "winner_name": name_of(g["winner"]) if g["winner"] is not None else "",
         "winner_is_me": g["winner"] is not None and g["winner"] == my_player,
     }

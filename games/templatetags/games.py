@@ -257,7 +257,8 @@ def scoreboard_panel(context) -> str:
         "scoreboard": {
             "rounds": [int(number) for number in board["rounds"]],
             "rows": [{"name": str(row["name"]), "points": list(row["points"]),
-                      "total": row["total"], "is_me": bool(row["is_me"])}
+                      "total": row["total"], "is_me": bool(row["is_me"]),
+                      "left": bool(row["left"])}
                      for row in board["rows"]],
         },
         "game_over": bool(context.get("game_over")),

@@ -250,6 +250,12 @@ def replay_page(request, game_id: int):
                          frozenset(s.player for s in game.seats.all()
                                    if s.is_bot and s.player not in replaced)),
     }
+    if step == total and game.status == Game.Status.ABANDONED:
+        # Ended by an organiser in the middle of a round: its last step waits on nobody.
+        context["ended_early"] = True
+        context["to_act_name"] = ""
+        for row in context["players"]:
+            row["is_turn"] = False
     template = "games/history/replay.html"
     if request.htmx:
         template += "#replay"

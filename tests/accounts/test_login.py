@@ -181,3 +181,23 @@ def test_a_username_logs_in_whatever_its_case(client, make_user):
     client.logout()
     assert _log_in(client, "ann", "wrong password").status_code == 200
     assert not _is_logged_in(client, ann)
+
+
+def test_the_pages_after_log_out_stay_in_the_profiles_language(client, make_user):
+    """A player whose profile says Dutch, on a browser that asks for English: the pages
+    after they log out are still in Dutch (the language they were reading)."""
+    noor = make_user("noor", language="nl")
+    client.force_login(noor)
+    assert 'lang="nl"' in client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    client.post("/accounts/logout/", HTTP_ACCEPT_LANGUAGE="en")
+    page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'lang="nl"' in page
+
+
+def test_log_out_leaves_a_browser_following_its_own_language_alone(client, make_user):
+    ann = make_user("ann", language="")
+    client.force_login(ann)
+    client.post("/accounts/logout/", HTTP_ACCEPT_LANGUAGE="de")
+    assert settings.LANGUAGE_COOKIE_NAME not in client.cookies
+    page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'lang="fr"' in page

@@ -91,3 +91,41 @@ def test_a_game_ended_by_agreement_says_so_in_its_record(client):
     client.force_login(users[0])
     record = client.get(f"/history/{game.pk}/").content.decode()
     assert "The table agreed to end the game after round 1." in record
+
+
+def test_the_scoreboard_keeps_a_player_who_left_with_their_points(client):
+    """A leaver keeps their points (and the standings list them): the scoreboard too, with
+    the rounds they played, marked as having left."""
+    users = [make_user(f"sb{i}", display_name=f"Scorer {i}") for i in range(5)]
+    game = start_table(users[0], users[1:], options={"rounds": 2})
+    commands.leave_game(game.pk, users[4])
+    game = play_out(game)
+    assert game.is_over
+    client.force_login(users[0])
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    board = page[page.index('class="panel scoreboard"'):]
+    board = board[:board.index("</details>")]
+    row = re.search(r"<tr[^>]*>\s*<th scope=\"row\"><bdi>Scorer 4</bdi>(.*?)</tr>", board, re.S)
+    assert row, "the leaver's row"
+    assert "left" in row[1]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row[1], re.S)
+    assert cells[1] == "–"  # not at the table in round 2
+
+
+def test_a_game_ended_by_too_few_players_says_why_before_its_last_round(client):
+    users = [make_user(f"tf{i}") for i in range(4)]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    commands.leave_game(game.pk, users[3])
+    game = play_out(game)
+    assert game.is_over and game.round_number == 1
+    client.force_login(users[0])
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "Round 1 of 3" in page
+    assert "It ended early: too few players were left to play on." in page
+
+
+def test_a_game_played_to_its_last_round_gives_no_reason(client):
+    users = [make_user(f"nr{i}") for i in range(4)]
+    game = play_out(start_table(users[0], users[1:], options={"rounds": 1}))
+    client.force_login(users[0])
+    assert "It ended early" not in client.get(f"/t/{game.pk}/").content.decode()

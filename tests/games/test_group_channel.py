@@ -304,14 +304,14 @@ def test_the_rounds_the_end_and_a_nudge_in_the_host_s_language(hook):
     assert kinds == [("started", "started"), ("round", "round:1"), ("over", "over")]
     round_one = channel_sender.notice_message(ChannelNotice.objects.get(game=game, kind="round"))
     assert round_one.title == "Friday table"
-    assert round_one.body.startswith("La manche 1 est finie. Ordre d’arrivée : 1. ")
+    assert round_one.body.startswith("La manche 1 est finie. Ordre d’arrivée\u00a0: 1. ")
     over = channel_sender.notice_message(ChannelNotice.objects.get(game=game, kind="over"))
-    assert over.body.startswith("La partie est finie. Classement final : 1. ")
+    assert over.body.startswith("La partie est finie. Classement final\u00a0: 1. ")
     bot = game.seats.exclude(user=host).first()
     nudge = ChannelNotice(game=game, kind="nudge", payload={
         "by": game.seats.get(user=host).player, "player": bot.player})
     assert channel_sender.notice_message(nudge).body.startswith(
-        f"Hôte a relancé {bot.name} : la table l’attend.")
+        f"Hôte a relancé {bot.name}\u00a0: la table l’attend.")
 
 
 @pytest.mark.django_db

@@ -76,3 +76,13 @@ def test_a_watcher_is_told_the_game_ended_early_and_why(ended):
     assert 'class="hand' not in text
     poll = Client().get(f"/watch/{game.watch_token}/poll/?v={shown}")
     assert poll["HX-Refresh"] == "true"
+
+
+def test_the_replays_last_step_says_the_game_was_ended_early_and_waits_on_nobody(ended, client):
+    game, _shown = ended
+    client.force_login(game.host)
+    last = client.get(f"/history/{game.pk}/replay/?step=100000").content.decode()
+    assert "Ended early: Alice moved abroad." in last
+    assert "is-turn" not in last and "deciding" not in last
+    first = client.get(f"/history/{game.pk}/replay/?step=1").content.decode()
+    assert "Ended early" not in first

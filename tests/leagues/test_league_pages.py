@@ -199,3 +199,22 @@ def test_a_league_tables_record_names_its_league_and_another_names_none(client, 
     link = f'<a href="{league.get_absolute_url()}">{league.name}</a>'
     assert link in client.get(f"/history/{in_league.pk}/").content.decode()
     assert league.name not in client.get(f"/history/{alone.pk}/").content.decode()
+
+
+def test_a_finished_games_lists_name_whoever_left_it_as_having_left(client, people, league,
+                                                                  season):
+    """The league's list of finished games and the player's history name everybody who
+    played, a leaver marked: their points count, and a name without a mark would read as
+    a place they did not take."""
+    a, b, c, d = people
+    emma = make_user("emma")
+    game = record_game([a, b, c, d, emma], [([A, B, C, D, 4], [B, A, C, D, 4]),
+                                            ([B, A, C, D, 4], [B, A, C, D, 4])],
+                       league, season)
+    game.seats.filter(user=b).update(left=True)
+    client.force_login(a)
+    page = client.get(reverse("league", args=[league.slug])).content.decode()
+    finished = page[page.index("Finished"):]
+    assert '<bdi>Bert</bdi> <span class="tag">left</span>' in finished
+    history = client.get("/history/").content.decode()
+    assert 'Bert 8 <span class="tag">left</span>' in history
