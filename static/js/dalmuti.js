@@ -94,6 +94,36 @@ const retitle = () => {
   });
 }
 
+// A part of the page that speaks as it changes (aria-live: whose turn it is, what was
+// refused) is changed in place rather than swapped for a new one, which many screen
+// readers would not read; and only when the server says something new, so that an update
+// of the rest of the table does not repeat it (the page's own clocks in it aside).
+{
+  const served = new WeakMap();
+  const speaks = "[aria-live], [role=status], [role=alert]";
+  document.querySelectorAll(`${speaks}[id]`).forEach((el) => served.set(el, el.innerHTML));
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const target = event.detail.target;
+    const incoming = event.detail.fragment.firstElementChild;
+    if (!incoming || incoming.id !== target.id || !target.matches(speaks) || !event.detail.shouldSwap) return;
+    event.detail.shouldSwap = false;
+    for (const { name } of [...target.attributes]) {
+      if (!incoming.hasAttribute(name)) target.removeAttribute(name);
+    }
+    for (const { name, value } of incoming.attributes) {
+      if (target.getAttribute(name) !== value) target.setAttribute(name, value);
+    }
+    if (served.get(target) !== incoming.innerHTML) {
+      served.set(target, incoming.innerHTML);
+      target.replaceChildren(...incoming.childNodes);
+      if (window.htmx) {
+        window.htmx.process(target);
+        window.htmx.trigger(target, "htmx:load", { elt: target });
+      }
+    }
+  });
+}
+
 // Whether someone is writing in a field: nothing may take the focus from them.
 const typing = (el) => Boolean(el && el.matches && el.matches(
   "textarea, select, [contenteditable], input:not([type=checkbox]):not([type=radio])"
@@ -117,18 +147,19 @@ const typing = (el) => Boolean(el && el.matches && el.matches(
   };
   const alike = (anchor, mark, tag) => [...anchor.querySelectorAll(tag)].filter((el) => marks(el) === mark);
   let held = null;
-  const hold = () => {
+  const place = () => {
     const el = document.activeElement;
-    if (!el || el === document.body || !el.closest) return;
+    if (!el || el === document.body || !el.closest) return null;
     const anchor = el.closest("[id]");
-    if (!anchor) return;
+    if (!anchor) return null;
     const tag = el.tagName.toLowerCase();
     const mark = marks(el);
     const folded = el.closest("details");
-    held = { id: anchor.id, tag: anchor === el ? "" : tag, mark,
+    return { id: anchor.id, tag: anchor === el ? "" : tag, mark,
              nth: anchor === el ? 0 : alike(anchor, mark, tag).indexOf(el),
              open: Boolean(folded && folded.open && anchor.contains(folded)) };
   };
+  const hold = () => { held = place() || held; };
   let pending = 0;
   const restore = () => {
     pending = 0;
@@ -142,7 +173,12 @@ const typing = (el) => Boolean(el && el.matches && el.matches(
     if (place.open && folded && !folded.open) folded.open = true;
     if (!el.disabled) el.focus({ preventScroll: true });
   };
-  ["htmx:beforeRequest", "htmx:beforeSwap", "htmx:oobBeforeSwap", "htmx:sseBeforeMessage"]
+  // Where the focus was as a request is asked for (before its button is disabled), kept
+  // once the request is sent (a request the page holds back swaps nothing).
+  let asked = null;
+  document.addEventListener("htmx:beforeRequest", () => { asked = place(); });
+  document.addEventListener("htmx:beforeSend", () => { held = asked || held; asked = null; });
+  ["htmx:beforeSwap", "htmx:oobBeforeSwap", "htmx:sseBeforeMessage"]
     .forEach((name) => document.addEventListener(name, hold));
   // A tap or a click puts the focus where it wants it.
   document.addEventListener("pointerdown", () => { held = null; }, { capture: true });
@@ -156,6 +192,11 @@ const typing = (el) => Boolean(el && el.matches && el.matches(
   document.addEventListener("htmx:afterSettle", () => {
     window.clearTimeout(pending);
     pending = window.setTimeout(restore, 0);
+  });
+  // A request answered without a swap (nothing new) leaves the focus where it is: what it
+  // held is forgotten, not found again at some later swap.
+  document.addEventListener("htmx:afterRequest", () => {
+    if (!pending) held = null;
   });
 }
 

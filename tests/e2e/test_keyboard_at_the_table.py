@@ -167,3 +167,33 @@ def test_saving_standing_orders_keeps_the_focus_on_save(table, browser, live_ser
     expect(page.locator("details.orders form.stack button[type=submit]").first).to_be_focused()
     expect(page.locator("#actions")).to_be_visible()  # nothing was played
     assert problems == []
+
+
+def test_the_status_speaks_only_when_it_says_something_new(table, browser, live_server):
+    """The status line is a live region: a screen reader reads it as it changes. An
+    update that leaves it as it was (a message in the talk) leaves it untouched, and one
+    that changes it (a move) changes it in place, the region itself kept."""
+    game_id, ana_session, bram_session = table
+    problems = []
+    ana = _page(browser, live_server.url, ana_session, "laptop", problems, "ana")
+    ana.goto(f"{live_server.url}/t/{game_id}/")
+    # The region, and each time its own lines are put in again (its clocks' ticks aside).
+    ana.evaluate("""() => {
+        window.__status = document.getElementById("status");
+        window.__redrawn = 0;
+        new MutationObserver(() => { window.__redrawn += 1; })
+          .observe(window.__status, {childList: true});
+    }""")
+    bram = _page(browser, live_server.url, bram_session, "laptop", problems, "bram")
+    bram.goto(f"{live_server.url}/t/{game_id}/")
+    bram.locator("#chat input[name=text]").fill("Hello Ana")
+    bram.keyboard.press("Enter")
+    expect(ana.locator("#chat-log")).to_contain_text("Hello Ana", timeout=TIMEOUT)
+    assert ana.evaluate("document.getElementById('status') === window.__status")
+    assert ana.evaluate("window.__redrawn") == 0
+    before = ana.locator("#status").inner_text()
+    _any_move(bram)
+    expect(ana.locator("#status")).not_to_have_text(before, timeout=TIMEOUT)
+    assert ana.evaluate("document.getElementById('status') === window.__status")
+    assert ana.evaluate("window.__redrawn") > 0
+    assert problems == []
