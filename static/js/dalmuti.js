@@ -163,14 +163,14 @@ const typing = (el) => Boolean(el && el.matches && el.matches(
   let pending = 0;
   const restore = () => {
     pending = 0;
-    const place = held;
+    const spot = held;
     held = null;
-    if (!place || (document.activeElement && document.activeElement !== document.body)) return;
-    const anchor = document.getElementById(place.id);
-    const el = anchor && (place.tag ? alike(anchor, place.mark, place.tag)[place.nth] : anchor);
+    if (!spot || (document.activeElement && document.activeElement !== document.body)) return;
+    const anchor = document.getElementById(spot.id);
+    const el = anchor && (spot.tag ? alike(anchor, spot.mark, spot.tag)[spot.nth] : anchor);
     if (!el) return;
     const folded = el.closest("details");
-    if (place.open && folded && !folded.open) folded.open = true;
+    if (spot.open && folded && !folded.open) folded.open = true;
     if (!el.disabled) el.focus({ preventScroll: true });
   };
   // Where the focus was as a request is asked for (before its button is disabled), kept
