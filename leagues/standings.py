@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from games.core.standing import final_order
+from games.core.standing import by_game
 from games.engine import title
 from games.models import Game, Round, Seat
 
@@ -94,23 +94,9 @@ def winners(rounds: list[RoundFacts], left: dict[int, set[int]]) -> dict[int, in
     """The winning player index of each finished game, first in its final standings
     (games.core.standing): never one who left it (`left`: game id -> player indices, or
     missing from its last round)."""
-    by_game: dict[int, list[RoundFacts]] = defaultdict(list)
-    for r in rounds:
-        by_game[r.game_id].append(r)
-    out = {}
-    for game_id, game_rounds in by_game.items():
-        if game_rounds[0].status != Game.Status.FINISHED:
-            continue
-        totals: dict[int, int] = defaultdict(int)
-        for r in game_rounds:
-            for p, pts in r.points.items():
-                totals[p] += pts
-        last = max(game_rounds, key=lambda r: r.number).places
-        gone = {p for p in totals if p not in last} | left.get(game_id, set())
-        first = final_order(totals, last, gone)[0]
-        if not first["left"]:
-            out[game_id] = first["player"]
-    return out
+    finished = {r.game_id for r in rounds if r.status == Game.Status.FINISHED}
+    return {game_id: rows[0]["player"] for game_id, rows in by_game(rounds, left).items()
+            if game_id in finished and not rows[0]["left"]}
 
 
 class Occupants:

@@ -1,6 +1,8 @@
 """A finished game's final standings from its rounds' points and places: the one rule the
 record, the history lists and the league tables rank by (docs/RULES.md section 7)."""
 
+from collections import defaultdict
+
 
 def final_order(scores: dict[int, int], last_places: dict[int, int],
                 gone: set[int]) -> list[dict]:
@@ -13,3 +15,22 @@ def final_order(scores: dict[int, int], last_places: dict[int, int],
     return [{"player": p, "score": scores[p], "left": p in gone,
              "rank": ranked + 1 if p in gone else i + 1}
             for i, p in enumerate(order)]
+
+
+def by_game(rounds, left: dict[int, set[int]]) -> dict[int, list[dict]]:
+    """Per game, its players by final standing (`final_order`), from its finished
+    `rounds` in order (each with `game_id`, `points` and `places` by player index):
+    whoever is in `left` (game id -> player indices) or missing from the game's last
+    round left it."""
+    totals: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    last: dict[int, dict[int, int]] = {}
+    for r in rounds:
+        for player, points in r.points.items():
+            totals[r.game_id][player] += points
+        last[r.game_id] = r.places
+    return {
+        game_id: final_order(scores, last[game_id],
+                             {p for p in scores if p not in last[game_id]}
+                             | left.get(game_id, set()))
+        for game_id, scores in totals.items()
+    }

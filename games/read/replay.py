@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.core.record import apply_recorded
-from games.core.standing import final_order
+from games.core.standing import by_game
 from games.core.words import cards_phrase, move_sentence, title_name
 from games.models import Action, Game, Seat
 from games.read.hand import hand_groups
@@ -96,19 +96,9 @@ def game_results(rounds, left: dict[int, set[int]] | None = None) -> dict[int, l
     """Per game, the players by final standing (games.core.standing). `rounds` are
     leagues.standings RoundFacts. Who left is read from the seats unless `left` (game id
     -> player indices) is given; a player missing from a game's last round left it too."""
-    totals: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    last: dict[int, dict[int, int]] = {}
-    for r in rounds:
-        for player, points in r.points.items():
-            totals[r.game_id][player] += points
-        last[r.game_id] = r.places
     if left is None:
-        left = left_players(list(totals))
-    out = {}
-    for game_id, scores in totals.items():
-        gone = {p for p in scores if p not in last[game_id]} | left.get(game_id, set())
-        out[game_id] = final_order(scores, last[game_id], gone)
-    return out
+        left = left_players(list({r.game_id for r in rounds}))
+    return by_game(rounds, left)
 
 
 def left_players(game_ids) -> dict[int, set[int]]:
