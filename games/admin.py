@@ -2,6 +2,7 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
@@ -41,6 +42,9 @@ class LeagueFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         value = self.value()
+        if value and value not in {key for key, _name in self.lookup_choices}:
+            # Not one of the choices offered (a typed address): the list says so (?e=1).
+            raise IncorrectLookupParameters(value)
         if value == "none":
             return queryset.filter(league_link__isnull=True)
         if value:

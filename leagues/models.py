@@ -183,8 +183,10 @@ class LeagueGame(models.Model):
     league = models.ForeignKey(
         League, on_delete=models.CASCADE, related_name="league_games", verbose_name=_("league")
     )
+    # A season with tables is not deleted (its tables would leave its standings, and a
+    # season made again would not take them back); a league's deletion takes both.
     season = models.ForeignKey(
-        Season, on_delete=models.SET_NULL, null=True, blank=True, related_name="league_games",
+        Season, on_delete=models.RESTRICT, null=True, blank=True, related_name="league_games",
         verbose_name=_("season"),
     )
     added = models.DateTimeField(_("added"), auto_now_add=True)

@@ -12,6 +12,7 @@ from games import commands
 from games.commands import Rejected, group_channel, notifications
 from games.commands.base import table_touched
 from games.core import live
+from games.core.usual_group import refuses
 from games.models import BotLevel, Game, Invitation, Notification
 
 from .models import League, LeagueGame, Replacement, Season
@@ -29,6 +30,11 @@ def create_league_table(
     do: the admin is no way around them. Over a limit, nothing is created."""
     guests = [g for g in guests if g.pk != host.pk]
     commands.check_bot_level(bot_level)
+    if invited_by is not None and invited_by.pk != host.pk and (
+            refuses(invited_by, user=host) or not host.is_active):
+        # Seated by an organiser they refuse invitations from: an invitation in all but
+        # name, refused as one (told no more than for an invitation).
+        raise Rejected(commands.could_not_invite(host.name), 403)
     seats = 1 + len(guests) + bots
     season = season or league.current_season()
     if turn_limit is None:

@@ -19,12 +19,13 @@ from .models import League, LeagueGame, Membership, Season
 
 
 def _get_league_for_user(request, slug: str) -> League:
-    """The league, for its members and for those who run leagues; 404 for anybody else."""
+    """The league, for its members and for whoever runs it (its organisers, a superuser);
+    404 for anybody else, organisers of other leagues included."""
     league = League.objects.filter(slug=slug).first()
     if league is None:
         raise Http404
     if not Membership.objects.filter(league=league, user=request.user).exists():
-        if not request.user.has_perm("leagues.view_league"):
+        if not League.objects.organised_by(request.user).filter(pk=league.pk).exists():
             raise Http404
     return league
 
@@ -53,7 +54,10 @@ def _seasons(league: League) -> list[Season]:
 @login_required
 def league_list(request):
     leagues = League.objects.filter(memberships__user=request.user).order_by("-active", "name")
-    return render(request, "leagues/list.html", {"leagues": leagues})
+    # Whoever runs leagues from the admin finds them here too (a superuser: every league).
+    run = League.objects.organised_by(request.user).order_by("-active", "name") \
+        if request.user.is_staff else League.objects.none()
+    return render(request, "leagues/list.html", {"leagues": leagues, "run": run})
 
 
 @require_GET

@@ -199,21 +199,10 @@ class LeagueAdmin(OrganisedAdmin):
                     turn_limit=d["turn_limit"],
                 )
             except (Rejected, ValueError) as exc:
-                self.message_user(request, str(getattr(exc, "message", exc)), messages.ERROR)
-                return None
-            self.log_change(request, league, _("Opened the table “%(table)s”.")
-                            % {"table": game.name})
-            url = reverse("admin:games_game_change", args=[game.pk])
-            self.message_user(request, format_html(
-                ngettext(
-                    "The table <a href=\"{}\">{}</a> is open ({}); {} invitation was sent.",
-                    "The table <a href=\"{}\">{}</a> is open ({}); {} invitations were "
-                    "sent.",
-                    len(d["guests"]),
-                ),
-                url, game.name, game.get_turn_limit_display(), len(d["guests"]),
-            ), messages.SUCCESS)
-            return None
+                # Said on the form, which keeps what the organiser chose.
+                form.add_error(None, str(getattr(exc, "message", exc)))
+            else:
+                return self._table_opened(request, league, game, d)
         return action_page(
             self, request, queryset, form=form, action="create_table",
             title=_("Create a table"),
@@ -221,6 +210,20 @@ class LeagueAdmin(OrganisedAdmin):
                     "players you tick are invited."),
             submit_label=_("Create the table and invite"),
         )
+
+    def _table_opened(self, request, league, game, d) -> None:
+        self.log_change(request, league, _("Opened the table “%(table)s”.")
+                        % {"table": game.name})
+        url = reverse("admin:games_game_change", args=[game.pk])
+        self.message_user(request, format_html(
+            ngettext(
+                "The table <a href=\"{}\">{}</a> is open ({}); {} invitation was sent.",
+                "The table <a href=\"{}\">{}</a> is open ({}); {} invitations were "
+                "sent.",
+                len(d["guests"]),
+            ),
+            url, game.name, game.get_turn_limit_display(), len(d["guests"]),
+        ), messages.SUCCESS)
 
     @admin.action(description=gettext_lazy("Export standings as CSV"), permissions=["view"])
     def export_standings(self, request, queryset):
@@ -262,6 +265,14 @@ class SeasonAdmin(OrganisedAdmin):
     search_fields = ("name", "league__name")
     date_hierarchy = "start"
     actions = ["export_games_csv", "export_games_json"]
+
+    def get_deleted_objects(self, objs, request):
+        """A season's tables keep it (models.RESTRICT): the confirmation lists them as
+        what stops the deletion, not as tables the organiser may not delete."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        if protected:
+            perms_needed = set()
+        return deleted, counts, perms_needed, protected
 
     @admin.action(description=gettext_lazy("Export the seasons’ games as CSV"),
                   permissions=["view"])

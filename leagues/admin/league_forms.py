@@ -61,8 +61,8 @@ class LeagueTableForm(forms.Form):
     def clean(self):
         data = super().clean()
         host = data.get("host")
-        if host is None or data.get("bots") is None:
-            return data
+        if host is None or data.get("bots") is None or "players" in self.errors:
+            return data  # a choice refused already says what is wrong
         guests = [p for p in data.get("players", []) if p.pk != host.pk]
         seats = 1 + len(guests) + data["bots"]
         if not MIN_SEATS <= seats <= MAX_SEATS:

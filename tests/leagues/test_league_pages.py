@@ -86,6 +86,21 @@ def test_the_leagues_page_lists_my_leagues_only(client, people, league):
     assert b"Secret Society" not in response.content
 
 
+def test_an_organiser_finds_the_leagues_she_runs_and_no_other(client, people, league):
+    from django.contrib.auth.models import Group
+
+    olga = make_user("olga", is_staff=True)
+    olga.groups.add(Group.objects.get(name="league organiser"))
+    league.organisers.add(olga)
+    make_league(name="Secret Society", slug="secret")
+    client.force_login(olga)
+    page = client.get(reverse("leagues")).content.decode()
+    assert "Leagues you run" in page
+    assert league.get_absolute_url() in page
+    assert reverse("admin:leagues_league_change", args=[league.pk]) in page
+    assert "Secret Society" not in page
+
+
 def test_the_standings_page_makes_as_many_queries_for_many_games_as_for_one(
     client, people, league, season, django_assert_num_queries, without_redis
 ):

@@ -88,9 +88,19 @@ def test_an_organiser_manages_leagues(client_for, organiser, people):
     assert [r["text"] for r in response.json()["results"]] == ["Bert"]
 
 
-def test_an_organiser_sees_any_league_page_on_the_site(client_for, people):
-    make_league(members=people)
-    assert client_for.get(reverse("league", args=["friday"])).status_code == 200
+def test_an_organiser_sees_the_site_pages_of_the_leagues_she_runs_alone(
+        client_for, organiser, people):
+    """Her own league's page, standings and player pages; another league's are not found,
+    as its admin pages are not hers."""
+    mine = make_league(members=people)
+    mine.organisers.add(organiser)
+    other = make_league(members=people[:2], name="Sunday", slug="sunday")
+    for league, status in ((mine, 200), (other, 404)):
+        assert client_for.get(reverse("league", args=[league.slug])).status_code == status
+        assert client_for.get(
+            reverse("league_standings_csv", args=[league.slug])).status_code == status
+        assert client_for.get(
+            reverse("league_player", args=[league.slug, people[0].pk])).status_code == status
 
 
 def test_an_organiser_manages_games_and_ends_a_stalled_one(client_for, organiser, people):

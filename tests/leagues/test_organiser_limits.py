@@ -183,6 +183,75 @@ def test_an_organiser_opens_tables_only_in_her_own_leagues(olga, ground):
     assert not Game.objects.filter(name="Planted").exists()
 
 
+def test_an_organiser_cannot_seat_as_host_someone_who_refuses_her_invitations(
+        olga, ground, mailoutbox):
+    """Made the host of her table is invited in all but name: refused as an invitation
+    is, on the form that keeps what she chose, and nobody is told anything."""
+    monday = ground.mondays.members.exclude(pk=ground.olga.pk).first()
+    commands.set_blocked(monday, ground.olga, True)
+    response = olga.post(LEAGUES, {
+        "action": "create_table", "_selected_action": [ground.mondays.pk], "apply": "yes",
+        "name": "Planted", "host": monday.pk, "bots": "3", "bot_level": "basic",
+        "turn_limit": "86400"})
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors() == [
+        f"{monday.name} could not be invited."]
+    assert response.context["form"]["name"].value() == "Planted"
+    assert not Game.objects.filter(name="Planted").exists()
+    assert mailoutbox == []
+
+
+def test_a_refused_choice_of_guests_is_the_forms_only_error(olga, ground):
+    host = ground.mondays.members.first()
+    response = olga.post(LEAGUES, {
+        "action": "create_table", "_selected_action": [ground.mondays.pk], "apply": "yes",
+        "name": "Planted", "host": host.pk, "players": ["999999"], "bots": "0",
+        "bot_level": "basic", "turn_limit": "86400"})
+    form = response.context["form"]
+    assert list(form.errors) == ["players"]
+
+
+def test_a_season_with_tables_is_not_deleted_and_one_without_is(olga, ground):
+    """Its tables would leave its standings (a season made again takes none back): the
+    confirmation names them, and neither way of deleting goes through."""
+    spring = ground.mondays.seasons.get()
+    LeagueGame.objects.filter(game=ground.monday_finished).update(season=spring)
+    url = reverse("admin:leagues_season_delete", args=[spring.pk])
+    page = olga.get(url).content.decode()
+    assert "protected" in page and "Monday finished" in page
+    olga.post(url, {"post": "yes"})
+    olga.post(reverse("admin:leagues_season_changelist"), {
+        "action": "delete_selected", "_selected_action": [spring.pk], "post": "yes"})
+    assert LeagueGame.objects.get(game=ground.monday_finished).season == spring
+    empty = Season.objects.create(league=ground.mondays, name="Unused", start="2027-01-01",
+                                  end="2027-03-31")
+    olga.post(reverse("admin:leagues_season_delete", args=[empty.pk]), {"post": "yes"})
+    assert not Season.objects.filter(pk=empty.pk).exists()
+
+
+def test_deleting_a_league_takes_its_seasons_and_their_tables_links(ground):
+    spring = ground.mondays.seasons.get()
+    LeagueGame.objects.filter(game=ground.monday_finished).update(season=spring)
+    ground.mondays.delete()
+    assert not Season.objects.filter(pk=spring.pk).exists()
+    assert not LeagueGame.objects.filter(game=ground.monday_finished).exists()
+
+
+@pytest.mark.parametrize("value", ["abc", "99999999999999999999", "none"])
+def test_a_league_filter_not_offered_is_said_and_lists_nothing_else(olga, ground, value):
+    """A league typed into the address (not a number, too large, or the superuser's "No
+    league"): Django's "?e=1" (the list's own error), never a server error."""
+    response = olga.get(GAMES, {"league": value})
+    assert response.status_code == 302 and response.url.endswith("?e=1")
+
+
+def test_the_league_filter_lists_her_leagues_tables(olga, ground):
+    page = olga.get(GAMES, {"league": ground.mondays.pk}).content.decode()
+    assert "Monday table" in page and "Friday" not in page.split('id="result_list"')[1]
+    response = olga.get(GAMES, {"league": ground.fridays.pk})
+    assert response.status_code == 302 and response.url.endswith("?e=1")
+
+
 def test_the_group_holds_only_what_the_role_needs():
     perms = set(Group.objects.get(name="league organiser").permissions.values_list(
         "content_type__app_label", "codename"))
