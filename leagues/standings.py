@@ -106,7 +106,9 @@ class Occupants:
     def __init__(self, **filters):
         seats = Seat.objects.filter(player__isnull=False, **filters).select_related("user")
         self.seats = {(s.game_id, s.player): s.user for s in seats}
-        # Who left each game (a bot played their seat out, or it went from the table).
+        # Who left each game (a bot played their seat out, or it went from the table), or
+        # had it given to a bot by the organiser: none of them played the game out (the
+        # ratings rank them alike, players.services.entrants).
         self.left: dict[int, set[int]] = defaultdict(set)
         for s in seats:
             if s.left:
@@ -115,6 +117,8 @@ class Occupants:
             (r.game_id, r.player): (r.round_number, r.user)
             for r in Replacement.objects.filter(**filters).select_related("user")
         }
+        for game_id, player in self.replaced:
+            self.left[game_id].add(player)
 
     def user(self, game_id: int, player: int, number: int | None = None):
         """The user for that round; with number None, whoever holds the seat at the end."""

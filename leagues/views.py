@@ -15,7 +15,7 @@ from games import engine
 from games.models import Game, Invitation, Seat
 
 from . import standings
-from .models import League, LeagueGame, Membership, Season
+from .models import League, LeagueGame, Membership, Replacement, Season
 
 
 def _get_league_for_user(request, slug: str) -> League:
@@ -81,7 +81,7 @@ FINISHED_LISTED = 20
 def _league_tables(league: League, season: Season | None, user) -> dict:
     """The league's tables as a member sees them: open tables (with the way in for those
     invited), games in play and finished games (of the season shown), each with its
-    players; three queries whatever their number."""
+    players; four queries whatever their number."""
     links = LeagueGame.objects.filter(league=league).select_related("game__host") \
         .defer("game__state", "game__awaiting").order_by("-game__updated", "-pk")
     if season is not None:
@@ -92,10 +92,16 @@ def _league_tables(league: League, season: Season | None, user) -> dict:
     # A finished game's: whoever left it too, marked (their points count in the standings).
     played: dict[int, list[dict]] = defaultdict(list)
     mine = set()
+    # A seat the organiser gave to a bot: its player played the rounds before, and left.
+    replaced = {(r.game_id, r.player): r.user.name for r in
+                Replacement.objects.filter(game_id__in=ids).select_related("user")}
     for seat in Seat.objects.filter(game_id__in=ids).select_related("user") \
             .order_by("game_id", "player", "joined", "pk"):
         if not seat.left:
             players[seat.game_id].append(seat.name)
+        if (seat.game_id, seat.player) in replaced:
+            played[seat.game_id].append(
+                {"name": replaced[(seat.game_id, seat.player)], "left": True})
         played[seat.game_id].append({"name": seat.name, "left": seat.left})
         if seat.user_id == user.pk:
             mine.add(seat.game_id)

@@ -17,47 +17,68 @@ CSV_HEADER = [
 
 
 def season_games(season) -> list[dict]:
+    """Each game of the season with a row per person who played it (and per bot): a seat
+    the organiser gave to a bot is two rows, its player's for the rounds before (ranked
+    with the leavers, as the ratings and the standings count them) and the bot's after
+    (not ranked, as the ratings leave it)."""
     games = list(
         Game.objects.filter(league_link__season=season).order_by("finished", "pk")
         .defer("state", "awaiting")
     )
     ids = [g.pk for g in games]
     rounds = finished_rounds(game__in=ids)
-    results = game_results(rounds)
-    played: dict[tuple[int, int], int] = defaultdict(int)
+    occupants = Occupants(game__in=ids)
+    results = game_results(rounds, occupants.left)
+    # (game, player index, whether the organiser's bot played it) -> rounds, points
+    played: dict[tuple[int, int, bool], list[int]] = defaultdict(lambda: [0, 0])
     for r in rounds:
         for player in r.places:
-            played[(r.game_id, player)] += 1
-    occupants = Occupants(game__in=ids)
+            replaced = occupants.replaced.get((r.game_id, player))
+            tally = played[(r.game_id, player, bool(replaced and r.number >= replaced[0]))]
+            tally[0] += 1
+            tally[1] += r.points.get(player, 0)
     seats = {(s.game_id, s.player): s for s in Seat.objects.filter(
         game__in=ids, player__isnull=False).select_related("user")}
     changes = {
         (c.game_id, c.rating.user_id or c.rating.bot_level): c
         for c in RatingChange.objects.filter(game__in=ids).select_related("rating")
     }
+
+    def row_of(game, player, rank, name, user, bot_level, by_bot):
+        rounds_played, points = played[(game.pk, player, by_bot)]
+        change = None if by_bot else changes.get((game.pk, user.pk if user else bot_level))
+        return {
+            "player": name, "username": user.username if user else None,
+            "bot_level": bot_level or None,
+            "rank": rank if game.status == Game.Status.FINISHED else None,
+            "points": points, "rounds": rounds_played,
+            "rating_before": round(change.mu_before, 1) if change else None,
+            "rating_after": round(change.mu, 1) if change else None,
+        }
+
     out = []
     for game in games:
-        rows = []
+        rows, by_bots = [], []
         for row in results.get(game.pk, []):
             player = row["player"]
-            user = occupants.user(game.pk, player)
             seat = seats.get((game.pk, player))
+            replaced = occupants.replaced.get((game.pk, player))
+            if replaced:
+                person = replaced[1]
+                rows.append(row_of(game, player, row["rank"], person.name, person, "", False))
+                if played[(game.pk, player, True)][0]:
+                    by_bots.append(row_of(game, player, None, seat.name if seat else "?",
+                                          None, seat.bot_level if seat else "", True))
+                continue
+            user = occupants.user(game.pk, player)
             bot_level = seat.bot_level if seat is not None and user is None else ""
-            change = changes.get((game.pk, user.pk if user else bot_level))
-            rows.append({
-                "player": user.name if user else (seat.name if seat else "?"),
-                "username": user.username if user else None,
-                "bot_level": bot_level or None,
-                "rank": row["rank"] if game.status == Game.Status.FINISHED else None,
-                "points": row["score"],
-                "rounds": played[(game.pk, player)],
-                "rating_before": round(change.mu_before, 1) if change else None,
-                "rating_after": round(change.mu, 1) if change else None,
-            })
+            rows.append(row_of(game, player, row["rank"],
+                               user.name if user else (seat.name if seat else "?"),
+                               user, bot_level, False))
         out.append({
             "id": game.pk, "name": game.name, "status": game.status,
             "finished": game.finished.isoformat() if game.finished else None,
-            "players": rows,
+            "players": rows + by_bots,
         })
     return out
 

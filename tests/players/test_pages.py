@@ -150,6 +150,33 @@ def test_the_admin_exports_a_seasons_games_as_csv_and_json(admin_client, alice, 
     assert [s["player"] for s in data["standings"]] == ["Dave", "Carol", "Bob", "Alice"]
 
 
+def test_the_export_names_a_replaced_player_for_their_rounds_and_the_bot_for_its_own(
+        admin_client, alice, bob, carol, dave):
+    """Dave played round 1, the organiser's bot round 2: Dave's row has his round and his
+    points, ranked with the leavers (as the ratings and the standings count him); the
+    bot's row its round, unranked; the others are ranked among themselves."""
+    from leagues.models import Replacement
+
+    league = make_league(members=[alice, bob, carol, dave])
+    season = this_year_season(league, "Spring")
+    game = record_game([alice, bob, carol, None],
+                       [([0, 1, 2, 3], [3, 0, 1, 2]), ([3, 0, 1, 2], [0, 3, 1, 2])],
+                       league, season, name="Opening night")
+    Replacement.objects.create(game=game, player=3, user=dave, round_number=2,
+                               bot_level="basic", bot_name="Bot 3")
+    url = reverse("admin:leagues_season_changelist")
+    response = admin_client.post(url, {"action": "export_games_csv",
+                                       "_selected_action": [season.pk], "index": "0"})
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [(r["player"], r["bot_level"], r["rank"], r["points"], r["rounds"])
+            for r in rows] == [
+        ("Alice", "", "1", "5", "2"), ("Bob", "", "2", "2", "2"), ("Carol", "", "3", "0", "2"),
+        ("Dave", "", "4", "3", "1"), ("Bot 3", "basic", "", "2", "1")]
+    league_page = admin_client.get(reverse("league", args=[league.slug])).content.decode()
+    assert re.search(r"<bdi>Dave</bdi> <span class=\"tag\">left</span>, <bdi>Bot 3</bdi>",
+                     league_page)
+
+
 def test_the_page_costs_the_same_number_of_queries_however_many_games(
         client, alice, bob, django_assert_max_num_queries):
     from django.db import connection
