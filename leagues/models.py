@@ -202,6 +202,23 @@ class LeagueGame(models.Model):
     def clean(self) -> None:
         if self.season_id and self.league_id and self.season.league_id != self.league_id:
             raise ValidationError({"season": _("That season belongs to another league.")})
+        moved = self.pk is None or LeagueGame.objects.filter(pk=self.pk).exclude(
+            league_id=self.league_id).exists()
+        if self.league_id and self.game_id and moved:
+            # Its players' results would count in standings their own league page
+            # does not show them.
+            strangers = sorted(
+                {seat.user.name for seat in self.game.seats.filter(user__isnull=False)
+                 .exclude(user__league_memberships__league_id=self.league_id)
+                 .select_related("user")}
+                | {r.user.name for r in self.game.replacements.exclude(
+                    user__league_memberships__league_id=self.league_id)
+                   .select_related("user")})
+            if strangers:
+                raise ValidationError({"league": _(
+                    "Not members of this league: %(names)s. Add them to its members "
+                    "first; their results would count in its standings.")
+                    % {"names": ", ".join(strangers)}})
 
 
 class Replacement(models.Model):

@@ -149,6 +149,11 @@ class LeagueAdmin(OrganisedAdmin):
             ).distinct().order_by("username")
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        form.acting = request.user  # a class made for this request
+        return form
+
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         if not change and not request.user.is_superuser:

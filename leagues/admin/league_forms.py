@@ -123,6 +123,19 @@ class LeagueForm(forms.ModelForm):
     remove_channel = forms.BooleanField(label=gettext_lazy("Remove the channel"),
                                         required=False)
 
+    # Who saves the form (LeagueAdmin.get_form sets it).
+    acting = None
+
+    def clean_organisers(self):
+        chosen = self.cleaned_data["organisers"]
+        acting = self.acting
+        if (acting is not None and not acting.is_superuser and self.instance.pk
+                and acting not in chosen):
+            raise forms.ValidationError(_(
+                "You cannot take yourself off this league's organisers: you would no "
+                "longer reach it. Another of its organisers or an administrator can."))
+        return chosen
+
     def clean(self):
         data = super().clean()
         check_rules(self, data)

@@ -155,6 +155,33 @@ def test_an_organiser_moves_games_only_between_her_own_leagues(olga, ground):
     assert not LeagueGame.objects.filter(game=ground.loose_game).exists()
 
 
+def test_a_table_moves_only_into_a_league_whose_members_play_it(root, ground):
+    """Its results would count in standings that its players' own league page never
+    shows them: the league field says who is not a member; once they are, it moves."""
+    game = ground.monday_game
+    link = game.league_link
+    url = reverse("admin:games_game_change", args=[game.pk])
+    data = {"name": game.name,
+            **inline_management("league_link", 1, 1), "league_link-0-id": link.pk,
+            "league_link-0-game": game.pk, "league_link-0-league": ground.fridays.pk,
+            "league_link-0-season": "",
+            **inline_management("seats"), **inline_management("rounds")}
+    response = root.post(url, data)
+    assert response.status_code == 200
+    [errors] = [f.errors for f in response.context["inline_admin_formsets"][0].formset.forms]
+    players = sorted(s.user.name for s in game.seats.filter(user__isnull=False))
+    assert errors["league"] == [
+        f"Not members of this league: {', '.join(players)}. Add them to its members first; "
+        "their results would count in its standings."]
+    link.refresh_from_db()
+    assert link.league == ground.mondays
+    for seat in game.seats.filter(user__isnull=False):
+        Membership.objects.create(league=ground.fridays, user=seat.user)
+    assert root.post(url, data).status_code == 302
+    link.refresh_from_db()
+    assert link.league == ground.fridays
+
+
 def test_an_organiser_ends_and_replaces_only_in_her_own_leagues(olga, ground):
     for game in (ground.friday_game, ground.loose_game):
         olga.post(GAMES, {"action": "end_stalled_games", "_selected_action": [game.pk],
@@ -280,6 +307,27 @@ def test_a_league_added_by_an_organiser_is_hers(olga, ground):
     })
     assert response.status_code == 302
     assert list(League.objects.get(slug="sundays").organisers.all()) == [ground.olga]
+
+
+def test_an_organiser_cannot_take_herself_off_her_leagues_organisers(olga, ground):
+    """She would lose the league mid-save (Django's "doesn't exist" after "changed
+    successfully"): refused on the field, nothing saved; keeping herself saves."""
+    from .test_admin import standard_options
+
+    url = reverse("admin:leagues_league_change", args=[ground.mondays.pk])
+    data = {"name": "Mondays renamed", "slug": "mondays", "active": "on",
+            **standard_options(), **inline_management("memberships"),
+            **inline_management("seasons")}
+    response = olga.post(url, data)
+    assert response.status_code == 200
+    assert "organisers" in response.context["adminform"].form.errors
+    ground.mondays.refresh_from_db()
+    assert ground.mondays.name == "Mondays"
+    assert list(ground.mondays.organisers.all()) == [ground.olga]
+    response = olga.post(url, {**data, "organisers": [ground.olga.pk]})
+    assert response.status_code == 302
+    ground.mondays.refresh_from_db()
+    assert ground.mondays.name == "Mondays renamed"
 
 
 # -- people --
