@@ -154,7 +154,8 @@ def start_vacation(game_id: int, user, days: int) -> Seat:
         seat.save(update_fields=["vacation_until", "vacation_used"])
         Pause.objects.create(user=user, game=game, start=now, end=seat.vacation_until)
         refresh_deadlines(game)
-        game.save(update_fields=["updated"])
+        # Every page of the table shows the pause and the clock it moved.
+        table_touched(game)
     return seat
 
 
@@ -171,7 +172,8 @@ def end_vacation(game_id: int, user) -> Seat:
             seat.save(update_fields=["vacation_until", "vacation_used"])
             Pause.objects.filter(user=user, game=game, end__gt=now).update(end=now)
             refresh_deadlines(game)
-            game.save(update_fields=["updated"])
+            # Every page of the table shows the pause and the clock it moved.
+            table_touched(game)
     return seat
 
 
@@ -198,7 +200,8 @@ def set_away(user, until) -> None:
         ).exclude(game__turn_limit=0).order_by("game_id").values_list("game_id", flat=True):
             game = Game.locked(game_id)
             refresh_deadlines(game)
-            game.save(update_fields=["updated"])
+            # Every page of the table shows the pause and the clock it moved.
+            table_touched(game)
 
 
 def forget_old_pauses(now: datetime | None = None) -> int:

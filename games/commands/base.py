@@ -173,6 +173,7 @@ def refresh_deadlines(game: Game) -> None:
     })
     game.save(update_fields=["awaiting"])
     live.table_forgotten(game.pk)
+    notifications.reminders_moved(game, seats)
 
 
 def give_turn_to_bot(game: Game, seat: Seat) -> None:

@@ -111,6 +111,31 @@ def for_new_turns(game: Game, players: list[int], seats: dict[int, Seat] | None 
             _notify_of_turn(user, reminder, Kind.REMINDER, remind_at, game, channels)
 
 
+def reminders_moved(game: Game, seats: dict[int, Seat]) -> None:
+    """The running waits' deadlines moved (a pause began, ended or was cut short): each
+    reminder not yet sent goes out as long before the new deadline as before the old,
+    and one due now that no daily summary would tell in time is recorded. (Sent only
+    when the deadline moved later, a reminder due after an earlier deadline would never
+    go: the player would time out unwarned.)"""
+    if not game.turn_limit:
+        return
+    now = timezone.now()
+    for player, wait in game.waits().items():
+        seat = seats.get(player)
+        if wait.deadline is None or seat is None or seat.played_by_bot:
+            continue
+        remind_at = wait.deadline - remind_before(game, seat, wait)
+        key = f"reminder:{game.pk}:{wait.public_token}:{player}"
+        Notification.objects.filter(key=key, status=Notification.Status.PENDING) \
+            .exclude(due=remind_at).update(due=remind_at)
+        user = seat.user
+        channels = channels_for(user)
+        if (not _wants(user, user.Notify.EVERY_TURN, channels)
+                and _wants(user, user.Notify.DAILY, channels)
+                and next_summary(user, now) > remind_at):
+            _notify_of_turn(user, key, Kind.REMINDER, remind_at, game, channels)
+
+
 def next_summary(user, after: datetime) -> datetime:
     """When the player's next daily summary comes: the summary hour in their own zone."""
     local = timezone.localtime(after, user.zone)

@@ -181,3 +181,69 @@ def test_an_excused_wait_keeps_the_unchanged_poll_cheap(client, table):
     with time_machine.travel(timezone.now() + timedelta(days=1)):
         answer = client.get(f"/t/{table.pk}/poll/?v={table.version}")
     assert answer.status_code == 204
+
+
+def _end_vacation(table, user):
+    commands.end_vacation(table.pk, user)
+
+
+def _come_back(table, user):
+    commands.set_away(user, None)
+
+
+def _pause(how, table, user):
+    if how is _end_vacation:
+        commands.start_vacation(table.pk, user, 1)
+    else:
+        commands.set_away(user, timezone.now() + timedelta(days=1))
+
+
+@pytest.mark.parametrize("back", [_end_vacation, _come_back], ids=["vacation", "away"])
+def test_a_pause_ended_early_brings_the_reminder_forward_with_the_deadline(table, back):
+    """A pause of a day pushed the reminder (postponed at its first time, 45 minutes in,
+    to a day later); cut short after 50 minutes, the deadline comes 110 minutes in and
+    the reminder a quarter of the hour before it, not after it."""
+    seat = _waiting_seat(table)
+    start = table.wait_for(seat.player).since
+
+    def reminded():
+        return [m for m in mail.outbox
+                if m.subject.startswith("Reminder") and m.to == [seat.user.email]]
+
+    with time_machine.travel(start + timedelta(minutes=10), tick=False):
+        _pause(back, table, seat.user)
+    with time_machine.travel(start + timedelta(minutes=50), tick=False):
+        deliver_due()
+    assert not reminded()
+    with time_machine.travel(start + timedelta(minutes=60), tick=False):
+        back(table, seat.user)
+    table.refresh_from_db()
+    assert table.wait_for(seat.player).deadline == start + timedelta(minutes=110)
+    with time_machine.travel(start + timedelta(minutes=94), tick=False):
+        deliver_due()
+    assert not reminded()
+    with time_machine.travel(start + timedelta(minutes=96), tick=False):
+        deliver_due()
+    assert len(reminded()) == 1
+    with time_machine.travel(start + timedelta(minutes=109), tick=False):
+        assert commands.enforce_deadlines(table.pk) == 0
+
+
+@pytest.mark.parametrize("pause", ["vacation", "away"])
+def test_a_pause_and_its_early_end_are_news_to_every_open_page(table, pause):
+    """The seat's badge and clock change: a new public version for the pages' polls."""
+    seat = _waiting_seat(table)
+    versions = [table.version]
+    if pause == "vacation":
+        commands.start_vacation(table.pk, seat.user, 1)
+    else:
+        commands.set_away(seat.user, timezone.now() + timedelta(days=1))
+    table.refresh_from_db()
+    versions.append(table.version)
+    if pause == "vacation":
+        commands.end_vacation(table.pk, seat.user)
+    else:
+        commands.set_away(seat.user, None)
+    table.refresh_from_db()
+    versions.append(table.version)
+    assert versions[0] < versions[1] < versions[2]
