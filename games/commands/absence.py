@@ -21,10 +21,10 @@ from games.core.clock import (
 )
 from games.core.turns import (
     NUDGE_AFTER,
-    TIMEOUTS_BEFORE_VOTE,
     at_the_table,
     nudge_after,
     nudge_open,
+    stand_in_vote_open,
     stand_in_votes,
 )
 
@@ -280,8 +280,11 @@ def vote_stand_in(game_id: int, user, player: int) -> bool:
             raise Rejected(_("Only the players at the table vote."), 403)
         if target.stand_in:
             raise Rejected(_("A bot is playing for %(name)s.") % {"name": target.name}, 409)
-        if target.timeouts_in_row < TIMEOUTS_BEFORE_VOTE:
-            raise Rejected(_("%(name)s has not missed two turns in a row.")
+        if not stand_in_vote_open(target, game):
+            if game.turn_limit:
+                raise Rejected(_("%(name)s has not missed two turns in a row.")
+                               % {"name": target.name}, 409)
+            raise Rejected(_("The table has not waited two days for %(name)s.")
                            % {"name": target.name}, 409)
         vote, created = StandInVote.objects.get_or_create(target=target, voter=voter)
         if not created:

@@ -10,6 +10,7 @@ from functools import partial
 
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 
 from dalmuti_site.compiled import CompiledQuery
 from games import engine
@@ -119,11 +120,31 @@ def nudge_open(game: Game, since: datetime, now: datetime) -> bool:
     return now - since >= nudge_after(game)
 
 
-def stand_in_vote_open(seat: Seat) -> bool:
+# At a table without a clock no turn times out: a player it has waited for this long may
+# be voted a stand-in as one who missed two turns (else one who vanished stalls it).
+UNTIMED_VOTE_AFTER = timedelta(days=2)
+
+
+def stand_in_vote_open(seat: Seat, game: Game | None = None,
+                       now: datetime | None = None) -> bool:
     """Whether the others may vote to let the stand-in bot play for this seat: a person at
-    the table, playing their own seat, who missed their last turns in a row."""
-    return (seat.user_id is not None and not seat.stand_in and at_the_table(seat)
-            and seat.timeouts_in_row >= TIMEOUTS_BEFORE_VOTE)
+    the table, playing their own seat, who missed their last turns in a row, or (with
+    `game`) whom a table without a clock has waited for since UNTIMED_VOTE_AFTER."""
+    if seat.user_id is None or seat.stand_in or not at_the_table(seat):
+        return False
+    return seat.timeouts_in_row >= TIMEOUTS_BEFORE_VOTE or (
+        game is not None and stalled_untimed(game, seat.player, now))
+
+
+def stalled_untimed(game: Game, player: int, now: datetime | None = None) -> bool:
+    """Whether a table without a clock has waited for this player since
+    UNTIMED_VOTE_AFTER. Never for a secret wait (Wait.secret): a vote would name who holds
+    both jesters."""
+    if game.turn_limit or not game.is_playing:
+        return False
+    wait = game.wait_for(player)
+    return (wait is not None and not wait.secret
+            and (now or timezone.now()) - wait.since >= UNTIMED_VOTE_AFTER)
 
 
 def stand_in_votes(game: Game, target: Seat) -> tuple[int, int]:

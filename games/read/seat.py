@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.core.clock import VACATION_DAYS, bank_for_show, current_deadline
 from games.core.turns import (
+    TIMEOUTS_BEFORE_VOTE,
     at_the_table,
     end_tally,
     may_vote_on_ending,
@@ -475,7 +476,7 @@ def _votes(sight: Sight, rows: list[PlayerRow]) -> None:
     targets = {}
     for row in rows:
         seat = sight.by_player.get(row.player)
-        if row.is_me or seat is None or not stand_in_vote_open(seat):
+        if row.is_me or seat is None or not stand_in_vote_open(seat, sight.game, sight.now):
             continue
         targets[seat.pk] = (row, seat)
     if not targets:
@@ -489,7 +490,8 @@ def _votes(sight: Sight, rows: list[PlayerRow]) -> None:
         count, needed = stand_in_tally(seat, sight.seats, votes[pk])
         voted = any(voter == sight.me.pk and (not seat.last_acted or created > seat.last_acted)
                     for voter, created in votes[pk])
-        row.vote = {"votes": count, "needed": needed, "voted": voted}
+        row.vote = {"votes": count, "needed": needed, "voted": voted,
+                    "stalled": seat.timeouts_in_row < TIMEOUTS_BEFORE_VOTE}
 
 
 def two_middle_places(state: engine.Game) -> list[int]:

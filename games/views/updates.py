@@ -166,7 +166,7 @@ def shareable(game: Game, context: dict, seats: list) -> bool:
         seat = by_player.get(player)
         if seat is not None and not seat.played_by_bot and nudge_open(game, wait.since, now):
             return False
-    return not any(stand_in_vote_open(s) for s in seats)
+    return not any(stand_in_vote_open(s, game, now) for s in seats)
 
 
 def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None,

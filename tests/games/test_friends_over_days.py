@@ -371,6 +371,29 @@ def test_most_of_the_others_can_vote_the_stand_in_bot_in_after_two_missed_turns(
     assert target.stand_in
 
 
+def test_at_a_table_without_a_clock_the_others_vote_a_stand_in_after_two_days(
+        client, friends):
+    """No turn times out there: a player who vanished would stall it for good."""
+    game = start_table(friends[0], friends[1:], turn_limit=0)
+    target = waiting_humans(game)[0]
+    others = list(game.seats.exclude(pk=target.pk).exclude(user=None))
+    since = game.wait_for(target.player).since
+    url = f"/t/{game.pk}/vote/"
+    with time_machine.travel(since + timedelta(days=1, hours=23)):
+        client.force_login(others[0].user)
+        assert "Let the stand-in bot" not in client.get(f"/t/{game.pk}/").content.decode()
+        answer = client.post(url, {"player": target.player}, follow=True).content.decode()
+        assert f"The table has not waited two days for {target.name}." in answer
+    with time_machine.travel(since + timedelta(days=2, minutes=1)):
+        page = client.get(f"/t/{game.pk}/").content.decode()
+        assert f"The table has waited two days for {target.name}." in page
+        for voter in others:
+            client.force_login(voter.user)
+            client.post(url, {"player": target.player})
+    target.refresh_from_db()
+    assert target.stand_in
+
+
 def test_votes_lapse_when_the_missing_player_comes_back(client, table):
     target = waiting_humans(table)[0]
     target.timeouts_in_row = 2
