@@ -1,11 +1,17 @@
 """Dark mode (the phone's or the desktop's setting) reads as well as light: axe-core finds
-no serious contrast problem on the game page at a player's turn, with their standing
-orders unfolded, nor on an error line."""
+no serious contrast problem on the game page at a player's turn on the clock, with their
+standing orders unfolded, at a revolution's question, nor on an error line."""
+
+import dataclasses
 
 import pytest
 from playwright.sync_api import expect
 
+from games import engine
+from games.commands.base import save_state
+from games.models import TurnLimit
 from tests.e2e import harness
+from tests.engine.helpers import give_both_jesters
 from tests.helpers import make_user, play_until, session_for, start_table, waiting_humans
 
 pytestmark = pytest.mark.e2e
@@ -15,7 +21,8 @@ pytestmark = pytest.mark.e2e
 def my_turn(live_server, eager_tasks):
     ana = make_user("ana", display_name="Ana")
     game = start_table(ana, bots=3, seed=11, name="Night table",
-                       options={"rounds": 2, "first_round_taxes": False})
+                       options={"rounds": 2, "first_round_taxes": False},
+                       turn_limit=TurnLimit.DAY)
     game = play_until(game, lambda g: g.engine_state().round.phase == "play"
                       and bool(waiting_humans(g)))
     return game.pk, session_for(ana)
@@ -29,7 +36,42 @@ def test_the_game_page_at_my_turn_reads_in_dark_mode(my_turn, browser, live_serv
     page.emulate_media(color_scheme="dark")
     page.goto(f"{live_server.url}/t/{game_id}/")
     expect(page.locator("#status .turn.mine")).to_be_visible()
+    expect(page.locator(".deadline").first).to_be_visible()  # the turn's clock
     page.locator("details.orders summary").first.click()
+    serious = harness.serious_violations(page)
+    assert serious == [], harness.describe(serious)
+    assert problems == []
+
+
+@pytest.fixture
+def revolution_question(live_server, eager_tasks):
+    """Ana, a Merchant of a second round, dealt both jesters: asked whether to rise."""
+    ana = make_user("ana", display_name="Ana")
+    game = start_table(ana, bots=4, seed=11, name="Night table", turn_limit=TurnLimit.DAY)
+    state = game.engine_state()
+    mine = state.seats.index(game.seats.get(user=ana).player)
+    merchant = 2
+    hands = give_both_jesters(engine.deal(5, state.options, 11), merchant)
+    if mine != merchant:  # her seat takes the Merchant's place in the lineup
+        seats = list(state.seats)
+        seats[mine], seats[merchant] = seats[merchant], seats[mine]
+        state = dataclasses.replace(state, seats=tuple(seats))
+    rnd = engine.Round.start([sorted(h) for h in hands], state.options, first_round=False,
+                             seed=3)
+    game.awaiting = {}
+    save_state(game, dataclasses.replace(state, round=rnd, round_number=2))
+    return game.pk, session_for(ana)
+
+
+@pytest.mark.parametrize("size", harness.SIZES)
+def test_the_revolution_question_reads_in_dark_mode(revolution_question, browser,
+                                                     live_server, size):
+    game_id, session = revolution_question
+    problems = []
+    page = harness.signed_in_page(browser, live_server.url, session, size, problems, size)
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"{live_server.url}/t/{game_id}/")
+    expect(page.locator(".revolution-offer").first).to_be_visible()
     serious = harness.serious_violations(page)
     assert serious == [], harness.describe(serious)
     assert problems == []
