@@ -8,6 +8,7 @@ Also the names at a table: a bot is named away from every person at it, whoever 
 or renamed themselves first."""
 
 import math
+import re
 import time
 
 from django.conf import settings
@@ -33,12 +34,22 @@ BOT_NAMES = [
 ]
 
 
+def called(name: str) -> set[str]:
+    """What a player may be called at the table (casefolded): their whole name and each of
+    its words. A bot "Bram" beside "Bram van Oosterhout" reads as him in every log line
+    that names him short, and in the phone's seats, which cut the longer name."""
+    folded = name.casefold()
+    return {folded, *(word for word in re.split(r"[\s\-]+", folded) if word)}
+
+
 def names_taken(game: Game) -> set[str]:
-    """The names at the table (casefolded), bots' and people's, and those of the friends
-    invited to it by name, who may sit down yet."""
-    taken = {seat.name.casefold() for seat in game.seats_with_users()}
-    taken.update(user.name.casefold() for user in User.objects.filter(
-        pk__in=game.invitations.exclude(user=None).values("user")))
+    """The names at the table (casefolded), bots' and people's (each word of theirs too),
+    and those of the friends invited to it by name, who may sit down yet."""
+    taken = set()
+    for seat in game.seats_with_users():
+        taken |= called(seat.name) if seat.user_id is not None else {seat.name.casefold()}
+    for user in User.objects.filter(pk__in=game.invitations.exclude(user=None).values("user")):
+        taken |= called(user.name)
     return taken
 
 
@@ -55,7 +66,7 @@ def keep_names_apart(game: Game) -> bool:
     after it, or renamed themselves. A bot that replaced a player keeps its record of the
     replacement in step. Under the table's lock; whether a bot was renamed."""
     seats = game.seats_with_users()
-    people = {seat.name.casefold() for seat in seats if seat.user_id is not None}
+    people = set().union(*(called(seat.name) for seat in seats if seat.user_id is not None))
     renamed = False
     for seat in seats:
         if seat.user_id is None and seat.name.casefold() in people:

@@ -117,3 +117,16 @@ def test_a_rematch_keeps_a_bots_name_only_while_nobody_has_it():
     assert sorted(s.bot_name for s in new.seats.filter(user=None)) == old
     commands.join(new.pk, bram)
     assert _apart(new)
+
+
+def test_a_bot_is_not_named_after_a_word_of_a_persons_longer_name():
+    """"Bram" beside "Bram van Oosterhout": the phone's seats cut the longer name and the
+    log names the bot alone; so is a friend who sits down after it."""
+    host = make_user("host", display_name="Bram van Oosterhout")
+    game = commands.create_table(host, "Names", 6, {"rounds": 1})
+    bots = [commands.add_bot(game.pk, "basic") for _ in range(3)]
+    assert "Bram" not in [b.bot_name for b in bots]
+    ada = next(b for b in bots if b.bot_name == "Ada")
+    commands.join(game.pk, make_user("anna", display_name="Ada-Marie Lovelace"))
+    ada.refresh_from_db()
+    assert ada.bot_name not in ("Ada", "Bram", "")
