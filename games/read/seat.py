@@ -373,7 +373,8 @@ def my_title(view: dict) -> str:
 
 def _taxes(view: dict, name_of) -> dict | None:
     taxes = view["taxes"]
-    if taxes["status"] in ("none", None):
+    # None this round, or called off by a revolution (its line in the log says so).
+    if taxes["status"] in ("none", "cancelled", None):
         return None
     seats = view["seats"]
     return {
