@@ -44,6 +44,10 @@ def player_events(state: engine.Game, events: list[dict]) -> list[dict]:
         if "exchanges" in event:
             event["exchanges"] = [{**e, "from": seats[e["from"]], "to": seats[e["to"]]}
                                   for e in event["exchanges"]]
+        if event["type"] == "out" and event["place"] == len(seats):
+            # Left holding cards when the others are out: the log must not say "out of
+            # cards" beside a seat that still shows some.
+            event["last"] = True
         out.append(event)
     return out
 

@@ -178,8 +178,10 @@ SENTENCES = {
         "%(player)s wins the trick; %(leader)s leads") % {
         "player": who, "leader": name_of(event["leader"]),
     },
-    "out": lambda event, name_of, who: _(
-        "%(player)s is out of cards and finishes in place %(place)d") % {
+    "out": lambda event, name_of, who: (_(
+        "%(player)s is left holding cards and finishes last, in place %(place)d")
+        if event.get("last") else _(
+        "%(player)s is out of cards and finishes in place %(place)d")) % {
         "player": who, "place": event["place"],
     },
     "round_over": lambda event, name_of, who: _("The round is over."),

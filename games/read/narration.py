@@ -189,7 +189,13 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
             last_play = None
         elif kind == "out":
             last_play = None
-            if player == my_player:
+            if event.get("last"):
+                if player == my_player:
+                    say(_("you finished last, in place %(place)d") % {"place": event["place"]})
+                else:
+                    say(_("%(player)s finished last, in place %(place)d") % {
+                        "player": who(player), "place": event["place"]}, named=True)
+            elif player == my_player:
                 say(_("you went out in place %(place)d") % {"place": event["place"]})
             else:
                 say(_("%(player)s went out in place %(place)d") % {

@@ -146,3 +146,20 @@ def test_a_snapshot_is_read_once_and_a_new_one_afresh(game):
     assert moved is not state and moved.to_json() == game.state != state.to_json()
     game.keep_state(state)
     assert game.engine_state() is state and game.state == state.to_json()
+
+
+def test_the_one_left_holding_cards_finishes_last_not_out_of_cards(db):
+    """The round ends when all but one are out: that one still holds cards, and the log,
+    the record and the "just now" line say they finish last, not that they ran out."""
+    from tests.helpers import play_until
+
+    host = make_user("host")
+    game = start_table(host, bots=3, options={"rounds": 2})
+    game = play_until(game, lambda g: g.round_number == 2)
+    lines = [line["text"] for line in narration.lines_for(
+        list(Action.objects.filter(game=game, round_number=1).order_by("seq")), None,
+        {s.player: s.name for s in game.seats_with_users()})]
+    outs = [text for text in lines if "finishes" in text]
+    assert len(outs) == 4
+    assert all("is out of cards" in text for text in outs[:3])
+    assert "is left holding cards and finishes last, in place 4" in outs[3]
