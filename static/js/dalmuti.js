@@ -245,6 +245,28 @@ document.addEventListener("htmx:beforeSwap", (event) => {
         clear();
       }
     });
+    // A form whose request never reached the server (offline, a dropped connection) or
+    // that met a server error answers nothing to swap in: say so, or the tap seems lost.
+    // The page's own reads (polls, the stream) try again by themselves.
+    const say = (text) => {
+      const line = document.createElement("p");
+      line.className = "error";
+      line.setAttribute("role", "alert");
+      line.textContent = text;
+      alerts.replaceChildren(line);
+      window.clearTimeout(timer);
+      timer = window.setTimeout(clear, ALERT_MS);
+    };
+    const sent = (event) => ((event.detail.requestConfig || {}).verb || "get") !== "get";
+    const unreached = (event) => { if (sent(event)) say(alerts.dataset.unreachable); };
+    document.addEventListener("htmx:sendError", unreached);
+    document.addEventListener("htmx:timeout", unreached);
+    document.addEventListener("htmx:responseError", (event) => {
+      const xhr = event.detail.xhr;
+      if (sent(event) && xhr && xhr.status >= 500 && xhr.status !== 503) {
+        say(alerts.dataset.failed);
+      }
+    });
   }
 }
 
