@@ -381,7 +381,8 @@ class MoveForm(forms.Form):
             return engine.Trade(None if partner == "none" else int(partner))
         # The card to trade: one value (the last, if a form sent several).
         if not sent:
-            raise ValueError(kind)
+            # A form sent before any card was tapped (without scripts the button is live).
+            raise ValidationError(_("Tap the card you give first."), code="required")
         return engine.TradeCard(int(sent[-1]))
 
     def action_and_turn(self) -> tuple[engine.Action, int]:

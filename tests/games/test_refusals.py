@@ -37,12 +37,17 @@ def test_the_move_form_reads_every_kind_of_move():
 @pytest.mark.parametrize("query", [
     "", "action=play&card=7", "action=play&card=7&turn=1.0", "action=play&cards=7,x&turn=1",
     "action=jump&turn=1", "action=revolution&turn=1", "action=trade&partner=%20none&turn=1",
-    "action=trade_card&turn=1",
 ])
 def test_the_move_form_refuses_what_it_cannot_read(query):
     form = MoveForm(QueryDict(query))
     assert not form.is_valid()
     assert str(NOT_UNDERSTOOD) in str(form.errors) or "action" in form.errors
+
+
+def test_a_card_to_trade_sent_before_any_was_tapped_is_asked_for():
+    form = MoveForm(QueryDict("action=trade_card&turn=1"))
+    assert not form.is_valid()
+    assert form.non_field_errors() == ["Tap the card you give first."]
 
 
 def test_taking_back_a_seat_nobody_stands_in_for_shows_the_table_with_a_409(client, game, bob):
