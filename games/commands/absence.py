@@ -238,6 +238,10 @@ def nudge(game_id: int, user, player: int) -> bool:
                            % {"name": target.name}, 409)
         if target.played_by_bot:
             raise Rejected(_("A bot is playing for %(name)s.") % {"name": target.name}, 409)
+        paused = target.paused_until
+        if paused is not None and paused > timezone.now():
+            raise Rejected(_("%(name)s is away: their clock stands still until they are "
+                             "back.") % {"name": target.name}, 409)
         if not nudge_open(game, wait.since, timezone.now()):
             wait_for = nudge_after(game)
             if wait_for == NUDGE_AFTER:

@@ -457,7 +457,9 @@ def _nudges(sight: Sight, rows: list[PlayerRow]) -> None:
     game = sight.game
     # A nudge waits until the turn has lasted nudge_after: before that, nobody may nudge
     # or can have nudged, and the record need not be asked.
+    # Not one whose clock stands still (a vacation, an absence): the seat says so.
     waiting = [r for r in rows if r.is_turn and not r.is_me and not r.is_bot
+               and not r.on_vacation and r.away_until is None
                and (wait := game.wait_for(r.player)) is not None
                and nudge_open(game, wait.since, sight.now)]
     if not waiting:
@@ -570,6 +572,9 @@ def my_orders(sight: Sight) -> dict:
     wait = game.wait_for(me.player)
     on_vacation = bool(me.vacation_until and me.vacation_until > now)
     left = timedelta(days=VACATION_DAYS) - me.vacation_used
+    # Whole days, the nearest: a vacation ended a minute after a day began left 5 days 23
+    # hours, offered as 6 (start_vacation takes no more than what is left).
+    days_left = max(0, (left + timedelta(hours=12)) // timedelta(days=1))
     return {
         "auto_pass": me.auto_pass,
         "auto_tax_worst": me.auto_tax_worst,
@@ -587,8 +592,8 @@ def my_orders(sight: Sight) -> dict:
         "on_vacation": on_vacation,
         "vacation_until": me.vacation_until if on_vacation else None,
         "away_until": me.user.away_until if me.user_id and me.user.is_away(now) else None,
-        "vacation_days_left": max(0, left.days),
-        "vacation_choices": list(range(1, max(0, left.days) + 1)),
+        "vacation_days_left": days_left,
+        "vacation_choices": list(range(1, days_left + 1)),
     }
 
 

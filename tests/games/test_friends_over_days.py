@@ -95,6 +95,36 @@ def test_a_nudge_waits_an_hour_then_goes_out_once_per_player_per_turn(client, ta
                     if m.to == [waiting.user.email] and "nudges you" in m.subject]) == 2
 
 
+@pytest.mark.parametrize("pause", ["vacation", "away"])
+def test_nobody_nudges_a_player_whose_clock_stands_still(client, table, pause):
+    """Away from the table (its vacation) or from all (the profile's absence): no button,
+    and a nudge sent anyway is refused, nothing sent."""
+    waiting, other = _waiting_and_other(table)
+    with time_machine.travel(timezone.now() + timedelta(hours=1, minutes=1)):
+        if pause == "vacation":
+            commands.start_vacation(table.pk, waiting.user, 2)
+        else:
+            commands.set_away(waiting.user, timezone.now() + timedelta(days=2))
+        client.force_login(other.user)
+        page = client.get(f"/t/{table.pk}/").content.decode()
+        assert f"Nudge {waiting.name}" not in page
+        answer = client.post(f"/t/{table.pk}/nudge/", {"player": waiting.player}, follow=True)
+        assert f"{waiting.name} is away: their clock stands still" in answer.content.decode()
+    assert not Notification.objects.filter(kind="nudge").exists()
+
+
+def test_the_vacation_days_offered_round_what_is_left_to_the_nearest_day(client, table):
+    """Back a minute after a day began: 5 days 23 hours and more are left, offered as 6."""
+    waiting, _other = _waiting_and_other(table)
+    commands.start_vacation(table.pk, waiting.user, 3)
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        commands.end_vacation(table.pk, waiting.user)
+        client.force_login(waiting.user)
+        page = client.get(f"/t/{table.pk}/").content.decode()
+    assert "you have 6 days left at this table" in page
+    assert '<option value="6">6 days</option>' in page
+
+
 @pytest.mark.parametrize("notify", ["every_turn", "daily", "never"])
 def test_a_nudge_reaches_every_player_who_takes_notifications_and_the_nudger_is_told_true(
         client, table, notify):
