@@ -33,7 +33,9 @@ def unsubscribe(request, token: str):
     if request.method == "POST":
         stop_emails(user)
         return render(request, "games/unsubscribe.html", {"done": True, "subscriber": user})
-    return render(request, "games/unsubscribe.html", {"subscriber": user})
+    # A link opened again after it did its work: said, rather than asked again.
+    already = user.notify == user.Notify.NEVER or user.notify_by == user.Channel.PUSH
+    return render(request, "games/unsubscribe.html", {"subscriber": user, "already": already})
 
 
 def stop_emails(user) -> None:

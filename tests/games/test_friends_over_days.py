@@ -262,6 +262,12 @@ def test_the_daily_summary_goes_out_at_eight_in_each_readers_zone(table):
         notifications.for_daily_summaries()
         got = set(Notification.objects.filter(kind="daily").values_list("user", flat=True))
         assert got == {u.pk for u in waiting}
+        _deliver_due()
+    summaries = [m for m in mail.outbox if "waiting for you:" in m.body]
+    assert summaries
+    # One table each: said of one table, not of "these tables".
+    assert all("This table is waiting for you:" in m.body
+               and "This table is waiting for you:" in m.alternatives[0][0] for m in summaries)
 
 
 # -- emails on time without a broker --
