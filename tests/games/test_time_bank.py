@@ -497,8 +497,9 @@ def test_turn_and_reminder_emails_and_the_seats_count_the_bank(client, alice, bo
         client.force_login(next(u for u in (alice, bob, carol) if u != seat.user))
         page = client.get(f"/t/{game.pk}/").content.decode()
     assert "a time bank of 2 days" in page
-    # The others' seats show their whole bank, the player on turn the turn's time left.
-    assert page.count("2\u00a0d 0\u00a0h left") >= 1
+    # The others' seats show their whole bank, named (a phone shows no tooltip), the
+    # player on turn the turn's time left.
+    assert page.count("time bank 2\u00a0d 0\u00a0h") >= 1
     assert "15\u00a0h 0\u00a0min" in page
 
 
