@@ -93,12 +93,12 @@ BARE_500 = (
 )
 
 
-def _page(request, status: int, template: str, reason: str = ""):
+def _page(request, status: int, template: str, reason: str = "", way=None):
     # A page whose address matched nothing never reached the view step that applies
     # the player's own language and time zone.
     activate_user_language(request)
     request.LANGUAGE_CODE = translation.get_language()
-    return render(request, template, {"reason": reason}, status=status)
+    return render(request, template, {"reason": reason, "way": way}, status=status)
 
 
 @requires_csrf_token
@@ -110,7 +110,8 @@ def page_not_found(request, exception=None):
 def permission_denied(request, exception=None):
     # A refusal that says why (written for players, in their language) says it here.
     reason = str(exception) if exception is not None and exception.args else ""
-    return _page(request, 403, "errors/403.html", reason)
+    # A refusal may know the way on (address, label): the table whose record is not open.
+    return _page(request, 403, "errors/403.html", reason, getattr(exception, "way", None))
 
 
 @requires_csrf_token

@@ -130,3 +130,5 @@ def test_a_refusal_that_says_why_says_it_on_the_page(production, browser, alice,
     html = response.content.decode()
     assert "The record of a game opens once the game is over." in html
     assert 'class="site-header"' in html
+    # The way on is the table itself, not only My games.
+    assert f'<a class="button" href="/t/{game.pk}/">Back to the table</a>' in html

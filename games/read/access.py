@@ -91,12 +91,21 @@ def replacement_context(replacement: Replacement) -> dict:
             "league": League.objects.of_game(replacement.game_id)}
 
 
+class RecordNotYet(PermissionDenied):
+    """The record of a game still in play (it reveals every hand): its 403 page leads to
+    the table itself."""
+
+    def __init__(self, game: Game):
+        super().__init__(_("The record of a game opens once the game is over."))
+        self.way = (game.get_absolute_url(), _("Back to the table"))
+
+
 def finished_seat_for_user(request, game_id: int) -> tuple[Game, Seat]:
     """The table and the user's seat at it, once the game is over. No seat: 404, as for
     the game itself; a seat at a game not yet over: 403 (its record reveals every hand)."""
     game, seat = seat_for_user(request, game_id)
     if not game.is_over:
-        raise PermissionDenied(_("The record of a game opens once the game is over."))
+        raise RecordNotYet(game)
     if game.started is None:
         raise Http404(_("This table closed before its game began: nothing was played."))
     return game, seat
