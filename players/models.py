@@ -93,8 +93,10 @@ class Rating(models.Model):
 
 
 def shown(mu: float, sigma: float) -> str:
-    """A rating as players read it, in their language's digits: "1,540 ± 80"."""
-    return f"{number_format(round(mu), force_grouping=True)} ± {number_format(round(sigma))}"
+    """A rating as players read it, in their language's digits: "1,540 ± 80", held on one
+    line (a narrow column broke it after the ±)."""
+    return (f"{number_format(round(mu), force_grouping=True)}\u00a0±\u00a0"
+            f"{number_format(round(sigma))}")
 
 
 class RatingChange(models.Model):

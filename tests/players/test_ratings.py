@@ -145,9 +145,9 @@ def test_the_rebuild_check_fails_when_a_stored_rating_is_off(alice):
 
 
 def test_a_rating_reads_as_number_plus_minus_uncertainty_in_the_readers_language():
-    assert shown(1540.4, 80.2) == "1,540 ± 80"
+    assert shown(1540.4, 80.2) == "1,540\u00a0±\u00a080"
     with translation.override("nl"):
-        assert shown(1540.4, 80.2) == "1.540 ± 80"
+        assert shown(1540.4, 80.2) == "1.540\u00a0±\u00a080"
     rating = Rating(mu=1540.4, sigma=80.2, games=4, bot_level="basic")
     assert rating.provisional
     rating.games = 5
