@@ -136,13 +136,13 @@ class RevealForm(forms.Form):
 @admin.register(Game)
 class GameAdmin(OrganisedAdmin):
     league_path = "league_link__league"
-    list_display = ("name", "status", "league", "round_number", "turn_limit", "host",
+    list_display = ("name", "status_shown", "league", "round_number", "turn_limit", "host",
                     "players", "updated")
     list_filter = ("status", LeagueFilter, "created")
     search_fields = ("name", "host__username", "host__display_name", "seats__user__username",
                      "seats__user__display_name", "seats__bot_name")
     date_hierarchy = "created"
-    fields = ("name", "host", "status", "end_reason", "seats_wanted", "rules",
+    fields = ("name", "host", "status_shown", "reason_shown", "seats_wanted", "rules",
               "turn_limit", "bank_reserve", "round_number", "created", "started", "finished",
               "updated", "waiting_for", "state_display", "log_display")
     readonly_fields = tuple(f for f in fields if f != "name")
@@ -151,6 +151,20 @@ class GameAdmin(OrganisedAdmin):
     # The table's page on the site opens to its players only: a link there would answer
     # "not found" to an organiser without a seat.
     view_on_site = False
+
+    @admin.display(description=gettext_lazy("status"), ordering="status")
+    def status_shown(self, obj):
+        """As the players read it: a table that never started "closed before it started",
+        not "ended early"."""
+        if obj.status == Game.Status.ABANDONED and obj.started is None:
+            return _("Closed before it started")
+        return obj.get_status_display()
+
+    @admin.display(description=gettext_lazy("reason for ending early"))
+    def reason_shown(self, obj):
+        """The stored reason in the reader's language where it is the site's own words
+        (a table nobody started); an organiser's own words as written."""
+        return _(obj.end_reason) if obj.end_reason else "-"
 
     @admin.display(description=gettext_lazy("options"))
     def rules(self, obj):

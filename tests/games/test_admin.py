@@ -175,3 +175,24 @@ def test_the_action_record_is_read_only(admin_client, alice):
     assert page.status_code == 200
     assert b'name="payload"' not in page.content
     assert admin_client.get(reverse("admin:games_action_add")).status_code == 403
+
+
+def test_a_table_nobody_started_reads_in_the_organisers_language(admin_client, admin_user,
+                                                                  alice):
+    """Its reason is the site's own words, stored in English: shown in the reader's
+    language, and its state as the players read it (closed before it started)."""
+    from games.models import NOT_STARTED_IN_TIME
+
+    game = commands.create_table(alice, "Never started", 4, {"rounds": 1})
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABANDONED,
+                                           end_reason=NOT_STARTED_IN_TIME)
+    admin_user.language = "nl"
+    admin_user.save()
+    page = admin_client.get(reverse("admin:games_game_change", args=[game.pk]),
+                            HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Nobody started the table within 14 days." not in page
+    assert "14 dagen" in page
+    admin_user.language = "en"
+    admin_user.save()
+    listing = admin_client.get(CHANGELIST).content.decode()
+    assert "Closed before it started" in listing
