@@ -88,13 +88,40 @@ class SeatInline(admin.TabularInline):
 
 
 class RoundInline(admin.TabularInline):
+    """The rounds with their players named as in each round (a seat given to a bot was its
+    player's before), not as the stored player indices."""
+
     model = Round
-    fields = ("number", "positions", "finish_order", "points", "revolution", "started",
+    fields = ("number", "by_position", "finishing", "points_won", "revolution", "started",
               "finished")
     readonly_fields = fields
     extra = 0
     can_delete = False
     classes = ["collapse"]
+
+    def _names(self, obj: Round) -> dict[int, str]:
+        kept = getattr(self, "_seat_names", None)
+        if kept is None or kept[0] != obj.game_id:
+            self._seat_names = kept = (obj.game_id, SeatNames(obj.game))
+        return kept[1].in_round(obj.number)
+
+    def _listed(self, obj: Round, players) -> str:
+        names = self._names(obj)
+        return ", ".join(f"{i}. {names.get(p, '?')}" for i, p in enumerate(players, start=1))
+
+    @admin.display(description=gettext_lazy("players by position"))
+    def by_position(self, obj):
+        return self._listed(obj, obj.positions) or "-"
+
+    @admin.display(description=gettext_lazy("finishing order"))
+    def finishing(self, obj):
+        return self._listed(obj, obj.finish_order) or "-"
+
+    @admin.display(description=gettext_lazy("points"))
+    def points_won(self, obj):
+        names = self._names(obj)
+        return ", ".join(f"{names.get(int(p), '?')} {points}"
+                         for p, points in obj.points.items()) or "-"
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -85,6 +85,15 @@ class SeasonFormSet(LabelledFormSet):
             raise error
 
 
+def season_turn_limit(db_field) -> forms.Field:
+    """A season's time limit, chosen where the league's page lists its seasons and on the
+    season's own page alike: none of its own is "the league's"."""
+    return forms.TypedChoiceField(
+        label=db_field.verbose_name, coerce=int, empty_value=None, required=False,
+        choices=[("", _("The league's")), *TurnLimit.choices],
+    )
+
+
 class SeasonInline(LabelledTabularInline):
     model = Season
     formset = SeasonFormSet
@@ -93,10 +102,7 @@ class SeasonInline(LabelledTabularInline):
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         if db_field.name == "turn_limit":
-            return forms.TypedChoiceField(
-                label=db_field.verbose_name, coerce=int, empty_value=None, required=False,
-                choices=[("", _("The league's")), *TurnLimit.choices],
-            )
+            return season_turn_limit(db_field)
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
@@ -270,6 +276,11 @@ class SeasonAdmin(OrganisedAdmin):
     search_fields = ("name", "league__name")
     date_hierarchy = "start"
     actions = ["export_games_csv", "export_games_json"]
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "turn_limit":
+            return season_turn_limit(db_field)
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def get_deleted_objects(self, objs, request):
         """A season's tables keep it (models.RESTRICT): the confirmation lists them as

@@ -196,3 +196,13 @@ def test_a_table_nobody_started_reads_in_the_organisers_language(admin_client, a
     admin_user.save()
     listing = admin_client.get(CHANGELIST).content.decode()
     assert "Closed before it started" in listing
+
+
+def test_the_rounds_name_their_players(admin_client, game):
+    """By position, finishing order and points: names, not stored player indices."""
+    page = admin_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    first = Round.objects.get(game=game, number=1)
+    names = {s.player: s.name for s in game.seats_with_users()}
+    order = ", ".join(f"{i}. {names[p]}" for i, p in enumerate(first.finish_order, start=1))
+    assert order in page
+    assert str(first.positions) not in page

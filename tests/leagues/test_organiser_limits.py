@@ -489,3 +489,10 @@ def test_nobody_finds_a_game_in_play_by_its_seed_or_its_state(request, who, grou
                          ("actions__payload__seed", seed)):
         response = client.get(GAMES, {probe: value})
         assert response.status_code == 400, probe
+
+
+def test_a_seasons_own_page_offers_the_leagues_time_limit_by_name(olga, ground):
+    spring = ground.mondays.seasons.get()
+    page = olga.get(reverse("admin:leagues_season_change", args=[spring.pk])).content.decode()
+    limit = page.split('name="turn_limit"')[1].split("</select>")[0]
+    assert "The league&#x27;s</option>" in limit and "---------" not in limit

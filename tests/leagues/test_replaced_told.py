@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 SAID = {
     "en": ("A bot now plays your seat at Friday table", "from round 2",
-           "Bob is away for weeks.", "still count in Friday Club"),
+           "Bob is away for weeks.", "still count in the standings of Friday Club"),
     "fr": ("Un bot joue désormais votre place à Friday table", "à partir de la manche 2",
            "Bob is away for weeks.", "comptent toujours au classement de Friday Club"),
     "nl": ("Een bot speelt nu op jouw plaats bij Friday table", "vanaf ronde 2",
@@ -85,7 +85,7 @@ def test_the_tables_link_tells_the_replaced_player_what_happened(client):
     assert "An organiser gave your seat at this table to a bot" in text
     assert "from round 2 on. The game goes on without you." in text
     assert "Bob is away for weeks." in text
-    assert "still count in Friday Club" in text and "/leagues/friday/" in text
+    assert "still count in the standings of Friday Club" in text and "/leagues/friday/" in text
     # Anyone who never sat there still learns nothing of the table.
     client.force_login(make_user("carol"))
     assert client.get(f"/t/{game.pk}/").status_code == 404
