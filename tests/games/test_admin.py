@@ -93,6 +93,9 @@ def test_ending_a_stalled_game_records_why_and_scores_nothing_for_the_round_in_p
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
     assert game.end_reason == "Bob has not played for three weeks."
+    history = admin_client.get(reverse("admin:games_game_history", args=[game.pk]))
+    # The reason once, in its own column.
+    assert history.content.decode().count("Bob has not played for three weeks.") == 1
     assert game.finished is not None
     assert game.awaiting == {}
     unfinished = Round.objects.get(game=game, number=2)
