@@ -95,20 +95,27 @@ def for_new_turns(game: Game, players: list[int], seats: dict[int, Seat] | None 
         user = seat.user
         channels = channels_for(user)
         wait = game.wait_for(seat.player)
-        token = wait.public_token
-        # The turn's own deadline (a bank's reserve and any pause counted in it).
-        remind_at = (wait.deadline or now) - remind_before(game, seat, wait)
-        reminder = f"reminder:{game.pk}:{token}:{seat.player}"
+        reminder, remind_at = _reminder(game, seat, wait, now)
         if _wants(user, user.Notify.EVERY_TURN, channels):
-            _notify_of_turn(user, f"turn:{game.pk}:{token}:{seat.player}", Kind.TURN,
-                            now + grace, game, channels)
+            _notify_of_turn(user, f"turn:{game.pk}:{wait.public_token}:{seat.player}",
+                            Kind.TURN, now + grace, game, channels)
             if game.turn_limit:
                 _notify_of_turn(user, reminder, Kind.REMINDER, remind_at, game, channels)
-        elif (game.turn_limit and _wants(user, user.Notify.DAILY, channels)
-              and next_summary(user, now) > remind_at):
-            # No summary comes before the time to remind: without a reminder they would
-            # hear of this turn only when (or just before) it runs out.
+        elif game.turn_limit and _summary_too_late(user, channels, now, remind_at):
             _notify_of_turn(user, reminder, Kind.REMINDER, remind_at, game, channels)
+
+
+def _reminder(game: Game, seat: Seat, wait, now: datetime) -> tuple[str, datetime]:
+    """A turn's reminder: its key, and when it goes out, measured from the turn's own
+    deadline (a bank's reserve and any pause counted in it)."""
+    return (f"reminder:{game.pk}:{wait.public_token}:{seat.player}",
+            (wait.deadline or now) - remind_before(game, seat, wait))
+
+
+def _summary_too_late(user, channels: list[str], now: datetime, remind_at: datetime) -> bool:
+    """A daily-summary player whose next summary comes after the time to remind: without
+    a reminder they would hear of the turn only when (or just before) it runs out."""
+    return _wants(user, user.Notify.DAILY, channels) and next_summary(user, now) > remind_at
 
 
 def reminders_moved(game: Game, seats: dict[int, Seat]) -> None:
@@ -124,15 +131,13 @@ def reminders_moved(game: Game, seats: dict[int, Seat]) -> None:
         seat = seats.get(player)
         if wait.deadline is None or seat is None or seat.played_by_bot:
             continue
-        remind_at = wait.deadline - remind_before(game, seat, wait)
-        key = f"reminder:{game.pk}:{wait.public_token}:{player}"
+        key, remind_at = _reminder(game, seat, wait, now)
         Notification.objects.filter(key=key, status=Notification.Status.PENDING) \
             .exclude(due=remind_at).update(due=remind_at)
         user = seat.user
         channels = channels_for(user)
         if (not _wants(user, user.Notify.EVERY_TURN, channels)
-                and _wants(user, user.Notify.DAILY, channels)
-                and next_summary(user, now) > remind_at):
+                and _summary_too_late(user, channels, now, remind_at)):
             _notify_of_turn(user, key, Kind.REMINDER, remind_at, game, channels)
 
 
