@@ -185,16 +185,16 @@ def pauses_of(game: Game, seats: Iterable[Seat], since: datetime) -> dict[int, S
     return spans
 
 
-# How long a secret decision (a revolution, Wait.secret) waits at a table without a clock
-# before it is kept quiet: nothing else ends it there, and the others may not vote a
-# stand-in in for it (the vote would name who holds both jesters).
-UNTIMED_SECRET_LIMIT = timedelta(days=2)
+# How long a table without a clock waits for a player before something ends the wait:
+# the others may vote a stand-in in (games.core.turns), and a secret decision (a
+# revolution, Wait.secret), which no vote may name, is kept quiet.
+UNTIMED_PATIENCE = timedelta(days=2)
 
 
 def deadline(game: Game, seat: Seat, since: datetime, pauses: Spans | None = None,
              secret: bool = False) -> datetime | None:
     """When the player's current turn, begun at `since`, times out (None: never). A
-    secret wait (Wait.secret) has the time per turn alone, UNTIMED_SECRET_LIMIT at a table
+    secret wait (Wait.secret) has the time per turn alone, UNTIMED_PATIENCE at a table
     without a clock."""
     rules = Rules.of(game)
     if seat.played_by_bot or not (rules.timed or secret):
@@ -202,7 +202,7 @@ def deadline(game: Game, seat: Seat, since: datetime, pauses: Spans | None = Non
     if pauses is None:
         pauses = pauses_of(game, [seat], since).get(seat.user_id, [])
     if not rules.timed:
-        limit = UNTIMED_SECRET_LIMIT
+        limit = UNTIMED_PATIENCE
     else:
         limit = rules.per_turn if secret else rules.allowance(bank_left(game, seat.user_id))
     return run_clock(since, limit, pauses)

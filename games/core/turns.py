@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from dalmuti_site.compiled import CompiledQuery
 from games import engine
+from games.core.clock import UNTIMED_PATIENCE
 from games.models import EndProposal, Game, Seat, StandInVote
 
 # Another player may nudge whoever the table has waited on this long, once per turn; on
@@ -120,16 +121,12 @@ def nudge_open(game: Game, since: datetime, now: datetime) -> bool:
     return now - since >= nudge_after(game)
 
 
-# At a table without a clock no turn times out: a player it has waited for this long may
-# be voted a stand-in as one who missed two turns (else one who vanished stalls it).
-UNTIMED_VOTE_AFTER = timedelta(days=2)
-
-
 def stand_in_vote_open(seat: Seat, game: Game | None = None,
                        now: datetime | None = None) -> bool:
     """Whether the others may vote to let the stand-in bot play for this seat: a person at
     the table, playing their own seat, who missed their last turns in a row, or (with
-    `game`) whom a table without a clock has waited for since UNTIMED_VOTE_AFTER."""
+    `game`) whom a table without a clock has waited for since UNTIMED_PATIENCE: no turn
+    times out there, and one who vanished would stall it."""
     if seat.user_id is None or seat.stand_in or not at_the_table(seat):
         return False
     return seat.timeouts_in_row >= TIMEOUTS_BEFORE_VOTE or (
@@ -138,13 +135,13 @@ def stand_in_vote_open(seat: Seat, game: Game | None = None,
 
 def stalled_untimed(game: Game, player: int, now: datetime | None = None) -> bool:
     """Whether a table without a clock has waited for this player since
-    UNTIMED_VOTE_AFTER. Never for a secret wait (Wait.secret): a vote would name who holds
+    UNTIMED_PATIENCE. Never for a secret wait (Wait.secret): a vote would name who holds
     both jesters."""
     if game.turn_limit or not game.is_playing:
         return False
     wait = game.wait_for(player)
     return (wait is not None and not wait.secret
-            and (now or timezone.now()) - wait.since >= UNTIMED_VOTE_AFTER)
+            and (now or timezone.now()) - wait.since >= UNTIMED_PATIENCE)
 
 
 def stand_in_votes(game: Game, target: Seat) -> tuple[int, int]:

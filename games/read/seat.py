@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.core.clock import VACATION_DAYS, bank_for_show, current_deadline
 from games.core.turns import (
-    TIMEOUTS_BEFORE_VOTE,
     at_the_table,
     end_tally,
     may_vote_on_ending,
@@ -494,7 +493,8 @@ def _votes(sight: Sight, rows: list[PlayerRow]) -> None:
         voted = any(voter == sight.me.pk and (not seat.last_acted or created > seat.last_acted)
                     for voter, created in votes[pk])
         row.vote = {"votes": count, "needed": needed, "voted": voted,
-                    "stalled": seat.timeouts_in_row < TIMEOUTS_BEFORE_VOTE}
+                    # Opened by the wait (a table without a clock), as the command says.
+                    "stalled": not sight.game.turn_limit}
 
 
 def two_middle_places(state: engine.Game) -> list[int]:
