@@ -181,11 +181,7 @@ class GameAdmin(OrganisedAdmin):
 
     @admin.display(description=gettext_lazy("status"), ordering="status")
     def status_shown(self, obj):
-        """As the players read it: a table that never started "closed before it started",
-        not "ended early"."""
-        if obj.status == Game.Status.ABANDONED and obj.started is None:
-            return _("Closed before it started")
-        return obj.get_status_display()
+        return obj.status_label
 
     @admin.display(description=gettext_lazy("reason for ending early"))
     def reason_shown(self, obj):

@@ -243,6 +243,14 @@ class Game(ChannelOwner):
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
 
     @property
+    def status_label(self) -> str:
+        """The table's state as players read it: one that never started "closed before it
+        started", not "ended early" as its stored status says."""
+        if self.status == self.Status.ABANDONED and self.started is None:
+            return _("Closed before it started")
+        return self.get_status_display()
+
+    @property
     def ended_early(self) -> bool:
         """Started, then ended before its end (by an organiser): its round in play never
         ends, so the table is shown no more, only its record."""
