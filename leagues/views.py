@@ -53,11 +53,18 @@ def _seasons(league: League) -> list[Season]:
 
 @login_required
 def league_list(request):
-    leagues = League.objects.filter(memberships__user=request.user).order_by("-active", "name")
-    # Whoever runs leagues from the admin finds them here too (a superuser: every league).
-    run = League.objects.organised_by(request.user).order_by("-active", "name") \
-        if request.user.is_staff else League.objects.none()
-    return render(request, "leagues/list.html", {"leagues": leagues, "run": run})
+    leagues = list(League.objects.filter(memberships__user=request.user)
+                   .order_by("-active", "name"))
+    # Whoever runs leagues from the admin finds them here too, with the way there: beside
+    # their own leagues, and apart those they run without playing (a superuser: all).
+    run = list(League.objects.organised_by(request.user).order_by("-active", "name")
+               if request.user.is_staff else ())
+    running = {league.pk for league in run}
+    for league in leagues:
+        league.run_by_me = league.pk in running
+    mine = {league.pk for league in leagues}
+    return render(request, "leagues/list.html", {
+        "leagues": leagues, "run": [league for league in run if league.pk not in mine]})
 
 
 @require_GET

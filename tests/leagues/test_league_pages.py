@@ -101,6 +101,22 @@ def test_an_organiser_finds_the_leagues_she_runs_and_no_other(client, people, le
     assert "Secret Society" not in page
 
 
+def test_a_league_one_plays_and_runs_is_listed_once_with_its_way_to_the_admin(
+        client, people, league):
+    from django.contrib.auth.models import Group
+
+    anna = people[0]
+    anna.is_staff = True
+    anna.save()
+    anna.groups.add(Group.objects.get(name="league organiser"))
+    league.organisers.add(anna)
+    client.force_login(anna)
+    page = client.get(reverse("leagues")).content.decode()
+    assert page.count(league.get_absolute_url()) == 1
+    assert reverse("admin:leagues_league_change", args=[league.pk]) in page
+    assert "you run" not in page
+
+
 def test_the_standings_page_makes_as_many_queries_for_many_games_as_for_one(
     client, people, league, season, django_assert_num_queries, without_redis
 ):
