@@ -165,3 +165,32 @@ def test_the_host_of_an_organisers_table_is_told_by_mail_in_their_language_and_z
     body = _text(message)
     assert "Hallo Alice," in body and "Liga „Freitagsliga“" in body
     assert "JST" in body and f"/t/{league.league_games.get().game_id}/" in body
+
+
+def test_the_daily_summary_of_one_table_is_told_in_the_readers_language_and_zone(
+        alice, bob, mail_server):
+    """A refused summary is sent again; it speaks of its one table as one, and the turn's
+    deadline in the reader's own zone."""
+    from games.models import TurnLimit
+
+    bob.language, bob.time_zone, bob.notify = "de", "America/New_York", "daily"
+    bob.save(update_fields=["language", "time_zone", "notify"])
+    game = start_table(alice, [bob], bots=2, options={"rounds": 3}, name="Freitag",
+                       turn_limit=TurnLimit.DAY)
+    game.seats.update(auto_pass=False)
+    _on_to_a_turn_of(game, [bob])
+    # Bob's next summary, within the turn's day; whatever else is due by then, out of
+    # the way first.
+    bob.refresh_from_db()
+    eight = notifications.next_summary(bob, timezone.now()) + timedelta(minutes=5)
+    _deliver_due(eight)
+    _deliver_due(eight)
+    mail_server.received.clear()
+    with time_machine.travel(eight, tick=False):
+        notifications.for_daily_summaries()
+    message = _told_after_one_refusal(mail_server, bob, eight)
+    assert message["Subject"] == "Eine Partie wartet auf dich"
+    body = _text(message)
+    assert "Hallo Bob," in body and "Dieser Tisch wartet auf dich:" in body
+    assert "- Freitag:" in body and f"/t/{game.pk}/" in body
+    assert "EST" in body or "EDT" in body
