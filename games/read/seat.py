@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.core.clock import VACATION_DAYS, bank_for_show, current_deadline
 from games.core.turns import (
+    TIMEOUTS_BEFORE_VOTE,
     at_the_table,
     end_tally,
     may_vote_on_ending,
@@ -493,8 +494,8 @@ def _votes(sight: Sight, rows: list[PlayerRow]) -> None:
         voted = any(voter == sight.me.pk and (not seat.last_acted or created > seat.last_acted)
                     for voter, created in votes[pk])
         row.vote = {"votes": count, "needed": needed, "voted": voted,
-                    # Opened by the wait (a table without a clock), as the command says.
-                    "stalled": not sight.game.turn_limit}
+                    # Opened by the wait alone, not by missed turns: says so.
+                    "stalled": seat.timeouts_in_row < TIMEOUTS_BEFORE_VOTE}
 
 
 def two_middle_places(state: engine.Game) -> list[int]:
