@@ -94,16 +94,18 @@ FAILED = (aiohttp.ClientError, asyncio.TimeoutError, OSError, ValueError)
 
 class Hooks(HTMLParser):
     """What the page's script reads from an answer: the poller (its address, with the
-    version and own part shown, and its interval), the chat counter and the log counters
-    that the next poll includes (`hx-include="#chat-seen, #looked"`: the round, the
-    panels, the day, when that day ends and the number of log lines), and how many log
-    lines an update the stream brought adds (numbered "+1"…: the script counts them on the
-    list). The first of each counts."""
+    version and own part shown, and its interval), the chat counter, the log counters
+    and the time the table changes at that the next poll includes (`hx-include=
+    "#chat-seen, #looked, #changes"`: the round, the panels, the day, when that day ends
+    and the number of log lines), and how many log lines an update the stream brought
+    adds (numbered "+1"…: the script counts them on the list). The first of each counts.
+    (The pages this drives are bots' tables, whose moves come long before any such time.)"""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.poller: dict | None = None
         self.chat_seen: str | None = None
+        self.changes: str | None = None
         self.looked: dict[str, str] = {}
         self.added_lines = 0
         self.in_looked = self.looked_done = False
@@ -115,6 +117,8 @@ class Hooks(HTMLParser):
             self.poller = attrs
         elif ident == "chat-seen" and self.chat_seen is None:
             self.chat_seen = attrs.get("value")
+        elif ident == "changes" and self.changes is None:
+            self.changes = attrs.get("value")
         elif ident == "looked" and not self.looked_done:
             self.in_looked = True
         elif self.in_looked and tag == "input" and attrs.get("name"):

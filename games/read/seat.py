@@ -9,6 +9,7 @@ my standing orders), and merges what they give.
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -16,13 +17,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.core.clock import VACATION_DAYS, bank_for_show, current_deadline
+from games.core.clock import UNTIMED_PATIENCE, VACATION_DAYS, bank_for_show, current_deadline
 from games.core.turns import (
     TIMEOUTS_BEFORE_VOTE,
     at_the_table,
     end_tally,
     may_vote_on_ending,
     no_next_round,
+    nudge_after,
     nudge_open,
     shown_end_proposal,
     stand_in_tally,
@@ -129,6 +131,10 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat], results: bool 
         **round_exchanges(sight),
     }
     context["bot_stand_ins"] = bot_stand_ins(seats) if context["is_host"] else []
+    changes_at = changes_with_time(game, context["seat_rows"], sight.by_player, sight.now,
+                                   context["end_proposal"])
+    # In whole seconds, never before the change (the poll that says it came finds it).
+    context["changes_at"] = math.ceil(changes_at.timestamp()) if changes_at else None
     context["panels_key"] = panels_key(sight.view, context["taxes"], context["trade"])
     return context
 
@@ -265,6 +271,35 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
         _nudges(sight, rows)
         _votes(sight, rows)
     return rows
+
+
+def changes_with_time(game: Game, rows: list[PlayerRow], by_player: dict[int, Seat],
+                      now: datetime, end_proposal: dict | None) -> datetime | None:
+    """When what the table shows next changes with time alone, nothing moving there: a
+    nudge opens, a vote on a stand-in opens at a table without a clock, a vacation or an
+    absence ends, a proposal to end the game lapses. None: no such time ahead.
+
+    Read from the spectator's rows, so the same for every reader of the table and never
+    from a wait the table may not see (the jester holder's decision on a revolution): an
+    open page asks again at that time, and a time only some tables show would tell."""
+    times = [end_proposal["expires"]] if end_proposal else []
+    if game.is_playing:
+        for row in rows:
+            seat = by_player.get(row.player)
+            if seat is None:
+                continue
+            if row.on_vacation:  # a vacation at the table or an absence from all
+                times.append(seat.paused_until)
+            if (not row.is_turn or seat.played_by_bot or row.on_vacation
+                    or row.away_until is not None):
+                continue
+            wait = game.wait_for(row.player)
+            if wait is None or wait.secret:
+                continue
+            times.append(wait.since + nudge_after(game))
+            if not game.turn_limit:
+                times.append(wait.since + UNTIMED_PATIENCE)
+    return min((time for time in times if time > now), default=None)
 
 
 def trick_context(sight: Sight) -> dict:

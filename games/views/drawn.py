@@ -71,19 +71,23 @@ def int_param(request, name: str) -> int | None:
         return None
 
 
-def day_turned(request) -> bool:
-    """Whether the day the page that asked wrote its log's times on has ended (`e`, its
-    `day_ends`): the page is then told its table changed, though nothing moved there."""
-    ends = int_param(request, "e")
-    return ends is not None and timezone.now().timestamp() >= ends
+def time_came(request) -> bool:
+    """Whether a time the page that asked was drawn to change at has come, though nothing
+    moved at its table: the end of the day its log's and talk's times were written on
+    (`e`, its `day_ends`: they then need their date), or the time what the table shows
+    changes with time alone (`t`, #changes: games.read.seat.changes_with_time)."""
+    now = timezone.now().timestamp()
+    return any(at is not None and now >= at for at in (int_param(request, "e"),
+                                                       int_param(request, "t")))
 
 
-def talk_behind(request, newest: int | None) -> bool:
-    """Whether the page that asked shows older talk than the table's newest message
-    (`c`: the newest it shows, absent from a page without a talk panel), or wrote the
-    talk's times on a day that has ended: either way its talk is drawn again."""
+def page_behind(request, newest_talk: int | None) -> bool:
+    """Whether the page that asked must be drawn again though its table's version is the
+    one it shows: it shows older talk than the table's newest message (`c`: the newest it
+    shows, absent from a page without a talk panel), or a time it was drawn to change at
+    has come (`time_came`)."""
     shown = int_param(request, "c")
-    return shown is not None and shown < (newest or 0) or day_turned(request)
+    return shown is not None and shown < (newest_talk or 0) or time_came(request)
 
 
 def seat_ring(rows: list, phase: str, scoring: bool) -> str:

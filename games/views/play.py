@@ -29,7 +29,7 @@ from ..forms import MoveForm
 from ..models import Game, Seat
 from ..tasks import sweep_in_process
 from . import updates
-from .drawn import int_param, talk_behind
+from .drawn import int_param, page_behind
 from .invitations import invitations_changed
 from .lobby import lobby_news
 from .page import after_change, keep_up, not_understood, refusals_answered, render_table
@@ -128,7 +128,7 @@ def _known_by_redis(request, game_id: int) -> HttpResponse | None:
         entry["deadline"] and datetime.fromisoformat(entry["deadline"]) <= now
     ):
         return None
-    if int_param(request, "v") != entry["v"] or talk_behind(request, entry["chat"]):
+    if int_param(request, "v") != entry["v"] or page_behind(request, entry["chat"]):
         activate_user_language(request)
         return _changed(request, game_id, entry["chat"])
     if first_sighting:
@@ -162,7 +162,7 @@ def _poll(request, game_id: int):
             return HttpResponse(status=204, headers={"HX-Refresh": "true"})
         commands.seen_at(seat_pk, last_seen)
         seats_changed = request.GET.get("u") != str(updated.timestamp())
-        talk = talk_behind(request, chat_last)
+        talk = page_behind(request, chat_last)
         invited = invitations_changed(request, game_id)
         if seats_changed or talk or invited:
             return lobby_news(request, game_id, seats_changed=seats_changed, talk=talk,
@@ -172,7 +172,7 @@ def _poll(request, game_id: int):
     live.remember(game_id, key, seat_pk, version, status, awaiting, chat_last)
     live.first_sighting(game_id, key, SEEN_SECONDS)  # seen_at below writes it if due
     seen = int_param(request, "v")
-    unchanged = seen == version and not talk_behind(request, chat_last)
+    unchanged = seen == version and not page_behind(request, chat_last)
     if unchanged and some_deadline_passed(awaiting):
         # Enforce what is due, then answer as if nothing was: a timeout may be a private
         # decision (a revolution left undecided) that must not show in the answer.

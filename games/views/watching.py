@@ -19,7 +19,7 @@ from games.read.narration import lines_of_game
 
 from .. import commands
 from ..models import Game
-from .drawn import int_param, talk_behind
+from .drawn import int_param, page_behind
 from .page import refusals_answered, render_table
 
 
@@ -43,7 +43,7 @@ def watch_poll(request, token: str):
     newest = (ChatMessage.objects.filter(game=game).order_by("-pk")
               .values_list("pk", flat=True).first()
               if game.watchers_talk and int_param(request, "c") is not None else None)
-    if int_param(request, "v") == game.version and not talk_behind(request, newest):
+    if int_param(request, "v") == game.version and not page_behind(request, newest):
         return HttpResponse(status=204)
     if game.ended_early:
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})

@@ -260,7 +260,6 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     const sent = (event) => ((event.detail.requestConfig || {}).verb || "get") !== "get";
     const unreached = (event) => { if (sent(event)) say(alerts.dataset.unreachable); };
     document.addEventListener("htmx:sendError", unreached);
-    document.addEventListener("htmx:timeout", unreached);
     document.addEventListener("htmx:responseError", (event) => {
       const xhr = event.detail.xhr;
       if (sent(event) && xhr && xhr.status >= 500 && xhr.status !== 503) {
@@ -589,6 +588,27 @@ document.addEventListener("htmx:afterRequest", (event) => {
       bring(message);
     });
   });
+  // What the table shows may change with time alone (a nudge or a vote opens, a pause
+  // ends): #changes says when, in the server's seconds. A page its stream keeps up asks
+  // then rather than at its next safety poll; its poll carries that time and is answered
+  // with the table drawn again (games.views.drawn.time_came). The timer is cut to a day
+  // at a time (a browser fires longer ones at once).
+  const DAY_MS = 86400000;
+  const holder = document.getElementById("game");
+  const skew = holder ? Number(holder.dataset.now) * 1000 - Date.now() : 0;
+  let changeTimer = 0;
+  const askWhenChanged = () => {
+    window.clearTimeout(changeTimer);
+    const changes = document.getElementById("changes");
+    const at = changes ? Number(changes.value) * 1000 : NaN;
+    if (Number.isNaN(at) || Number.isNaN(skew)) return;
+    // A second after the time: the device's clock, set to the server's, may be behind.
+    const left = at + 1000 - (Date.now() + skew);
+    changeTimer = window.setTimeout(left > DAY_MS ? askWhenChanged : ask,
+                                    Math.max(0, Math.min(left, DAY_MS)));
+  };
+  askWhenChanged();
+  document.addEventListener("htmx:afterSettle", askWhenChanged);
   document.addEventListener("htmx:sseError", () => {
     streamAlive = 0;
     streamLost = true;

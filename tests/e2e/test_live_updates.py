@@ -4,15 +4,22 @@ stream brought, without asking the server anything, and shows the table as a fre
 loaded page does; the page whose turn it now is too, its hand and dock brought with the
 update, and its player's next move goes through with the form token the stream put in."""
 
+import dataclasses
 import json
 import random
 import re
+import threading
+from datetime import timedelta
 
 import pytest
 import redis
 from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.core.turns import nudge_after
+from games.models import Game
 from tests.e2e import harness
 from tests.e2e.test_play_a_round import _version, _wait_for_version
 from tests.helpers import make_user, session_for, start_table
@@ -204,7 +211,8 @@ def test_a_page_whose_stream_broke_asks_once_it_is_back(served, browser):
     version = _version(page)
     # Ana's clock stands still: her poller never ticks, so only an ask can bring her
     # what her page missed.
-    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    # (Playwright reads a number as seconds: a second on.)
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
     # The streams break, and hers stays away (her reconnection refused) while a move is
     # made at another page.
     page.route("**/stream/", lambda route: route.abort())
@@ -258,3 +266,41 @@ def test_a_page_kept_up_by_its_stream_polls_only_after_a_quiet_interval(served, 
     # Once the table has been quiet for the interval, the safety net polls.
     page.clock.fast_forward(12_000)
     page.locator(f"html[data-polls='{asked + 1}']").wait_for(state="attached")
+
+
+def _nudge_opens_in(game_id: int, seconds: int, out: dict) -> None:
+    """Make the turn the table waits on older, so that the others may nudge its player
+    `seconds` from now: the player's user name, and when (Unix time), into `out`. The
+    table's version stays: as when time alone passes."""
+    with transaction.atomic():
+        game = Game.locked(game_id)
+        player, wait = next(iter(game.waits().items()))
+        opens = timezone.now() + timedelta(seconds=seconds)
+        game.set_waits({**game.waits(),
+                        player: dataclasses.replace(wait, since=opens - nudge_after(game))})
+        game.save(update_fields=["awaiting"])
+    out.update(name=game.seats.get(player=player).user.username, opens=opens.timestamp())
+
+
+def test_a_streamed_page_offers_the_nudge_when_it_opens(served, browser):
+    """A page its stream keeps up polls only as a safety net (an hour here): when a nudge
+    opens, with nothing moving at the table, the page asks then, and offers it."""
+    base_url, game_id, sessions = served
+    expect.set_options(timeout=TIMEOUT)
+    made: dict = {}
+    worker = threading.Thread(target=_nudge_opens_in, args=(game_id, 3, made))
+    worker.start()
+    worker.join()
+    reader = next(name for name in NAMES if name != made["name"])
+    page = _open(browser, base_url, sessions[reader], "phone", [], reader)
+    page.goto(f"/t/{game_id}/")
+    page.locator("html[data-stream=open]").wait_for(state="attached")
+    nudge = page.locator("#status form.nudge button")
+    assert nudge.count() == 0
+    assert int(page.locator("#changes").input_value()) >= made["opens"]
+    # Its clock runs on (the page set it to the server's, in whole seconds down: never
+    # ahead of it); a second after the time, it asks.
+    expect(nudge).to_have_count(1)
+    expect(nudge).to_contain_text(made["name"].title())
+    marks = page.locator("html")
+    assert marks.get_attribute("data-asks") == "1"
