@@ -10,10 +10,10 @@ sends one email.
 import logging
 from datetime import timedelta
 
-from django.core.mail import EmailMultiAlternatives
 from django.db.models import F
 from django.utils import timezone
 
+from dalmuti_site.mail import Email
 from games.core import background
 
 from .models import OutgoingEmail
@@ -54,7 +54,7 @@ def deliver(email_id: int) -> str:
     email = claim(email_id)
     if email is None:
         return "not pending"
-    message = EmailMultiAlternatives(email.subject, email.text, to=[email.to])
+    message = Email(email.subject, email.text, to=[email.to])
     if email.html:
         message.attach_alternative(email.html, "text/html")
     try:

@@ -506,7 +506,7 @@ def test_game_emails_are_in_the_players_language(player, code):
     message = mail.outbox[-1]
     game = Game.objects.get(pk=game.pk)
     with translation.override(code):
-        subject = translation.gettext("The game at %(table)s has started") % {"table": game.name}
+        subject = translation.gettext("The game at “%(table)s” has started") % {"table": game.name}
         assert message.subject == " ".join(subject.split())  # no-break spaces become spaces
         assert translation.gettext("Go to the table:") in message.body
         assert translation.gettext("Unsubscribe from all game emails") in message.alternatives[0][0]

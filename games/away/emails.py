@@ -8,11 +8,11 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from dalmuti_site.mail import Email
 from games.away import channels
 from games.away.content import (
     closed_context,
@@ -113,7 +113,7 @@ def send(name: str, user, context: dict, address: str = "", language: str = "") 
     subject, text, html = render(name, user, context, language)
     headers = {"List-Unsubscribe": f"<{stop}>",
                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
-    message = EmailMultiAlternatives(
+    message = Email(
         subject, text, to=[address or user.verified_email], headers=headers,
     )
     message.attach_alternative(html, "text/html")

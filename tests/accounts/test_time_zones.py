@@ -85,8 +85,8 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time_in_emails(two
     to = {user.email: [m for m in mail.outbox if m.to == [user.email]]
           for user in (new_york, tokyo)}
     assert [m.subject for m in to[tokyo.email]] == [
-        "The game at Test table has started", "A decision awaits you at Test table",
-        "Reminder: Test table is waiting for you"]
+        "The game at “Test table” has started", "A decision awaits you at “Test table”",
+        "Reminder: “Test table” is waiting for you"]
     _started, turn, reminder = to[tokyo.email]
     assert f"Your time runs out on {TOKYO} (in 23\u00a0h 55\u00a0min)" in turn.body
     assert f"Your time runs out on {TOKYO} (in 6\u00a0h 0\u00a0min)" in reminder.body

@@ -63,7 +63,7 @@ def test_a_mention_reaches_an_absent_player_on_both_channels_once_per_half_hour(
     assert _deliver(start + timedelta(minutes=3)) == ["sent", "sent"]
     (email,) = mail.outbox
     assert email.to == [bob.email]
-    assert email.subject == f"Alice named you at {game.name}"
+    assert email.subject == f"Alice named you at “{game.name}”"
     body = email.body
     assert "“@Bob, your Peons are waiting”" in body
     # The other unread lines come with it, the mention not twice.
@@ -73,7 +73,7 @@ def test_a_mention_reaches_an_absent_player_on_both_channels_once_per_half_hour(
     (pushed,) = push_service.received
     told = json.loads(http_ece.decrypt(pushed["body"], private_key=device.key,
                                        auth_secret=device.secret))
-    assert told["title"] == f"Alice named you at {game.name}"
+    assert told["title"] == f"Alice named you at “{game.name}”"
     assert told["body"] == "Alice: @Bob, your Peons are waiting"
     assert _deliver(start + timedelta(minutes=4)) == []  # sent once
 

@@ -44,7 +44,7 @@ def test_a_new_message_comes_with_the_next_poll(client, alice, bob, game):
     assert 'id="chat-log" class="chat-log" hx-swap-oob="true"' in body
     assert 'id="chat-latest" class="chat-latest" hx-swap-oob="true"' in body
     assert f'id="chat-seen" name="c" value="{message.pk}"' in body
-    assert 'hx-include="#chat-seen, #looked"' in body
+    assert 'hx-include="#chat-seen, #looked, #changes"' in body
     # The hand and its half-made choices stay as they are: only the chat is news.
     assert 'id="me"' not in _poll(client, game, 0, me=_me_key(page)).content.decode()
     assert _poll(client, game, message.pk).status_code == 204
@@ -82,7 +82,7 @@ def test_the_poller_sends_the_newest_message_the_page_shows(client, alice, game)
     page = client.get(f"/t/{game.pk}/").content.decode()
     poller = page[page.index('id="poller"'):]
     poller = poller[:poller.index("</div>")]
-    assert 'hx-include="#chat-seen, #looked"' in poller
+    assert 'hx-include="#chat-seen, #looked, #changes"' in poller
     assert page.count('id="chat-seen"') == 1
 
 

@@ -140,7 +140,7 @@ def test_the_player_an_organiser_replaced_is_told_by_mail_in_their_language(
     mail_server.received.clear()
     replace_by_bot(game.pk, game.seats.get(user=bob).pk, "basic", "Bob ist verreist.")
     message = _told_after_one_refusal(mail_server, bob, timezone.now() + timedelta(seconds=1))
-    assert message["Subject"] == "Ein Bot spielt jetzt auf deinem Platz bei Freitag"
+    assert message["Subject"] == "Ein Bot spielt jetzt auf deinem Platz bei „Freitag“"
     body = _text(message)
     assert "Hallo Bob," in body and "Begründung des Organisators: Bob ist verreist." in body
     assert "ab Runde 1" in body

@@ -183,7 +183,7 @@ def test_the_others_away_from_the_table_are_told(game, alice, bob, carol):
     mail.outbox.clear()
     with time_machine.travel(timezone.now() + timedelta(minutes=30)):
         deliver_due()
-    about = [m for m in mail.outbox if m.subject == "End the game at Test table? Your "
+    about = [m for m in mail.outbox if m.subject == "End the game at “Test table”? Your "
              "answer is wanted"]
     assert sorted(m.to[0] for m in about) == [
         "alice@example.com", "dave@example.com", "mallory@example.com"]
@@ -192,7 +192,7 @@ def test_the_others_away_from_the_table_are_told(game, alice, bob, carol):
     from push.sender import message as push_message
     notice = Notification.objects.filter(kind="end_proposed", user__username="alice").first()
     pushed = push_message(notice)
-    assert pushed["title"] == "End the game at Test table? Your answer is wanted"
+    assert pushed["title"] == "End the game at “Test table”? Your answer is wanted"
     assert (pushed["body"], pushed["url"]) == ("Open the table to answer.", f"/t/{game.pk}/")
     assert "Bob proposes to end the game at Test table after the round in play." in message.body
 

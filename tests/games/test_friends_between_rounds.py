@@ -252,7 +252,7 @@ def test_a_daily_player_is_reminded_when_no_summary_comes_in_time(alice, bob, ca
         mail.outbox.clear()
         assert "sent" in _deliver_due()
         assert [m.subject for m in mail.outbox if m.to == [waiting.user.email]] == [
-            "Reminder: Test table is waiting for you"]
+            "Reminder: “Test table” is waiting for you"]
 
 
 def test_a_daily_player_whose_summary_comes_in_time_gets_no_reminder(alice, bob, carol):

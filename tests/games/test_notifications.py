@@ -44,7 +44,7 @@ def test_the_start_is_announced_to_every_human(alice, bob, carol, dave):
     assert {n.user for n in started} == {alice, bob, carol, dave}
     _deliver_due()
     subjects = {m.subject for m in mail.outbox}
-    assert subjects == {"The game at Test table has started"}
+    assert subjects == {"The game at “Test table” has started"}
     assert sorted(m.to[0] for m in mail.outbox) == sorted(
         u.email for u in (alice, bob, carol, dave))
 
@@ -178,7 +178,7 @@ def test_daily_players_hear_of_a_games_start_and_end(alice, bob):
     with time_machine.travel(timezone.now() + timedelta(minutes=3)):
         _deliver_due()
     subjects = [m.subject for m in mail.outbox if m.to == [bob.email]]
-    assert subjects == ["The game at Test table has started", "The game at Test table is over"]
+    assert subjects == ["The game at “Test table” has started", "The game at “Test table” is over"]
 
 
 def test_never_means_never(table):
@@ -232,7 +232,7 @@ def test_a_table_name_is_not_html_escaped_in_a_plain_text_email(alice, bob):
     notification = Notification.objects.get(game=game, kind="started", user=bob)
     emails.deliver(notification.pk)
     message = mail.outbox[-1]
-    assert message.subject == "The game at Alice's <table> has started"
+    assert message.subject == "The game at “Alice's <table>” has started"
     assert "Alice's <table>" in message.body
     assert "Alice&#x27;s &lt;table&gt;" in message.alternatives[0][0]
 

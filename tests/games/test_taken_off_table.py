@@ -27,13 +27,13 @@ SAID = {
 
 
 TOLD = {
-    "en": ("Alice took you off Friday", "ask them to invite you again",
+    "en": ("Alice took you off “Friday”", "ask them to invite you again",
            "because you had a seat at this table"),
-    "nl": ("Alice heeft je van Friday gehaald", "vraag dan om een nieuwe uitnodiging",
+    "nl": ("Alice heeft je van “Friday” gehaald", "vraag dan om een nieuwe uitnodiging",
            "omdat je een plaats aan deze tafel had"),
-    "de": ("Alice hat dich von Friday genommen", "bitte um eine neue Einladung",
+    "de": ("Alice hat dich von „Friday“ genommen", "bitte um eine neue Einladung",
            "weil du einen Platz an diesem Tisch hattest"),
-    "fr": ("Alice vous a retiré de Friday", "demandez une nouvelle invitation",
+    "fr": ("Alice vous a retiré de « Friday »", "demandez une nouvelle invitation",
            "parce que vous aviez une place à cette table"),
 }
 
@@ -150,7 +150,7 @@ def test_the_push_and_the_own_channel_say_it_too(client, alice):
     notification = Notification.objects.get(user=carol, kind=Notification.Kind.REMOVED,
                                             channel=Notification.Channel.EMAIL)
     message = push_sender.message(notification)
-    assert message["title"] == "Alice took you off Friday"
+    assert message["title"] == "Alice took you off “Friday”"
     assert message["body"] == "To sit at it again, ask them to invite you again."
     assert message["url"] == f"/t/{game.pk}/"
 

@@ -107,7 +107,7 @@ def test_the_turn_email_tells_the_table_in_the_readers_language_and_zone(
         "talk": "Tischgespräch, seit du zuletzt geschaut hast:",
         "when": "Deine Zeit läuft am {} ab (in {})",
     }), (alice, bob, {
-        "subject": "Your turn at Freitag", "hello": "Hello Alice,",
+        "subject": "Your turn at “Freitag”", "hello": "Hello Alice,",
         "since": "Since your last move:", "beat": "To beat: {}.",
         "counts": "Cards in hand:", "me": "you {}", "out": "{}: out",
         "talk": "Table talk since you last looked:",

@@ -17,13 +17,13 @@ from tests.leagues.helpers import make_league, make_user, play_until, start_game
 pytestmark = pytest.mark.django_db
 
 SAID = {
-    "en": ("A bot now plays your seat at Friday table", "from round 2",
+    "en": ("A bot now plays your seat at “Friday table”", "from round 2",
            "Bob is away for weeks.", "still count in the standings of Friday Club"),
-    "fr": ("Un bot joue désormais votre place à Friday table", "à partir de la manche 2",
+    "fr": ("Un bot joue désormais votre place à « Friday table »", "à partir de la manche 2",
            "Bob is away for weeks.", "comptent toujours au classement de Friday Club"),
-    "nl": ("Een bot speelt nu op jouw plaats bij Friday table", "vanaf ronde 2",
+    "nl": ("Een bot speelt nu op jouw plaats bij “Friday table”", "vanaf ronde 2",
            "Bob is away for weeks.", "tellen nog mee in de stand van Friday Club"),
-    "de": ("Ein Bot spielt jetzt auf deinem Platz bei Friday table", "ab Runde 2",
+    "de": ("Ein Bot spielt jetzt auf deinem Platz bei „Friday table“", "ab Runde 2",
            "Bob is away for weeks.", "zählen weiter in der Wertung von Friday Club"),
 }
 
@@ -70,7 +70,7 @@ def test_the_push_and_the_own_channel_say_it_too():
     game, bob = _replaced("en")
     notification = Notification.objects.get(game=game, kind=Notification.Kind.REPLACED)
     message = push_sender.message(notification)
-    assert message["title"] == "A bot now plays your seat at Friday table"
+    assert message["title"] == "A bot now plays your seat at “Friday table”"
     assert message["body"] == "Bob is away for weeks."
     assert message["url"] == f"/t/{game.pk}/"
     json.dumps(message)

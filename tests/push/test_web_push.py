@@ -86,7 +86,7 @@ def test_the_push_is_encrypted_for_the_device_and_signed_by_the_site(push_servic
                                                          status="sent")]
     assert len(mine) == len(kinds)  # each notification once
     started = _decrypt(device, mine[0]["body"])
-    assert started["title"] == f"The game at {game.name} has started"
+    assert started["title"] == f"The game at “{game.name}” has started"
     assert started["url"] == game.get_absolute_url() and started["tag"] == f"game-{game.pk}"
     assert mine[0]["headers"]["content-encoding"] == "aes128gcm"
     assert int(mine[0]["headers"]["ttl"]) > 0
