@@ -258,7 +258,7 @@ if EMAIL_HOST:
     # a request) for ever: the send fails and is tried again later.
     EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "15")
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_BACKEND = "dalmuti_site.mail.FileBackend"
     EMAIL_FILE_PATH = VAR_DIR / "mail"
 
 # Celery: with no broker, tasks run in-process (after the transaction commits).
