@@ -118,7 +118,7 @@ class TableForm(forms.Form):
                 "(Dutch books, German Amigo book)"
             )),
         ],
-        initial="tied_redraw", required=False,
+        initial="tied_redraw", required=False, widget=forms.RadioSelect,
     )
     reduced_deck = forms.BooleanField(
         label=_("Reduced deck"), required=False,
@@ -144,7 +144,7 @@ class TableForm(forms.Form):
                 "the Great Revolution happens at once (Dutch book, German Amigo book)"
             )),
         ],
-        initial="declared", required=False,
+        initial="declared", required=False, widget=forms.RadioSelect,
     )
     merchant_trade = forms.ChoiceField(
         label=_("Merchant trade"),
@@ -165,7 +165,7 @@ class TableForm(forms.Form):
             (6, _("6 players, two Merchants (French book)")),
             (7, _("7 players, “more than six” (Korean-German text)")),
         ],
-        coerce=int, initial=6, required=False, empty_value=6,
+        coerce=int, initial=6, required=False, empty_value=6, widget=forms.RadioSelect,
     )
     master_rule = forms.BooleanField(
         label=_("Master rule"), required=False,

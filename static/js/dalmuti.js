@@ -758,7 +758,8 @@ document.addEventListener("keydown", (event) => {
       if (noDeck) deck.checked = false;
       form.querySelector("[data-reason=reduced_deck]").hidden = !noDeck;
       const trade = field("merchant_trade");
-      const from = parseInt((field("merchant_trade_from") || {}).value, 10) || 6;
+      const from = parseInt(
+        (form.querySelector("[name=merchant_trade_from]:checked") || {}).value, 10) || 6;
       const noTrade = seats < from;
       for (const option of trade.options) {
         option.disabled = noTrade && option.value !== "off";
