@@ -280,8 +280,8 @@ def changes_with_time(game: Game, rows: list[PlayerRow], by_player: dict[int, Se
     absence ends, a proposal to end the game lapses. None: no such time ahead.
 
     Read from the spectator's rows, so the same for every reader of the table and never
-    from a wait the table may not see (the jester holder's decision on a revolution): an
-    open page asks again at that time, and a time only some tables show would tell."""
+    from a wait the table may not see (the jester holder's decision on a revolution): the
+    time is on every open page, and one drawn from that wait would tell it exists."""
     times = [end_proposal["expires"]] if end_proposal else []
     if game.is_playing:
         for row in rows:
