@@ -14,6 +14,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from dalmuti_site.text import one_line
+
 from . import outbox, throttle
 from .models import OutgoingEmail, User
 
@@ -43,7 +45,7 @@ def _render(name: str, context: dict, language: str) -> tuple[str, str]:
     with translation.override(language):
         subject = render_to_string(f"accounts/{name}_subject.txt", context)
         body = render_to_string(f"accounts/{name}_body.txt", context)
-    return " ".join(subject.split()), body
+    return one_line(subject), body
 
 
 def send_link(user: User) -> None:

@@ -19,7 +19,7 @@ from django.utils.translation import get_language_info, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from dalmuti_site.channels import ChannelURLField
-from dalmuti_site.text import PlainLineField
+from dalmuti_site.text import PlainLineField, one_line
 
 from . import outbox, throttle
 from .models import AWAY_DAYS, OutgoingEmail, User, time_zone_choices
@@ -113,7 +113,7 @@ class ConfirmedAddressResetForm(PasswordResetForm):
                   to_email, html_email_template_name=None):
         user = context["user"]
         with translation.override(user.language or translation.get_language()):
-            subject = " ".join(render_to_string(subject_template_name, context).split())
+            subject = one_line(render_to_string(subject_template_name, context))
             text = render_to_string(email_template_name, context)
             html = (render_to_string(html_email_template_name, context)
                     if html_email_template_name else "")

@@ -1,16 +1,12 @@
 """The site's emails as Django sends them, but for their subject; and where `make run`
 writes them (var/mail/) without a mail server, as a person reads them."""
 
-from email import message_from_bytes
 from email.header import Header
+from email.parser import BytesHeaderParser
 from email.policy import default as email_policy
 
 from django.core.mail import EmailMultiAlternatives
 from django.core.mail.backends import filebased
-
-# Every header written again from its value, in UTF-8 and on one line (not as the
-# encoded words a mail server gets).
-READABLE = email_policy.clone(utf8=True, refold_source="all", max_line_length=None)
 
 
 class Email(EmailMultiAlternatives):
@@ -29,11 +25,13 @@ class Email(EmailMultiAlternatives):
 
 
 class FileBackend(filebased.EmailBackend):
-    """One file per batch of emails, each as it would be sent but with its headers in
-    plain UTF-8: a subject, a sender or an address in any language reads as itself, not
-    as the encoded words a mail server gets."""
+    """One file per batch of emails, each as it would be sent but with its headers
+    written as their values read: a subject, a sender or an address in any language reads
+    as itself, not as the encoded words a mail server gets, each header on one line."""
 
     def write_message(self, message):
-        sent = message_from_bytes(message.message().as_bytes(), policy=email_policy)
-        self.stream.write(sent.as_bytes(policy=READABLE) + b"\n")
+        head, _, body = message.message().as_bytes().partition(b"\n\n")
+        headers = BytesHeaderParser(policy=email_policy).parsebytes(head + b"\n\n")
+        lines = [f"{name}: {str(value).strip()}" for name, value in headers.items()]
+        self.stream.write("\n".join(lines).encode() + b"\n\n" + body + b"\n")
         self.stream.write(b"-" * 79 + b"\n")

@@ -1,6 +1,7 @@
 """Plain one-line text written by players (chat messages, display names, table names):
 one sanitiser for all of them, so a name cannot read differently from what was typed."""
 
+import re
 import unicodedata
 
 from django import forms
@@ -26,3 +27,10 @@ class PlainLineField(forms.CharField):
     def to_python(self, value):
         value = super().to_python(value)
         return plain_line(value) if value else value
+
+
+def one_line(text: str) -> str:
+    """Text the site drew (an email's subject, a notification's title) as one line: each
+    run of spaces, tabs and line breaks one space. No-break spaces stay: French writes
+    one inside « » and before ":", "?" and "!", which a line must not break."""
+    return re.sub(r"[ \t\r\n\f\v]+", " ", text).strip(" \t\r\n\f\v")

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from dalmuti_site import outbound
+from dalmuti_site.text import one_line
 from games.away.content import (
     closed_context,
     end_proposal_context,
@@ -119,7 +120,7 @@ def payload(notification: Notification) -> dict:
 
 
 def _squash(text: str) -> str:
-    return " ".join(text.split())
+    return one_line(text)
 
 
 def send_notification(notification: Notification) -> int:

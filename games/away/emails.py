@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from dalmuti_site.mail import Email
+from dalmuti_site.text import one_line
 from games.away import channels
 from games.away.content import (
     closed_context,
@@ -94,7 +95,7 @@ def render(name: str, user, context: dict, language: str = "") -> tuple[str, str
     context = {**context, "user": user, "site_url": settings.SITE_URL,
                "unsubscribe_url": unsubscribe}
     with translation.override(language), timezone.override(zone):
-        subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
+        subject = one_line(render_to_string(f"emails/{name}-subject.txt", context))
         text = render_to_string(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
     return subject, text, html

@@ -31,9 +31,10 @@ TOLD = {
            "because you had a seat at this table"),
     "nl": ("Alice heeft je van “Friday” gehaald", "vraag dan om een nieuwe uitnodiging",
            "omdat je een plaats aan deze tafel had"),
-    "de": ("Alice hat dich von „Friday“ genommen", "bitte um eine neue Einladung",
+    "de": ("Alice hat dich vom Tisch „Friday“ genommen", "bitte um eine neue Einladung",
            "weil du einen Platz an diesem Tisch hattest"),
-    "fr": ("Alice vous a retiré de « Friday »", "demandez une nouvelle invitation",
+    "fr": ("Alice vous a retiré de la table «\u00a0Friday\u00a0»",
+           "demandez une nouvelle invitation",
            "parce que vous aviez une place à cette table"),
 }
 

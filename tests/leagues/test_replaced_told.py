@@ -19,7 +19,8 @@ pytestmark = pytest.mark.django_db
 SAID = {
     "en": ("A bot now plays your seat at “Friday table”", "from round 2",
            "Bob is away for weeks.", "still count in the standings of Friday Club"),
-    "fr": ("Un bot joue désormais votre place à « Friday table »", "à partir de la manche 2",
+    "fr": ("Un bot joue désormais à votre place à la table «\u00a0Friday table\u00a0»",
+           "à partir de la manche 2",
            "Bob is away for weeks.", "comptent toujours au classement de Friday Club"),
     "nl": ("Een bot speelt nu op jouw plaats bij “Friday table”", "vanaf ronde 2",
            "Bob is away for weeks.", "tellen nog mee in de stand van Friday Club"),
