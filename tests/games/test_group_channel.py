@@ -311,7 +311,7 @@ def test_the_rounds_the_end_and_a_nudge_in_the_host_s_language(hook):
     nudge = ChannelNotice(game=game, kind="nudge", payload={
         "by": game.seats.get(user=host).player, "player": bot.player})
     assert channel_sender.notice_message(nudge).body.startswith(
-        f"Hôte a relancé {bot.name}\u00a0: la table l’attend.")
+        f"Hôte a fait signe à {bot.name}\u00a0: la table l’attend.")
 
 
 @pytest.mark.django_db

@@ -105,7 +105,7 @@ def test_the_turn_email_tells_the_table_in_the_readers_language_and_zone(
         "since": "Seit deinem letzten Zug:", "beat": "Zu schlagen: {}.",
         "counts": "Karten auf der Hand:", "me": "du {}", "out": "{}: raus",
         "talk": "Tischgespräch, seit du zuletzt geschaut hast:",
-        "when": "Deine Zeit läuft am {} ab (in {})",
+        "when": "Deine Bedenkzeit läuft am {} ab (in {})",
     }), (alice, bob, {
         "subject": "Your turn at “Freitag”", "hello": "Hello Alice,",
         "since": "Since your last move:", "beat": "To beat: {}.",
