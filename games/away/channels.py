@@ -144,10 +144,17 @@ def _tell_paused(person, owner) -> None:
     where = settings.SITE_URL + where
     with translation.override(language):
         subject = _("Your notification channel was paused")
-        text = _("Messages to your %(service)s channel failed several times in a row, so "
-                 "none are sent there for now. Check the address and save it again to "
-                 "switch it back on: %(where)s") % {
-            "service": channels.service_name(owner.channel_url) or _("notification"),
-            "where": where}
+        service = channels.service_name(owner.channel_url)
+        # Two sentences, not one with a word put in: "notification" does not go into
+        # every language's word for a channel as a service's name does.
+        if service:
+            why = _("Messages to your %(service)s channel failed several times in a row, "
+                    "so none are sent there for now. Check the address and save it again "
+                    "to switch it back on: %(where)s") % {"service": service, "where": where}
+        else:
+            why = _("Messages to your notification channel failed several times in a row, "
+                    "so none are sent there for now. Check the address and save it again "
+                    "to switch it back on: %(where)s") % {"where": where}
+        text = "\n\n".join([_("Hello %(name)s,") % {"name": person.name}, why, ""])
     outbox.enqueue(person, OutgoingEmail.Kind.CHANNEL_PAUSED, person.verified_email,
                    subject, text)

@@ -173,7 +173,20 @@ def test_a_channel_that_keeps_failing_is_paused_and_its_owner_told(settings, qui
     assert ada.channel_paused is not None and not ada.channel_active
     told = OutgoingEmail.objects.get(user=ada, kind="channel_paused")
     assert told.subject == "Votre canal de notifications a été mis en pause"
+    assert told.text.startswith("Bonjour Ch-Owner,\n\nLes messages vers votre canal webhook JSON")
     assert "nobody-answers" not in told.text  # the address is a secret, even to its owner's mail
+
+
+def test_a_paused_channel_of_a_service_without_a_name_is_told_in_whole_words(db):
+    from accounts.models import OutgoingEmail
+    from games.away.channels import _tell_paused
+
+    ada = make_user("ch-nameless", language="de")
+    ada.channel_url = "nameless://somewhere"
+    _tell_paused(ada, ada)
+    told = OutgoingEmail.objects.get(user=ada, kind="channel_paused")
+    assert told.text.startswith("Hallo Ch-Nameless,\n\n")
+    assert "Nachrichten an deinen Benachrichtigungskanal" in told.text
 
 
 @pytest.mark.celery_worker
