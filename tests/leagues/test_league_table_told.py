@@ -47,7 +47,7 @@ def test_the_host_of_a_table_an_organiser_opened_is_told_to_start_it(
         assert "Friday Club" in text and "Speelavond" in text
         assert reverse("game", args=[game.pk]) in text
         assert "start" in text
-    assert "omdat je deze tafel host" in told.body
+    assert "omdat je de gastheer van deze tafel bent" in told.body
     pushed = message(Notification.objects.get(user=anna, kind="hosting", channel="email"))
     assert pushed["title"] == "Olga heeft “Speelavond” voor je geopend"
     assert pushed["url"] == reverse("game", args=[game.pk])
