@@ -288,7 +288,9 @@ def test_a_streamed_page_offers_the_nudge_when_it_opens(served, browser):
     base_url, game_id, sessions = served
     expect.set_options(timeout=TIMEOUT)
     made: dict = {}
-    worker = threading.Thread(target=_nudge_opens_in, args=(game_id, 3, made))
+    # Far enough ahead for the page to load and its stream to open first on a busy
+    # machine, near enough for the test's wait.
+    worker = threading.Thread(target=_nudge_opens_in, args=(game_id, 8, made))
     worker.start()
     worker.join()
     reader = next(name for name in NAMES if name != made["name"])
