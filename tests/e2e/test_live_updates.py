@@ -7,7 +7,6 @@ update, and its player's next move goes through with the form token the stream p
 import dataclasses
 import json
 import random
-import re
 import threading
 from datetime import timedelta
 
@@ -178,7 +177,9 @@ def test_open_pages_take_the_changes_their_streams_bring(served, browser, screen
         numbers = page.locator("#log-lines > li").evaluate_all(
             "lines => lines.map((line) => Number(line.dataset.line))")
         assert numbers == list(range(len(numbers), 0, -1))
-        assert re.search(r"\d", page.locator("#log-lines > li").first.text_content())
+        # Each with its time ("12:05 p.m."; in English at twelve o'clock, "midnight" or "noon").
+        time = page.locator("#log-lines > li").first.locator("time")
+        assert time.get_attribute("datetime") and time.text_content().strip()
     for name, page in pages.items():
         page.screenshot(path=screenshot_dir / f"e2e-live-{name}-{LANGUAGES[name]}.png",
                         full_page=True)
