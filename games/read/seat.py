@@ -273,6 +273,14 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
     return rows
 
 
+def _person_awaited(row: PlayerRow, seat: Seat | None) -> bool:
+    """Whether the table visibly waits on a person at this seat with their clock running:
+    their turn, played by them (not by a bot), and not one whose clock stands still (a
+    vacation, an absence: the seat says so). Only such a turn opens a nudge, or a vote."""
+    return (row.is_turn and seat is not None and not seat.played_by_bot
+            and not row.on_vacation and row.away_until is None)
+
+
 def changes_with_time(game: Game, rows: list[PlayerRow], by_player: dict[int, Seat],
                       now: datetime, end_proposal: dict | None) -> datetime | None:
     """When what the table shows next changes with time alone, nothing moving there: a
@@ -290,8 +298,7 @@ def changes_with_time(game: Game, rows: list[PlayerRow], by_player: dict[int, Se
                 continue
             if row.on_vacation:  # a vacation at the table or an absence from all
                 times.append(seat.paused_until)
-            if (not row.is_turn or seat.played_by_bot or row.on_vacation
-                    or row.away_until is not None):
+            if not _person_awaited(row, seat):
                 continue
             wait = game.wait_for(row.player)
             if wait is None or wait.secret:
@@ -492,18 +499,14 @@ def _nudges(sight: Sight, rows: list[PlayerRow]) -> None:
     game = sight.game
     # A nudge waits until the turn has lasted nudge_after: before that, nobody may nudge
     # or can have nudged, and the record need not be asked.
-    # Not one whose clock stands still (a vacation, an absence): the seat says so.
-    waiting = [r for r in rows if r.is_turn and not r.is_me and not r.is_bot
-               and not r.on_vacation and r.away_until is None
+    waiting = [r for r in rows if not r.is_me
+               and _person_awaited(r, sight.by_player.get(r.player))
                and (wait := game.wait_for(r.player)) is not None
                and nudge_open(game, wait.since, sight.now)]
     if not waiting:
         return
     done = nudged(game, sight.me)
     for row in waiting:
-        seat = sight.by_player.get(row.player)
-        if seat is None or seat.played_by_bot:
-            continue
         row.nudged = row.player in done
         row.can_nudge = not row.nudged  # every row here has waited long enough
 
