@@ -57,7 +57,10 @@ class PlayerRow:
     score: int = 0
     is_turn: bool = False
     stand_in: bool = False
+    # The player's clock waits: a vacation at this table, or their absence from all.
     on_vacation: bool = False
+    # Which of the two the seat says: "vacation" (at this table) or "away" (from all).
+    pause: str = ""
     # Until when the player is away from all their tables (set in the profile), if away.
     away_until: datetime | None = None
     # When the turn of a seat the table waits on runs out (timed tables).
@@ -260,6 +263,9 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
             leaving=bool(seat and seat.leaving),
             left=bool(seat and seat.left),
         )
+        if row.on_vacation:
+            row.pause = ("vacation" if seat.vacation_until and seat.vacation_until > sight.now
+                         else "away")
         if row.is_turn and game.turn_limit:
             wait = game.wait_for(player)
             row.deadline = wait.stored_deadline if wait else None

@@ -171,11 +171,13 @@ def test_the_tables_see_who_is_away_and_the_player_sees_it_too(client, timed):
         rows = {row.name: row for row in table_context(Game.objects.get(pk=timed.pk),
                                                       other, seats)["players"]}
         assert rows[away.name].away_until == away.away_until
-        assert rows[away.name].on_vacation
+        assert rows[away.name].on_vacation and rows[away.name].pause == "away"
         assert all(row.away_until is None for name, row in rows.items() if name != away.name)
         client.force_login(other.user)
         page = client.get(f"/t/{timed.pk}/").content.decode()
-        assert "on vacation" in page
+        # Away from every table, not on vacation at this one: the seat says which.
+        seat = next(chunk for chunk in page.split('<li class="seat')[1:] if away.name in chunk)
+        assert '<span class="tag">away</span>' in seat and "on vacation" not in page
         client.force_login(away)
         page = client.get(f"/t/{timed.pk}/").content.decode()
         assert ("You are away until the end of Nov. 26, 2026: your clock waits at every "

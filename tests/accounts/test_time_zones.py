@@ -131,7 +131,7 @@ def test_what_is_left_is_said_shortly_in_the_readers_language():
         assert time_left(now + timedelta(seconds=20)) == "under a minute"
         assert time_left(now - timedelta(hours=1)) == "under a minute"
         with translation.override("de"):
-            assert time_left(now + timedelta(hours=3, minutes=20)) == "3\u00a0Std 20\u00a0Min"
+            assert time_left(now + timedelta(hours=3, minutes=20)) == "3\u00a0Std. 20\u00a0Min."
         with translation.override("nl"):
             assert time_left(now + timedelta(days=1, hours=2)) != "1\u00a0d 2\u00a0h"
 

@@ -194,7 +194,7 @@ def test_the_others_away_from_the_table_are_told(game, alice, bob, carol):
     pushed = push_message(notice)
     assert pushed["title"] == "End the game at “Test table”? Your answer is wanted"
     assert (pushed["body"], pushed["url"]) == ("Open the table to answer.", f"/t/{game.pk}/")
-    assert "Bob proposes to end the game at Test table after the round in play." in message.body
+    assert "Bob proposes to end the game at “Test table” after the round in play." in message.body
 
 
 @pytest.mark.postgres

@@ -350,7 +350,9 @@ def _away_moves_the_clock(client, friends):
     client.force_login(friends[2])
     page = client.get(f"/t/{first.pk}/").content.decode()
     mine = page.split('class="seat', )
-    assert any("on vacation" in chunk and player.name in chunk for chunk in mine)
+    assert any('<span class="tag">away</span>' in chunk and player.name in chunk
+               for chunk in mine)
+    assert "on vacation" not in page
 
     # Too far ahead is refused, with the reason.
     client.force_login(player)

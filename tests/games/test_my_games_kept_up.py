@@ -71,7 +71,7 @@ def test_the_lists_use_the_words_of_the_table_in_the_readers_language(client, al
         traveller.move_to(START + timedelta(days=1, hours=2))
         client.force_login(alice)
         lists = client.get("/", **LISTS).content.decode()
-    assert re.search(r"data-since>seit 1\u00a0T 2\u00a0Std</time>", lists), lists
+    assert re.search(r"data-since>seit 1\u00a0Tg\. 2\u00a0Std\.</time>", lists), lists
 
 
 def test_a_tab_signed_out_since_reloads_as_the_sites_door(client):

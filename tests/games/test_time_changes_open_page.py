@@ -106,11 +106,11 @@ def test_an_open_page_shows_the_player_back_once_their_pause_ends(client, friend
         commands.start_vacation(game.pk, waiting.user, 1)
         waiting.refresh_from_db()
         back = waiting.paused_until
-        badge = "on vacation"
+        badge = '<span class="tag">on vacation</span>'
     else:
         back = timezone.now() + timedelta(hours=5)
         commands.set_away(waiting.user, back)
-        badge = "on vacation"  # the seat's word for a clock that stands still
+        badge = '<span class="tag">away</span>'
     client.force_login(other.user)
     with time_machine.travel(back - timedelta(minutes=1), tick=False):
         assert badge in client.get(f"/t/{game.pk}/").content.decode()

@@ -26,7 +26,7 @@ def test_the_players_are_told_the_game_ended_early_and_why():
     for message in told:
         body = message.body
         # The reason first, then the standings of the round played.
-        assert "The game at Test table was ended early: Alice moved abroad." in body
+        assert "The game at “Test table” was ended early: Alice moved abroad." in body
         assert body.index("ended early") < body.index("Final standings:") < body.index("1. ")
 
 

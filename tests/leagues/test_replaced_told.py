@@ -18,14 +18,15 @@ pytestmark = pytest.mark.django_db
 
 SAID = {
     "en": ("A bot now plays your seat at “Friday table”", "from round 2",
-           "Bob is away for weeks.", "still count in the standings of Friday Club"),
+           "Bob is away for weeks.", "still count in the standings of the league “Friday Club”"),
     "fr": ("Un bot joue désormais à votre place à la table «\u00a0Friday table\u00a0»",
            "à partir de la manche 2",
-           "Bob is away for weeks.", "comptent toujours au classement de Friday Club"),
+           "Bob is away for weeks.",
+           "comptent toujours au classement de la ligue «\u00a0Friday Club\u00a0»"),
     "nl": ("Een bot speelt nu op jouw plaats bij “Friday table”", "vanaf ronde 2",
-           "Bob is away for weeks.", "tellen nog mee in de stand van Friday Club"),
+           "Bob is away for weeks.", "tellen nog mee in de stand van de competitie “Friday Club”"),
     "de": ("Ein Bot spielt jetzt auf deinem Platz bei „Friday table“", "ab Runde 2",
-           "Bob is away for weeks.", "zählen weiter in der Wertung von Friday Club"),
+           "Bob is away for weeks.", "zählen weiter in der Wertung der Liga „Friday Club“"),
 }
 
 
@@ -86,7 +87,8 @@ def test_the_tables_link_tells_the_replaced_player_what_happened(client):
     assert "An organiser gave your seat at this table to a bot" in text
     assert "from round 2 on. The game goes on without you." in text
     assert "Bob is away for weeks." in text
-    assert "still count in the standings of Friday Club" in text and "/leagues/friday/" in text
+    assert "still count in the standings of the league “Friday Club”" in text
+    assert "/leagues/friday/" in text
     # Anyone who never sat there still learns nothing of the table.
     client.force_login(make_user("carol"))
     assert client.get(f"/t/{game.pk}/").status_code == 404

@@ -190,3 +190,15 @@ def test_the_page_costs_the_same_number_of_queries_however_many_games(
         play_out(start_table(alice, [bob], bots=2, options={"rounds": 2}, seed=seed))
     with django_assert_max_num_queries(len(one_game)):
         assert page(client, alice).status_code == 200
+
+
+def test_the_menus_my_page_opens_a_page_titled_my_page_and_anothers_by_their_name(
+        client, alice, bob):
+    commands.join(commands.create_table(alice, "Waiting", 5, {}).pk, bob)
+    client.force_login(alice)
+    own = page(client, alice).content.decode()
+    assert re.search(r"<title>\s*My page · ", own), own[:400]
+    # The menu's entry for it is marked as the page the reader is on.
+    assert re.search(r'<a href="/players/alice/"[^>]*aria-current="page"[^>]*>My page</a>', own)
+    theirs = page(client, bob).content.decode()
+    assert re.search(rf"<title>\s*{bob.name} · Player page · ", theirs), theirs[:400]
