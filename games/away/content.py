@@ -172,10 +172,15 @@ def removed_context(notification) -> dict:
 
 
 def _decision(phase: str, kinds: set[str]) -> str:
-    if "revolution" in kinds:
-        return "revolution"
+    """What the player is asked, in words that tell nothing of their cards (emails are
+    forwarded, a push shows on a locked phone): a Dalmuti dealt both jesters hears of the
+    cards to give back, as every Dalmuti does; anyone else who may call a revolution of
+    "a decision before the first trick", as a Greater Peon asked in a first round without
+    taxes hears it, jesters or not."""
     if "give_back" in kinds:
         return "give_back"
+    if "revolution" in kinds:
+        return "before_play"
     if "trade" in kinds or "trade_card" in kinds:
         return "trade"
     return "play"

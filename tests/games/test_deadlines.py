@@ -140,7 +140,8 @@ def test_vacation_pauses_the_clock_and_the_table_sees_it(client, table):
         assert commands.enforce_deadlines(table.pk) == 0
     other = table.seats.exclude(pk=seat.pk).exclude(user=None).get()
     client.force_login(other.user)
-    assert "on vacation" in client.get(f"/t/{table.pk}/").content.decode()
+    # The seat's tags carry soft hyphens where they may break.
+    assert "on vacation" in client.get(f"/t/{table.pk}/").content.decode().replace("\u00ad", "")
     with time_machine.travel(timezone.now() + timedelta(days=2, minutes=61)):
         assert commands.enforce_deadlines(table.pk) >= 1
 

@@ -113,10 +113,12 @@ def test_an_open_page_shows_the_player_back_once_their_pause_ends(client, friend
         badge = '<span class="tag">away</span>'
     client.force_login(other.user)
     with time_machine.travel(back - timedelta(minutes=1), tick=False):
-        assert badge in client.get(f"/t/{game.pk}/").content.decode()
+        page = client.get(f"/t/{game.pk}/").content.decode()
+        # The seat's tags carry soft hyphens where they may break.
+        assert badge in page.replace("\u00ad", "")
     answer = _open_page_until(client, game, f"/t/{game.pk}/", back - timedelta(minutes=1),
                               _whole_second(back))
-    assert badge not in answer
+    assert badge not in answer.replace("\u00ad", "")
 
 
 def test_a_watchers_page_shows_a_player_back_from_vacation(client, friends):
@@ -129,5 +131,5 @@ def test_a_watchers_page_shows_a_player_back_from_vacation(client, friends):
     answer = _open_page_until(client, game, "/watch/back-from-vacation/",
                               back - timedelta(minutes=1),
                               _whole_second(back))
-    assert "on vacation" not in answer
+    assert "on vacation" not in answer.replace("\u00ad", "")
 
