@@ -70,6 +70,12 @@ class LoginForm(AuthenticationForm):
     this address, is locked."""
 
     locked_for = 0  # seconds
+    # Django's own says both fields may be case-sensitive: a username here is not.
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _("The username or the password is wrong (capitals count in the "
+                           "password)."),
+    }
 
     def clean(self):
         username = self.cleaned_data.get("username")

@@ -22,6 +22,7 @@ from dalmuti_site import channels
 from dalmuti_site.redirects import on_this_site
 from games.commands import delete_account as delete_the_account
 from games.commands import name_changed, set_away, set_profile_standing_orders
+from games.commands.notifications import unheard
 from games.core import background
 from games.read.account import tables_left
 from games.read.usual_group import usual_group_context
@@ -197,7 +198,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         if request.POST.get("back"):
             set_away(User.objects.get(pk=request.user.pk), None)
             messages.success(request, _("Welcome back: your clocks run again."))
-            return redirect("profile")
+            # From My games too: back to the page the player came from.
+            return redirect(on_this_site(request, request.POST.get("next")) or "profile")
         if request.POST.get("keep_email"):
             User.objects.filter(pk=request.user.pk).update(new_email="")
             messages.success(request, _("Your address stays %(email)s.")
@@ -257,6 +259,7 @@ def _profile_page(request: HttpRequest, user, form, channel_form, status: int = 
     errors) or none."""
     return render(request, "accounts/profile.html", {
         "form": form, "away_until": user.away_until if user.is_away() else None,
+        "unheard": unheard(user),
         "orders_form": StandingOrdersForm(instance=user),
         **usual_group_context(user),
         "channel_form": channel_form, "channel_current": user.channel_masked,

@@ -51,6 +51,12 @@ def channels_for(user) -> list[str]:
     return out
 
 
+def unheard(user) -> bool:
+    """Whether the player wants to be told (not "never") and nothing can tell them: devices
+    only with none switched on, an address not confirmed, no channel of their own."""
+    return user.notify != user.Notify.NEVER and not channels_for(user)
+
+
 def _wants(user, preference: str, channels: list[str] | None = None) -> bool:
     return user.notify == preference and bool(
         channels_for(user) if channels is None else channels)

@@ -112,6 +112,8 @@ def my_games(request):
         "finished": finished, "invitations": invitations, "lists_alone": lists,
         # Somebody new is offered a guided first game.
         "no_games": not seats,
+        # An absence set in the profile, with the way back from it.
+        "away_until": user.away_until if user.is_away() else None,
     })
 
 

@@ -9,6 +9,8 @@ from games.away.emails import (
     address_for_refusal_token,
     user_for_unsubscribe_token,
 )
+from games.commands.notifications import channels_for, unheard
+from games.models import Notification
 
 
 def _speak(request, language: str) -> None:
@@ -32,10 +34,15 @@ def unsubscribe(request, token: str):
     _speak(request, user.reading_language)
     if request.method == "POST":
         stop_emails(user)
-        return render(request, "games/unsubscribe.html", {"done": True, "subscriber": user})
+        return render(request, "games/unsubscribe.html", {
+            "done": True, "subscriber": user,
+            "unheard": unheard(user) or user.notify == user.Notify.NEVER})
     # A link opened again after it did its work: said, rather than asked again.
     already = user.notify == user.Notify.NEVER or user.notify_by == user.Channel.PUSH
-    return render(request, "games/unsubscribe.html", {"subscriber": user, "already": already})
+    # What still tells them once emails stop: their devices, their own channel.
+    others = [c for c in channels_for(user) if c != Notification.Channel.EMAIL]
+    return render(request, "games/unsubscribe.html", {"subscriber": user, "already": already,
+                                                      "unheard": not others})
 
 
 def stop_emails(user) -> None:

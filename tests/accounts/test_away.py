@@ -212,3 +212,23 @@ def test_the_day_set_comes_back_as_the_date_field_reads_it_in_every_language(
         assert _profile(client, user, away_until="2026-11-30").status_code == 302
         page = client.get("/accounts/profile/").content.decode()
     assert 'name="away_until" value="2026-11-30"' in page
+
+
+def test_my_games_says_the_player_is_away_and_takes_them_back_there(client, timed):
+    away = waiting_humans(timed)[0].user
+    with time_machine.travel(NOW, tick=False):
+        _profile(client, away, away_until="2026-11-26")
+        home = client.get("/").content.decode()
+        assert "You are away until the end of Nov. 26, 2026" in home
+        assert 'name="next" value="/"' in home
+        back = client.post("/accounts/profile/", {"back": "1", "next": "/"})
+        assert back.status_code == 302 and back.url == "/"
+        away.refresh_from_db()
+        assert not away.is_away()
+        home = client.get("/").content.decode()
+        assert "Welcome back: your clocks run again." in home
+        assert "You are away until" not in home
+        # A next address off the site leads to the profile instead.
+        _profile(client, away, away_until="2026-11-26")
+        back = client.post("/accounts/profile/", {"back": "1", "next": "https://evil.example/"})
+        assert back.url == "/accounts/profile/"

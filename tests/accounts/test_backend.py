@@ -70,6 +70,6 @@ def test_a_refused_password_is_checked_once(client, alice, monkeypatch, username
                         lambda self, raw: hashed.append("set") or set_password(self, raw))
     response = _log_in(client, username, "not the password")
     assert response.status_code == 200
-    assert "correct username and password" in response.content.decode()
+    assert "The username or the password is wrong" in response.content.decode()
     assert len(hashed) == 1
     assert SESSION_KEY not in client.session

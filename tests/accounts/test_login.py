@@ -57,7 +57,11 @@ def test_it_rejects_a_wrong_password(client, alice):
     response = _log_in(client, "alice", "wrong password")
     assert response.status_code == 200
     assert response.context["form"].has_error("__all__", "invalid_login")
-    assert 'role="alert"' in response.content.decode()
+    page = response.content.decode()
+    assert 'role="alert"' in page
+    # Usernames log in whatever their case: only the password's is said to matter.
+    assert "The username or the password is wrong (capitals count in the password)." in page
+    assert "Note that both fields may be case-sensitive" not in page
     assert not _is_logged_in(client, alice)
 
 
