@@ -22,7 +22,6 @@ install: $(STAMP)
 migrate: install
 	@mkdir -p var/mail
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py createcachetable
 
 ## make run: set everything up and serve the site at http://$(HOST):$(PORT)
 ## (HOST and PORT reach the settings too: SITE_URL follows them unless it is set)

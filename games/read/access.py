@@ -11,7 +11,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
-from games.models import Game, Removal, Seat
+from games.models import Game, Invitation, Removal, Seat
 from leagues.models import League, Replacement
 
 # Every page and every action at a table asks one of these first (compiled once).
@@ -67,10 +67,20 @@ class TakenOffTable(Exception):
         self.game = game
 
 
+class InvitedHere(Http404):
+    """No seat, but an invitation to this table: its page, asked for by its address, leads
+    to the seat offered (games.middleware); anything else is "no seat here", as ever."""
+
+    def __init__(self, game: Game):
+        super().__init__(_("You have no seat at this table."))
+        self.game = game
+
+
 def no_seat(user, game_id: int) -> NoReturn:
     """The answer to a user without a seat at the table: what happened to their seat if
-    an organiser gave it to a bot or the host took them off, else 404, whether or not the
-    table exists. Only someone who had the seat learns anything."""
+    an organiser gave it to a bot or the host took them off, the way to the seat offered
+    to someone invited, else 404, whether or not the table exists. Only someone who had
+    the seat, or is offered one, learns anything."""
     if user.pk is not None:
         replacement = (Replacement.objects.select_related("game")
                        .filter(game_id=game_id, user_id=user.pk).order_by("-created").first())
@@ -80,6 +90,10 @@ def no_seat(user, game_id: int) -> NoReturn:
                    .filter(game_id=game_id, user_id=user.pk).first())
         if removal is not None and not Removal.invited_again(game_id, user):
             raise TakenOffTable(removal.game)
+        invitation = (Invitation.objects.for_user(user).select_related("game")
+                      .filter(game_id=game_id).first())
+        if invitation is not None:
+            raise InvitedHere(invitation.game)
     raise Http404(_("You have no seat at this table."))
 
 

@@ -305,6 +305,8 @@ def test_a_full_tables_link_says_so_before_anyone_signs_up(client, alice, make_u
     playing = start_table(alice, bots=9, options={"rounds": 3})  # ten seats: no room
     page = client.get(f"/join/{playing.invite_token}/").content.decode()
     assert "This table is full" in page and "Sign up to take a seat" not in page
+    # Nothing to sign up for: the visitor is offered the way on.
+    assert 'href="/">Back to the home page</a>' in page and 'href="/rules/"' in page
     roomy = commands.create_table(alice, "Roomy", 6, {"rounds": 2})
     page = client.get(f"/join/{roomy.invite_token}/").content.decode()
     assert "Sign up to take a seat" in page and "This table is full" not in page
@@ -365,3 +367,19 @@ def test_the_host_withdraws_an_invitation_nobody_answered(
         answer = _invite(client, table, "someone@example.com")
     assert "too many invitations today" in answer.content.decode()
     assert [i.email for i in table.invitations.all()] == ["friend@example.com"]
+
+
+def test_an_invitee_opening_the_tables_address_is_led_to_take_the_seat(
+        client, alice, carol, mallory):
+    table = commands.create_table(alice, "Friday", 5, {})
+    commands.invite(table, alice, user=carol)
+    client.force_login(carol)
+    answer = client.get(f"/t/{table.pk}/")
+    assert answer.status_code == 302
+    assert answer.url == f"/join/{table.invite_token}/"
+    # Only a page asked for by its address: an action or an update is refused as before.
+    assert client.post(f"/t/{table.pk}/act/", {}).status_code == 404
+    assert client.get(f"/t/{table.pk}/", headers={"HX-Request": "true"}).status_code == 404
+    # Somebody not invited learns nothing, as ever.
+    client.force_login(mallory)
+    assert client.get(f"/t/{table.pk}/").status_code == 404
