@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from django.utils.formats import number_format
 
 WIDTH = 360
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 26
+# LEFT leaves room for the axis title ("manche", "Partie") ending where the numbers do.
+LEFT, RIGHT, TOP, BOTTOM = 56, 12, 12, 26
 
 
 @dataclass

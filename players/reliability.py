@@ -54,6 +54,8 @@ class Reliability:
     def basis(self) -> str:
         """What the figures are based on: "over the last 90 days, based on 212 turns in
         9 games"."""
+        if not self.turns:
+            return _("No turn played in the last %(days)d days.") % {"days": self.days}
         turns = ngettext("%(count)d turn", "%(count)d turns", self.turns) % {
             "count": self.turns}
         games = ngettext("%(count)d game", "%(count)d games", self.games) % {

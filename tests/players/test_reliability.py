@@ -109,3 +109,10 @@ def test_a_table_for_players_who_keep_their_turns(history, alice, bob, client):
     client.post(f"/t/{table.pk}/who-may-join/", {"min_on_time": "0"})
     client.force_login(alice)
     assert client.post(f"/join/{table.invite_token}/").status_code == 302
+
+
+def test_a_newcomers_page_says_no_turn_yet_rather_than_counting_zeros(alice, client):
+    client.force_login(alice)
+    page = client.get("/players/alice/").content.decode()
+    assert "No turn played in the last 90 days." in page
+    assert "based on 0 turns" not in page
