@@ -228,11 +228,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             if moving:
                 confirmation.send_link(user)
                 if confirmed:
+                    # The page's notice says where the link went and what holds till then.
                     confirmation.tell_old_address(user)
-                    messages.info(request, _(
-                        "We are sending a confirmation link to %(new)s: your address "
-                        "changes once you follow it. Until then your emails keep going to "
-                        "%(email)s.") % {"new": user.new_email, "email": user.email})
                 else:
                     messages.info(request, _("We are sending a confirmation link to "
                                              "%(email)s: follow it to get emails there.")

@@ -773,6 +773,24 @@ document.addEventListener("keydown", (event) => {
   }
 }
 
+// A page of several forms, each with its own button (the profile): leaving it, or sending
+// one of them, while another holds changes not sent, asks first (the browser's own
+// question), rather than lose what was typed there.
+{
+  const forms = document.querySelectorAll("form[data-keep-edits]");
+  if (forms.length) {
+    const changed = new Set();
+    for (const form of forms) {
+      form.addEventListener("input", () => changed.add(form));
+      form.addEventListener("change", () => changed.add(form));
+      form.addEventListener("submit", () => changed.delete(form));
+    }
+    window.addEventListener("beforeunload", (event) => {
+      if (changed.size) event.preventDefault();
+    });
+  }
+}
+
 // Sign-up: the new account gets the browser's time zone (editable later in the profile).
 {
   const zone = document.querySelector("input[type=hidden][name=time_zone]");

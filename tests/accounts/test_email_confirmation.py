@@ -58,6 +58,8 @@ def test_a_confirmed_address_stays_until_the_new_one_is_confirmed(client, after_
     assert (user.email, user.email_verified, user.new_email) == (old, True, "new@example.com")
     assert user.verified_email == old
     assert "Your new address new@example.com waits for you" in page
+    # Said once, in the notice that stays until it is confirmed, not again in a message.
+    assert page.count("keep going to") == 1
     to_new = [m for m in mail.outbox if m.to == ["new@example.com"]]
     to_old = [m for m in mail.outbox if m.to == [old]]
     assert len(to_new) == 1 and len(to_old) == 1

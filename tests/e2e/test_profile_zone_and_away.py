@@ -8,9 +8,10 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import translation
 from django.utils.formats import date_format
+from playwright.sync_api import expect
 
 from tests.e2e import harness
-from tests.helpers import PASSWORD
+from tests.helpers import PASSWORD, make_user
 
 pytestmark = pytest.mark.e2e
 
@@ -62,4 +63,31 @@ def test_the_browsers_zone_at_sign_up_then_away_and_back_in_the_profile(
     assert page.locator(".away-notice").count() == 0
     assert page.get_by_label("Away until").input_value() == ""
     assert problems == []
+    context.close()
+
+
+
+@pytest.fixture
+def nadia(live_server):
+    return make_user("nadia", display_name="Nadia")
+
+
+def test_a_name_typed_but_not_saved_is_not_lost_to_another_sections_button(
+        nadia, browser, live_server):
+    context = harness.new_context(browser, "phone")
+    page = context.new_page()
+    harness.log_in(page, live_server.url, "nadia")
+    page.goto(f"{live_server.url}/accounts/profile/")
+    page.get_by_label("Display name").fill("Nadia K.")
+    # Another section's button: the browser asks before the typed name is lost.
+    with page.expect_event("dialog") as asked:
+        page.locator("form[action$='standing-orders/'] button[type=submit]").click(
+            no_wait_after=True)
+    assert asked.value.type == "beforeunload"
+    asked.value.dismiss()  # stay on the page
+    expect(page.get_by_label("Display name")).to_have_value("Nadia K.")
+    # Saved with its own button, nothing is asked.
+    page.on("dialog", lambda dialog: pytest.fail(f"asked again: {dialog.type}"))
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_text("Your profile has been saved.")).to_be_visible()
     context.close()

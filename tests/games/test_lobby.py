@@ -299,3 +299,15 @@ def test_new_tables_are_offered_names_that_tell_them_apart(client, alice):
         names.append(form["name"].value())
         commands.create_table(alice, names[-1], 4, {})
     assert len(set(names)) == 3 and not any("Alice" in n for n in names)
+
+
+def test_the_seat_list_marks_the_readers_own_seat(client, alice, bob):
+    game = commands.create_table(alice, "Waiting", 5, {})
+    commands.join(game.pk, bob)
+    client.force_login(bob)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    seats = page[page.index('<ul class="seat-list">'):]
+    seats = seats[:seats.index("</ul>")]
+    bob_line = next(line for line in seats.split("<li>") if "Bob" in line)
+    alice_line = next(line for line in seats.split("<li>") if "Alice" in line)
+    assert "(you)" in bob_line and "(you)" not in alice_line and "(host)" in alice_line
