@@ -79,7 +79,9 @@ def my_actions(view: dict, name_of) -> dict:
     elif give_backs:
         out["pick"] = "give_back"
         usable = {c for cards in give_backs for c in cards}
-        out["give_back"] = {"count": view["taxes"]["to_give_back"]}
+        # The table's rule may leave no choice: the worst cards go back, confirmed.
+        out["give_back"] = {"count": view["taxes"]["to_give_back"],
+                            "worst": view["options"].get("tribute_return") == "worst"}
         if len(give_backs) == 1:
             checked = list(give_backs[0])
     elif out["trade_cards"]:

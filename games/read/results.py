@@ -3,6 +3,7 @@ standings, the scoreboard round by round, the last round's result and the seatin
 Each takes `name_of` (a player's name at the table)."""
 
 from games.core.words import card_name, title_name
+from games.engine.cards import title
 
 
 def standings(g: dict, by_player: dict, name_of, my_player) -> list[dict]:
@@ -62,15 +63,22 @@ def scoreboard(g: dict, name_of, my_player) -> dict:
 
 
 def result_rows(result: dict, name_of) -> dict:
+    """The last round's places, titles and points; and, when the next round's order is
+    not the order of going out (the master rule keeps anyone from rising more than one
+    position), the title each goes on with."""
     players = sorted(result["players"], key=lambda p: p["place"])
+    next_order = result.get("next_order") or []
+    next_title = {player: title_name(title(i, len(next_order)))
+                  for i, player in enumerate(next_order)}
     return {
         "round": result["round"],
         "rows": [
             {"place": p["place"], "name": name_of(p["player"]), "title": title_name(p["title"]),
-             "points": p["points"]}
+             "points": p["points"], "next_title": next_title.get(p["player"], "")}
             for p in players
         ],
         "revolution": result["revolution"],
+        "reordered": bool(next_order) and next_order != result.get("finish_order", next_order),
     }
 
 

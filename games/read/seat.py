@@ -451,6 +451,10 @@ def _trade(view: dict, name_of) -> dict | None:
         "to": name_of(seats[trade["to"]]) if trade["to"] is not None else "",
         "gave": cards_phrase(trade["gave"]) if trade["gave"] else "",
         "received": cards_phrase(trade["received"]) if trade["received"] else "",
+        # The reader's own card, chosen while the other's is not yet.
+        "choice": cards_phrase([trade["choice"]]) if trade.get("choice") is not None else "",
+        # The table's rule: each gives a card of their choice, or a random one goes.
+        "kind": view["options"].get("merchant_trade", "off"),
     }
 
 

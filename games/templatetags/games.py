@@ -346,6 +346,8 @@ def taxes_panel(context, compact: bool = False) -> str:
     taxes = context["taxes"]
     values = {
         "compact": bool(compact),
+        # The table's rule: the Dalmutis give back cards of their choice, or their worst.
+        "worst": context["game"].options.get("tribute_return") == "worst",
         "taxes": {
             "status": str(taxes["status"]),
             "exchanges": [{"from": str(e["from"]), "to": str(e["to"]), "count": int(e["count"])}

@@ -25,7 +25,20 @@ def test_an_open_ended_game_says_so_and_only_the_host_can_end_it(client, game, a
     game.refresh_from_db()
     assert not game.engine_state().ending
     client.force_login(alice)
-    assert "End the game after this round" in client.get(f"/t/{game.pk}/").content.decode()
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    # In sight above the standing orders' panel, not folded away in it: it is how the
+    # game ends.
+    assert page.count("End the game after this round") == 1
+    assert page.index("End the game after this round") < page.index('<details class="orders"')
+
+
+def test_a_game_with_an_end_keeps_the_early_end_in_the_hosts_panel(client, alice, bob):
+    game = start_table(alice, [bob], bots=2, options={"rounds": 3})
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert page.count("End the game after this round") == 1
+    assert page.index("End the game after this round") > page.index('<details class="orders"')
+    assert "As the host you can end the game early." in page
 
 
 def test_the_host_ends_it_after_the_round_in_play(client, game, alice):
@@ -55,5 +68,5 @@ def test_a_game_without_points_shows_no_points(client, alice, bob):
     game = play_until(game, lambda g: False)
     client.force_login(alice)
     page = client.get(f"/t/{game.pk}/").content.decode()
-    assert "rounds as Great Dalmuti" in page or "round as Great Dalmuti" in page
+    assert "rounds finished first" in page or "round finished first" in page
     assert " points</span>" not in page and "0 points" not in page

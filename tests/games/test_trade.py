@@ -2,6 +2,7 @@
 
 import pytest
 
+from games.core.words import cards_phrase
 from tests.helpers import form_for, play_until, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
@@ -19,6 +20,9 @@ def test_the_best_placed_merchant_is_offered_the_trade(client, table):
     client.force_login(chooser.user)
     page = client.get(f"/t/{table.pk}/").content.decode()
     assert "As the best placed Merchant you may trade" in page
+    # The table's kind of trade, said with the offer and to everyone.
+    assert "Each of you gives a card of your choice, at the same time." in page
+    assert "If they trade, each gives a card of their choice" in page
     assert page.count('name="partner"') == 2  # the other Merchant, and "No trade"
 
 
@@ -49,6 +53,10 @@ def test_the_two_merchants_each_choose_a_card_and_only_they_see_them(client, tab
         card = next(a for a in table.engine_state().view(seat.player)["legal_actions"])
         client.post(f"/t/{table.pk}/act/", form_for(card, table.awaiting[str(seat.player)][0]))
         table.refresh_from_db()
+        if seat is traders[0]:
+            # Waiting for the other's card, the first says which one they chose.
+            page = client.get(f"/t/{table.pk}/").content.decode()
+            assert f"You chose to give {cards_phrase([card['card']])}." in page
     client.force_login(traders[0].user)
     page = client.get(f"/t/{table.pk}/").content.decode()
     assert "traded a card" in page and "You gave" in page and "You received" in page
@@ -58,3 +66,13 @@ def test_the_two_merchants_each_choose_a_card_and_only_they_see_them(client, tab
     trade_box = trade_box.split("</div>")[0]
     assert "traded a card" in trade_box
     assert "You gave" not in trade_box and "You received" not in trade_box
+
+
+def test_a_random_trade_says_so(client, make_user):
+    users = [make_user(name) for name in ("gus", "hal", "ivy", "jon", "kim", "lou")]
+    game = play_until(start_table(users[0], users[1:], options={"merchant_trade": "random"}),
+                      lambda g: g.engine_state().round.phase == "trade")
+    client.force_login(waiting_humans(game)[0].user)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "A random card goes each way." in page
+    assert "If they trade, a random card goes each way (never a Jester)." in page

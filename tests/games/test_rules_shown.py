@@ -1,0 +1,81 @@
+"""The rules the host chose stay in sight: on the join page before a seat is taken, and
+on the game page, folded, for players and watchers, the whole game long (the same list
+as the lobby's)."""
+
+import pytest
+
+from games import commands
+from tests.helpers import play_out, play_until, start_table
+
+pytestmark = pytest.mark.django_db
+
+CHOSEN = {"rounds": 2, "tribute_return": "worst", "merchant_trade": "chosen",
+          "master_rule": True, "philanthropic": "per_position"}
+SAID = ("The Dalmutis give back their worst cards", "Merchant trade: chosen cards",
+        "Master rule: nobody rises more than one position per round",
+        "Philanthropic scoring: a point per position the Peon rose", "2 rounds")
+
+
+def _rules(page: str) -> str:
+    start = page.index("Rules at this table")
+    return page[start:start + 4000]
+
+
+def test_the_game_page_keeps_the_rules_in_a_folded_panel(client, alice, bob):
+    game = start_table(alice, [bob], bots=4, options=CHOSEN)
+    client.force_login(bob)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert '<details class="panel rules-panel"><summary>Rules at this table</summary>' in page
+    assert all(said in _rules(page) for said in SAID), _rules(page)
+    game.watch_token = "rules-watch"
+    game.save(update_fields=["watch_token"])
+    client.logout()
+    watched = client.get("/watch/rules-watch/").content.decode()
+    assert all(said in _rules(watched) for said in SAID)
+    # And once it is over.
+    play_out(game)
+    client.force_login(bob)
+    assert all(said in _rules(client.get(f"/t/{game.pk}/").content.decode()) for said in SAID)
+
+
+def test_the_join_page_says_the_rules_before_a_seat_is_taken(client, alice):
+    game = commands.create_table(alice, "Options", 7, CHOSEN)
+    page = client.get(f"/join/{game.invite_token}/").content.decode()
+    assert all(said in _rules(page) for said in SAID)
+
+
+@pytest.mark.parametrize("great_revolution", ["declared", "at_once"])
+def test_a_first_round_without_taxes_says_what_the_table_waits_for(
+        client, alice, bob, carol, dave, great_revolution):
+    # Four people: the Greater Peon is a person, whom the table waits for (a seed where
+    # the deal makes no Great Revolution at once).
+    game = start_table(alice, [bob, carol, dave], seed=3, options={
+        "first_round_taxes": False, "great_revolution": great_revolution})
+    assert game.engine_state().round.phase == "taxes"
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "The first round has no taxes." in page
+    said = "Before the first trick, the Greater Peon may call a Great Revolution."
+    assert (said in page) == (great_revolution == "declared")
+
+
+def test_a_round_result_says_how_the_master_rule_and_philanthropy_weigh(client, alice, bob):
+    game = start_table(alice, [bob], bots=5, seed=11, options={
+        "rounds": 3, "master_rule": True, "philanthropic": "per_position"})
+    game = play_until(game, lambda g: len(g.engine_state().results) >= 1)
+    result = game.engine_state().results[-1]
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "Philanthropic scoring: the Great Dalmuti’s points include one per position" in page
+    # Seed 11: the master rule holds somebody back, the next order is not the finish.
+    assert result["next_order"] != result["finish_order"]
+    assert "Title next round" in page
+    assert "Master rule: nobody rises more than one position per round, so" in page
+
+
+def test_without_those_rules_the_result_says_neither(client, alice, bob):
+    game = start_table(alice, [bob], bots=5, seed=11, options={"rounds": 3})
+    game = play_until(game, lambda g: len(g.engine_state().results) >= 1)
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "Title next round" not in page and "Philanthropic scoring:" not in page
