@@ -1,0 +1,33 @@
+"""A round's result with every column it can have (the master rule adds the titles of
+the next round) stays within a phone's screen, in the languages whose words run longest,
+and says what the master rule and philanthropic scoring did."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e import harness
+from tests.helpers import make_user, play_until, start_table
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def table(live_server):
+    mo = make_user("mo", display_name="Mo")
+    game = start_table(mo, [], bots=4, seed=11, options={
+        "rounds": 3, "master_rule": True, "philanthropic": "per_position"})
+    return play_until(game, lambda g: len(g.engine_state().results) >= 1).pk
+
+
+@pytest.mark.parametrize("code", ["de", "fr"])
+def test_the_round_result_fits_a_phone(table, browser, live_server, code, screenshots):
+    context = harness.new_context(browser, "phone", extra_http_headers={"Accept-Language": code})
+    page = context.new_page()
+    harness.log_in(page, live_server.url, "mo")
+    page.goto(f"{live_server.url}/t/{table}/")
+    page.locator("#panels details.panel summary").first.click()
+    result = page.locator("#panels .round-result")
+    expect(result.locator("th.title-next")).to_be_visible()
+    assert not harness.wider_than_screen(page)
+    result.screenshot(path=str(screenshots / f"round-result-phone-{code}.png"))
+    context.close()
