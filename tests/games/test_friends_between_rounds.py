@@ -316,6 +316,9 @@ def test_the_unsubscribe_page_speaks_the_language_of_the_email(client, bob, chos
     pages'): the page it opens speaks it too, whatever the browser that opens it says."""
     bob.language, bob.page_language = chosen, page_language
     bob.save()
+    # A device switched on: the page says it stays so (without one: that nothing would).
+    PushSubscription.objects.create(user=bob, endpoint="https://push.example.com/bob",
+                                    p256dh="k", auth="a")
     token = unsubscribe_url(bob).rsplit("/", 2)[-2]
     words = {"de": "Benachrichtigungen auf deinen Geräten", "fr": "Les notifications sur vos"}
     expected = words[chosen or page_language]

@@ -187,7 +187,7 @@ def test_the_player_page_is_for_members_only(client, people, league):
     ("en", ("Open tables", "You are invited: take your seat", "Ask anna for an invitation.",
             "In play", "Round 1", "Finished")),
     ("de", ("Offene Tische", "Du bist eingeladen: Nimm Platz",
-            "Bitte anna um eine Einladung.", "Läuft", "Runde 1", "Beendet")),
+            "Bitte anna um eine Einladung.", "Laufende Partien", "Runde 1", "Beendet")),
 ])
 def test_the_league_page_lists_its_open_tables_and_its_games(
         client, people, league, season, language, words):
