@@ -16,7 +16,7 @@ TITLES = ["great_dalmuti", "lesser_dalmuti", "merchant", "lesser_peon", "greater
 
 def _view(*legal, seat: int = 0) -> dict:
     return {"legal_actions": list(legal), "hand": HAND, "taxes": {"to_give_back": 2},
-            "seats": [], "seat": seat, "titles": TITLES}
+            "seats": [], "seat": seat, "titles": TITLES, "options": {}}
 
 
 GIVE_BACKS = [{"type": "give_back", "cards": [a, b]} for a, b in ((11, 12), (8, 8), (12, 12))]
