@@ -34,7 +34,7 @@ def test_the_revolution_is_asked_first_and_the_hand_shown_as_dealt():
 def test_once_quiet_the_cards_to_give_back_are_asked():
     actions = my_actions(_view(*GIVE_BACKS), str)
     assert not actions["revolution_offer"]
-    assert actions["pick"] == "give_back" and actions["give_back"] == {"count": 2}
+    assert actions["pick"] == "give_back" and actions["give_back"] == {"count": 2, "worst": False}
     jesters = [card for card in actions["hand_cards"] if card["rank"] == 13]
     assert jesters and not any(card["ok"] for card in jesters)
 
