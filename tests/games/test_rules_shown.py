@@ -79,3 +79,13 @@ def test_without_those_rules_the_result_says_neither(client, alice, bob):
     client.force_login(alice)
     page = client.get(f"/t/{game.pk}/").content.decode()
     assert "Title next round" not in page and "Philanthropic scoring:" not in page
+
+
+def test_a_finished_games_last_result_names_no_next_round(client, alice, bob):
+    game = play_out(start_table(alice, [bob], bots=5, seed=11, options={
+        "rounds": 1, "master_rule": True}))
+    result = game.engine_state().results[-1]
+    assert result["next_order"] != result["finish_order"]  # seed 11, as above
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "Result of round 1" in page and "Title next round" not in page
