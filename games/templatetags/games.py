@@ -338,6 +338,22 @@ def seating_draw_panel(context) -> str:
 
 
 @register.simple_tag(takes_context=True)
+def rules_at_table(context) -> str:
+    """A table's rules and clock (games/_rules_at_table.html): on every page of its table,
+    the same all game long, so drawn once per process for what they say
+    (dalmuti_site.drawings), from exactly these values."""
+    game = context["game"]
+    values = {"game": {
+        "options": game.options, "turn_limit": game.turn_limit,
+        "get_turn_limit_display": str(game.get_turn_limit_display()),
+        "bank_reserve": game.bank_reserve,
+        "get_bank_reserve_display": str(game.get_bank_reserve_display()),
+        "hints_allowed": bool(game.hints_allowed),
+    }}
+    return drawn_once("games/_rules_at_table.html", values, context)
+
+
+@register.simple_tag(takes_context=True)
 def taxes_panel(context, compact: bool = False) -> str:
     """The round's taxes (games/table/_taxes.html), on the felt while they are paid
     (`compact`) and folded among the panels for the rest of the round: drawn once per
