@@ -68,29 +68,31 @@ def _told(user) -> list[str]:
     return bodies + pushes
 
 
+def _hears(user, expected: str) -> None:
+    """Everything the player was told says `expected`, and nothing of jesters or of a
+    revolution."""
+    for said in _told(user):
+        assert not any(word in said.lower() for word in TOLD), said
+        assert expected in said, said
+
+
 @pytest.mark.parametrize("holder", [MERCHANT, LESSER_PEON, GREATER_PEON])
 def test_a_holder_who_is_no_dalmuti_hears_of_a_decision_and_nothing_of_jesters(holder):
     _game, users = _dealt(f"h{holder}", holder)
-    for said in _told(users[holder]):
-        assert not any(word in said.lower() for word in TOLD), said
-        assert "A decision awaits you before the first trick" in said, said
+    _hears(users[holder], "A decision awaits you before the first trick")
 
 
 @pytest.mark.parametrize("holder", [GREAT_DALMUTI, LESSER_DALMUTI])
 def test_a_dalmuti_holding_both_hears_what_every_dalmuti_hears(holder):
     _game, users = _dealt(f"d{holder}", holder)
-    for said in _told(users[holder]):
-        assert not any(word in said.lower() for word in TOLD), said
-        assert "Choose the cards you give back in the taxes." in said, said
+    _hears(users[holder], "Choose the cards you give back in the taxes.")
 
 
 @pytest.mark.parametrize("holds", [True, False])
 def test_a_greater_peon_asked_in_a_first_round_hears_the_same_with_or_without_them(holds):
     _game, users = _dealt(f"p{holds}", GREATER_PEON if holds else None,
                           first_round_taxes=False)
-    for said in _told(users[GREATER_PEON]):
-        assert not any(word in said.lower() for word in TOLD), said
-        assert "A decision awaits you before the first trick" in said, said
+    _hears(users[GREATER_PEON], "A decision awaits you before the first trick")
 
 
 JESTERS_AND_REVOLUTIONS = {
