@@ -50,7 +50,7 @@ def message(notification: Notification) -> dict:
             games = games_waiting_for(user)
             title = render_to_string("emails/daily-subject.txt", {"games": games})
             body = ", ".join(g.name for g in games)
-            return {"title": _squash(title), "body": body, "url": reverse("home"),
+            return {"title": one_line(title), "body": body, "url": reverse("home"),
                     "tag": "daily"}
         if kind == Kind.LAPSING:
             invitation = Invitation.objects.select_related("game", "invited_by").get(
@@ -58,35 +58,35 @@ def message(notification: Notification) -> dict:
             context = {"game": invitation.game, "host": invitation.invited_by,
                        "lapses": invitation.lapses}
             title = render_to_string("emails/lapsing-subject.txt", context)
-            return {"title": _squash(title), "body": _("Take your seat before then."),
+            return {"title": one_line(title), "body": _("Take your seat before then."),
                     "url": reverse("join", args=[invitation.game.invite_token]),
                     "tag": f"invitation-{invitation.pk}"}
         if kind == Kind.MENTION:
             context = mention_context(notification)
             title = render_to_string("emails/mention-subject.txt", context)
-            return {"title": _squash(title),
-                    "body": _squash(f"{context['speaker']}: {context['said']}"),
+            return {"title": one_line(title),
+                    "body": one_line(f"{context['speaker']}: {context['said']}"),
                     "url": game.get_absolute_url() + "?chat=open#chat",
                     "tag": f"talk-{game.pk}"}
         if kind == Kind.REPLACED:
             context = replaced_context(notification)
             title = render_to_string("emails/replaced-subject.txt", context)
             body = context["replacement"].reason or _("The game goes on without you.")
-            return {"title": _squash(title), "body": _squash(body),
+            return {"title": one_line(title), "body": one_line(body),
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
         if kind == Kind.REMOVED:
             title = render_to_string("emails/removed-subject.txt", removed_context(notification))
             body = _("To sit at it again, ask them to invite you again.")
-            return {"title": _squash(title), "body": body,
+            return {"title": one_line(title), "body": body,
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
         if kind == Kind.CLOSED:
             context = closed_context(notification)
             title = render_to_string("emails/closed-subject.txt", context)
-            return {"title": _squash(title), "body": _squash(context["reason"]),
+            return {"title": one_line(title), "body": one_line(context["reason"]),
                     "url": reverse("home"), "tag": f"game-{game.pk}"}
         if kind == Kind.HOSTING:
             title = render_to_string("emails/hosting-subject.txt", hosting_context(notification))
-            return {"title": _squash(title), "body": _("Start it once everyone is seated."),
+            return {"title": one_line(title), "body": _("Start it once everyone is seated."),
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
         if kind == Kind.EXPIRING:
             context = {"game": game, "closes": game.created + timedelta(days=OPEN_TABLE_DAYS)}
@@ -108,7 +108,7 @@ def message(notification: Notification) -> dict:
             else:
                 body = _("Open the table to see it.")
         title = render_to_string(f"emails/{kind}-subject.txt", context)
-    return {"title": _squash(title), "body": _squash(body),
+    return {"title": one_line(title), "body": one_line(body),
             "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
 
 
@@ -117,10 +117,6 @@ def payload(notification: Notification) -> dict:
     that the service worker can set the installed app's badge while no page is open. Only
     the player's own count: nothing about anyone else."""
     return {**message(notification), "awaiting": tables_awaiting(notification.user)}
-
-
-def _squash(text: str) -> str:
-    return one_line(text)
 
 
 def send_notification(notification: Notification) -> int:
