@@ -194,3 +194,26 @@ def test_the_daily_summary_of_one_table_is_told_in_the_readers_language_and_zone
     assert "Hallo Bob," in body and "Dieser Tisch wartet auf dich:" in body
     assert "- Freitag:" in body and f"/t/{game.pk}/" in body
     assert "EST" in body or "EDT" in body
+
+
+def test_the_holder_of_both_jesters_is_asked_by_mail_in_their_language_and_zone_unnamed(
+        mail_server):
+    """Over the wire, in German and Tokyo's time: a decision before the first trick, and
+    nothing of jesters or a revolution (an email is forwarded, read on shared screens)."""
+    from tests.games.test_decision_words import MERCHANT, _dealt
+
+    _game, users = _dealt("smtp", MERCHANT)
+    holder = users[MERCHANT]
+    holder.language, holder.time_zone = "de", "Asia/Tokyo"
+    holder.save(update_fields=["language", "time_zone"])
+    mail_server.refusals = mail_server.refused + 1
+    due = timezone.now() + timedelta(hours=1)
+    outcomes = _deliver_due(due) + _deliver_due(due)
+    assert outcomes.count("refused") == 1 and outcomes.count("sent") >= 2
+
+    (message,) = _received(mail_server, holder)
+    body = _text(message)
+    assert "Vor dem ersten Stich wartet eine Entscheidung auf dich." in body
+    assert "JST" in body  # the time the decision runs out, in the reader's zone
+    for word in ("narr", "joker", "jester", "revolution"):
+        assert word not in body.lower() and word not in message["Subject"].lower()
