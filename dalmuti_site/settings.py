@@ -298,6 +298,11 @@ SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
 # A bot decision that takes longer than this (seconds) is replaced by the next simpler
 # bot's (the expert's own budget is half a second a move).
 BOT_DECISION_SECONDS = envfloat("BOT_DECISION_SECONDS", "5")
+# A person dealt both jesters may call a revolution until the Dalmutis have chosen what
+# they give back: bots that are Dalmutis wait this long after the deal (seconds; a quarter
+# of the time per turn when that is longer, up to an hour) at a table where a person
+# plays. 0: they choose at once (the test suite's default).
+REVOLUTION_WINDOW_SECONDS = envint("REVOLUTION_WINDOW_SECONDS", "20")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite locks the whole database for a transaction (bots decide and reviews judge
     # outside theirs): a busy site's queue of writes (moves, a review's verdicts, an

@@ -159,8 +159,20 @@ def _sender(task, queue: str | None = None):
     return send
 
 
-background.register("play_bots", _sender(play_bots, BOT_PLAY_QUEUE))
-background.register("bot_reply", _sender(play_bots, REPLY_QUEUE))
+def _sender_at(task, queue: str | None = None):
+    def send(when, *args):
+        # Without a broker a task runs at once, whatever its time: the pages that ask at
+        # that time and the sweep do the work then instead.
+        if not settings.CELERY_TASK_ALWAYS_EAGER:
+            task.apply_async(args=args, queue=queue, eta=when)
+
+    return send
+
+
+background.register("play_bots", _sender(play_bots, BOT_PLAY_QUEUE),
+                    _sender_at(play_bots, BOT_PLAY_QUEUE))
+background.register("bot_reply", _sender(play_bots, REPLY_QUEUE),
+                    _sender_at(play_bots, REPLY_QUEUE))
 background.register("send_notification", _sender(send_notification))
 
 

@@ -41,7 +41,14 @@ def pytest_configure(config):
     worker never takes the other's tasks and their caches never meet, and a folder of its
     own for the static files its production servers collect. pytest-django gives each its
     own test database. Done before anything connects; servers started by the tests inherit
-    it through the environment."""
+    it through the environment.
+
+    Bots that are Dalmutis choose what they give back as soon as they may, here and in
+    the servers the tests start: the tests of their hold after the deal (a person dealt
+    both jesters has the time to call a revolution) set REVOLUTION_WINDOW_SECONDS
+    themselves."""
+    settings.REVOLUTION_WINDOW_SECONDS = 0
+    os.environ["REVOLUTION_WINDOW_SECONDS"] = "0"
     name = os.getenv("PYTEST_XDIST_WORKER", "")
     if not name.startswith("gw") or name == "gw0":
         return

@@ -43,6 +43,7 @@ from .moves import (
     set_standing_orders,
     standing_order_action,
     wake_bots,
+    wake_held_bots,
 )
 from .notifications import set_talk_notices
 from .seats import (
@@ -94,5 +95,5 @@ __all__ = [
     "set_standing_orders", "set_talk_notices", "set_watchable",
     "standing_order_action", "start", "taken_off", "try_channel", "start_vacation",
     "take_seat_back",
-    "vote_stand_in", "wake_bots", "invite_group", "open_table_with",
+    "vote_stand_in", "wake_bots", "wake_held_bots", "invite_group", "open_table_with",
 ]

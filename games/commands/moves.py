@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import background
+from games.core.clock import dalmutis_hold_until
 from games.core.turns import trick_key
 from games.core.words import illegal_move_message
 
@@ -53,6 +54,10 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
             if already_recorded(game, user, action, turn):
                 raise Rejected(_("Your move was already recorded; nothing more was changed."),
                                409)
+            if isinstance(action, engine.Revolution) and _decision_closed(game, seat):
+                # Said to the holder alone: nobody else sent a decision on a revolution.
+                raise Rejected(_("Too late: the Dalmutis had chosen the cards they give "
+                                 "back, and the round goes on without a revolution."), 409)
         if waiting is None:
             raise Rejected(_("It is not your turn; nothing was changed."), 409)
         if waiting.token != turn:
@@ -77,6 +82,13 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
     # for whoever shows the table next.
     game.seats_after = seats
     return game
+
+
+def _decision_closed(game: Game, seat: Seat) -> bool:
+    """Whether this round's decision on a revolution was closed on the seat's player by
+    the Dalmutis' choices (see `run_automatic`)."""
+    return game.actions.filter(round_number=game.round_number, player=seat.player,
+                               kind="revolution", by="closed").exists()
 
 
 def already_recorded(game: Game, user, action: engine.Action, turn: int) -> bool:
@@ -115,8 +127,9 @@ def play_bot_move(game_id: int, seq: int | None = None) -> bool:
         game = Game.objects.filter(pk=game_id).first()
         if game is None or not game.is_playing or (seq is not None and game.seq != seq):
             return False
+        state, seats = game.engine_state(), list(game.seats.all())
         candidates = [(seat, view) for seat, view in
-                      _bots_to_move(game.engine_state(), list(game.seats.all()))
+                      _bots_to_move(state, seats, _held(game, state, seats))
                       if seat.pk not in failed]
         if not candidates:
             if failed:
@@ -140,7 +153,8 @@ def play_bot_move(game_id: int, seq: int | None = None) -> bool:
             state = locked.engine_state()
             # The same record, and still this bot's to decide (a person may have come back
             # to their seat, or gone on vacation, meanwhile).
-            still = next((s for s, v in _bots_to_move(state, list(locked.seats.all()))
+            seats = list(locked.seats.all())
+            still = next((s for s, v in _bots_to_move(state, seats, _held(locked, state, seats))
                           if s.pk == seat.pk and s.bot_to_play == seat.bot_to_play
                           and v == view), None)
             if still is None:
@@ -221,15 +235,25 @@ def _bot_view(state: engine.Game, player: int) -> dict | None:
     return view
 
 
-def _bots_to_move(state: engine.Game, seats: list[Seat]) -> list[tuple[Seat, dict]]:
-    """Every bot with something to decide now, with its view, in seat order."""
+def _bots_to_move(state: engine.Game, seats: list[Seat], held: bool = False
+                  ) -> list[tuple[Seat, dict]]:
+    """Every bot with something to decide now, with its view, in seat order. `held`: the
+    Dalmutis' choice of what to give back waits (`_held`)."""
     bots = {s.player: s for s in seats if s.played_by_bot}
     found = []
     for player in sorted(p for p in state.awaiting_players if p in bots):
         view = _bot_view(state, player)
-        if view is not None:
+        if view is not None and not (
+                held and any(a["type"] == "give_back" for a in view["legal_actions"])):
             found.append((bots[player], view))
     return found
+
+
+def _held(game: Game, state: engine.Game, seats: list[Seat], now=None) -> bool:
+    """Whether the bots that are Dalmutis still hold their choice of what to give back, so
+    that a person dealt both jesters has time to call a revolution (clock.revolution_window)."""
+    until = dalmutis_hold_until(game, state, seats)
+    return until is not None and until > (now or timezone.now())
 
 
 def bot_move(game: Game, state: engine.Game, seats: list[Seat]):
@@ -241,7 +265,7 @@ def bot_move(game: Game, state: engine.Game, seats: list[Seat]):
     return seat, _decide(game, seat, view).action
 
 
-def bots_awaited(game: Game, seats: list[Seat] | None = None) -> bool:
+def bots_awaited(game: Game, seats: list[Seat] | None = None, now=None) -> bool:
     """Whether a bot has something to decide now."""
     if not game.is_playing:
         return False
@@ -249,18 +273,35 @@ def bots_awaited(game: Game, seats: list[Seat] | None = None) -> bool:
     bot_players = {str(s.player) for s in seats if s.played_by_bot}
     if not any(p in bot_players for p in game.awaiting):
         return False
-    return bool(_bots_to_move(game.engine_state(), seats))
+    state = game.engine_state()
+    return bool(_bots_to_move(state, seats, _held(game, state, seats, now)))
 
 
 def wake_bots(game: Game, seats: list[Seat] | None = None) -> None:
     """If a bot has something to decide, have the workers play it once this commits: as a
     reply (the workers' own queue, never behind other tables' bot-only stretches) where a
-    person plays at the table, else as bot-only play. Call it last in the transaction:
-    the work names the table's record as it is now. `seats`: the table's seats as they
-    are now, if the caller has them."""
+    person plays at the table, else as bot-only play; if the Dalmutis' choice is held
+    (`_held`), when the hold ends. Call it last in the transaction: the work names the
+    table's record as it is now. `seats`: the table's seats as they are now, if the
+    caller has them."""
     seats = seats if seats is not None else list(game.seats.all())
     if bots_awaited(game, seats):
         background.after_commit(bot_work(seats), game.pk, game.seq)
+    elif game.is_playing and (until := dalmutis_hold_until(game, game.engine_state(), seats)):
+        # Without a broker the open pages ask at that time (seat.changes_with_time) and
+        # the page wakes them (`wake_held_bots`); the sweep is the safety net of both.
+        background.after_commit_at(until, bot_work(seats), game.pk, game.seq)
+
+
+def wake_held_bots(game: Game) -> bool:
+    """The bots whose hold has ended move now, if nothing sent them yet (a page asks at
+    that time): the work is for this point of the record, so a second copy does nothing.
+    Whether work was sent (without a broker, done)."""
+    seats = list(game.seats.all())
+    if not bots_awaited(game, seats):
+        return False
+    background.after_commit(bot_work(seats), game.pk, game.seq)
+    return True
 
 
 def bot_work(seats: list[Seat]) -> str:
@@ -311,7 +352,7 @@ def bots_due(game: Game, now=None) -> bool:
     waits = [wait for player, wait in game.waits().items() if player in bots]
     if not waits or min(wait.since for wait in waits) > now - BOT_STALL:
         return False
-    if not bots_awaited(game, seats):
+    if not bots_awaited(game, seats, now):
         return False
     failing = cache.get(_failing_key(game.pk))
     return not (failing and failing["seq"] == game.seq and failing["retry"] > now)
@@ -407,6 +448,14 @@ def run_automatic(game: Game, state: engine.Game, seats: list[Seat] | None = Non
                 if action is not None:
                     state = apply_one(game, player, action, "standing_order",
                                       humans[player].user, state)
+                    break
+                if _revolution_due(state, player) and player not in state.publicly_awaited:
+                    # The Dalmutis have chosen and a person still decides in private: the
+                    # time to call a revolution is over (the table never waits on that
+                    # decision alone, which would tell everybody that somebody holds both
+                    # jesters; a bot decides at this moment, see _bot_view).
+                    state = apply_one(game, player, engine.Revolution(False), "closed", None,
+                                      state)
                     break
             elif player in bots and _revolution_due(state, player):
                 seat = bots[player]

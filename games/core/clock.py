@@ -26,9 +26,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from games import engine
 from games.models import Game, Pause, Seat, Wait
 
 TIMEOUTS_BEFORE_STAND_IN = 3
@@ -246,3 +248,51 @@ def some_deadline_passed(awaiting: dict, now: datetime | None = None) -> bool:
             if wait.deadline <= now_iso:
                 return True
     return False
+
+
+def revolution_window(game: Game) -> timedelta:
+    """How long after the deal a person dealt both jesters has, at the least, to call a
+    revolution: the bots that are Dalmutis hold their choice of what to give back so long
+    (a person who is a Dalmuti takes the time they take). The holder may decide until the
+    Dalmutis have chosen, never after: a table that waited on that decision alone would
+    tell everybody that somebody holds both jesters (games.commands.moves closes it)."""
+    least = timedelta(seconds=settings.REVOLUTION_WINDOW_SECONDS)
+    if not least:
+        return least
+    return max(least, min(Rules.of(game).per_turn / 4, timedelta(hours=1)))
+
+
+def dalmutis_hold_until(game: Game, state: engine.Game, seats: Iterable[Seat]
+                        ) -> datetime | None:
+    """Until when the bots that are Dalmutis still to choose what they give back hold
+    their choice (`revolution_window` after the deal), at a table where a person plays;
+    None if they do not. Read from what every spectator knows (the Dalmutis the table is
+    seen to wait for, who plays each seat, when the deal came), never from the jesters: a
+    hold that came with them would tell where they are."""
+    if not game.is_playing or state.round.phase != "taxes":
+        return None
+    seats = list(seats)
+    window = revolution_window(game)
+    if not window or all(seat.played_by_bot for seat in seats):
+        return None
+    if state.view(None)["taxes"]["status"] != "pending":
+        return None
+    bots = {seat.player for seat in seats if seat.played_by_bot}
+    waits = game.waits()
+    began = [waits[p].since for p in state.publicly_awaited if p in bots and p in waits]
+    return min(began) + window if began else None
+
+
+def dalmutis_hold_may_have_ended(game: Game, state: engine.Game,
+                                 now: datetime | None = None) -> bool:
+    """A cheap check on the row alone, for the pages: whether the Dalmutis the table is
+    seen to wait for began their wait a `revolution_window` ago or more (the bots among
+    them may have held their choice until now; `dalmutis_hold_until` says)."""
+    if not game.is_playing or state.round.phase != "taxes":
+        return False
+    window = revolution_window(game)
+    if not window:
+        return False
+    waits = game.waits()
+    began = [waits[p].since for p in state.publicly_awaited if p in waits]
+    return bool(began) and min(began) + window <= (now or timezone.now())

@@ -293,6 +293,10 @@ def move_sentence(event: dict, name_of, by: str = "", actor: int | None = None,
         if kind == "give_back_chosen":
             return _("%(player)s has chosen the cards to give back by your standing order") % {
                 "player": who}
+    elif by == "closed" and kind == "revolution_declined":
+        # Only the holder reads this line (the event is theirs alone).
+        return _("The Dalmutis chose what they give back before you decided: you kept your "
+                 "two Jesters to yourself.")
     return event_sentence(event, name_of)
 
 

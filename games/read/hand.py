@@ -69,6 +69,9 @@ def my_actions(view: dict, name_of) -> dict:
     # what their own does.
     out["great_revolution"] = out["revolution_offer"] and view["seat"] is not None \
         and view["titles"][view["seat"]] == "greater_peon"
+    # Asked while the Dalmutis choose what they give back, and no longer once they have.
+    out["until_taxes"] = out["revolution_offer"] and not give_backs \
+        and view["taxes"].get("status") == "pending"
     out["can_play"] = bool(out["legal_plays"])
     usable: set[int] | None = set()
     checked: list[int] = []

@@ -17,7 +17,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.core.clock import UNTIMED_PATIENCE, VACATION_DAYS, bank_for_show, current_deadline
+from games.core.clock import (
+    UNTIMED_PATIENCE,
+    VACATION_DAYS,
+    bank_for_show,
+    current_deadline,
+    dalmutis_hold_until,
+)
 from games.core.turns import (
     TIMEOUTS_BEFORE_VOTE,
     at_the_table,
@@ -291,13 +297,18 @@ def changes_with_time(game: Game, rows: list[PlayerRow], by_player: dict[int, Se
                       now: datetime, end_proposal: dict | None) -> datetime | None:
     """When what the table shows next changes with time alone, nothing moving there: a
     nudge opens, a vote on a stand-in opens at a table without a clock, a vacation or an
-    absence ends, a proposal to end the game lapses. None: no such time ahead.
+    absence ends, a proposal to end the game lapses, the bots that are Dalmutis choose
+    what they give back (a page that asks then has them woken, without a broker). None:
+    no such time ahead.
 
     Read from the spectator's rows, so the same for every reader of the table and never
     from a wait the table may not see (the jester holder's decision on a revolution): the
     time is on every open page, and one drawn from that wait would tell it exists."""
     times = [end_proposal["expires"]] if end_proposal else []
     if game.is_playing:
+        held = dalmutis_hold_until(game, game.engine_state(), by_player.values())
+        if held:
+            times.append(held)
         for row in rows:
             seat = by_player.get(row.player)
             if seat is None:

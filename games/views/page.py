@@ -16,7 +16,7 @@ from django.views.decorators.vary import vary_on_headers
 from accounts.middleware import activate_user_language
 from chat.panel import panel_context
 from games.core import live
-from games.core.clock import deadlines_may_have_passed
+from games.core.clock import dalmutis_hold_may_have_ended, deadlines_may_have_passed
 from games.read.access import replacement_context, seat_for_user
 from games.read.narration import lines_of_round, unseen_lines
 from games.read.seat import table_context
@@ -76,13 +76,26 @@ def _seat_gone(request, refusal: str, template: str, context: dict) -> HttpRespo
 
 
 def keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
-    """Before showing a table: apply any timeouts that are due (deadlines are enforced
-    lazily here as well as by the periodic sweep) and note that the player is here."""
+    """Before showing a table: do what time alone has made due (`catch_up`) and note
+    that the player is here."""
     sweep_in_process()
-    if deadlines_may_have_passed(game) and commands.enforce_deadlines(game.pk):
-        game, me = Game.objects.get(pk=game.pk), Seat.objects.select_related("user").get(pk=me.pk)
+    caught_up = catch_up(game)
+    if caught_up is not game:
+        game, me = caught_up, Seat.objects.select_related("user").get(pk=me.pk)
     commands.seen(me)
     return game, me
+
+
+def catch_up(game: Game) -> Game:
+    """What time alone has made due at the table, done before anybody is shown it: the
+    turns whose time ran out (deadlines are enforced lazily here as well as by the
+    periodic sweep), and the bots that are Dalmutis, once they have held their choice
+    long enough (without a broker nothing else would wake them on time). The table read
+    again if that moved it."""
+    moved = deadlines_may_have_passed(game) and commands.enforce_deadlines(game.pk)
+    if game.is_playing and dalmutis_hold_may_have_ended(game, game.engine_state()):
+        moved = commands.wake_held_bots(game) or moved
+    return Game.objects.get(pk=game.pk) if moved else game
 
 
 def render_table(request, game, me, template, error="", status=200, me_seen="", looked=None,

@@ -13,14 +13,12 @@ from django.views.decorators.http import require_GET, require_POST
 from chat import services as chat
 from chat.models import Message as ChatMessage
 from chat.panel import panel_context
-from games.core.clock import deadlines_may_have_passed
 from games.read.access import game_to_watch, seat_for_user
 from games.read.narration import lines_of_game
 
 from .. import commands
-from ..models import Game
 from .drawn import int_param, page_behind
-from .page import refusals_answered, render_table
+from .page import catch_up, refusals_answered, render_table
 
 
 @never_cache
@@ -30,9 +28,7 @@ def watch(request, token: str):
         return redirect(game)
     if game.ended_early:
         return render(request, "games/closed.html", {"game": game}, status=410)
-    if deadlines_may_have_passed(game) and commands.enforce_deadlines(game.pk):
-        game = Game.objects.get(pk=game.pk)
-    return render_table(request, game, None, "games/game.html")
+    return render_table(request, catch_up(game), None, "games/game.html")
 
 
 @never_cache
@@ -47,6 +43,7 @@ def watch_poll(request, token: str):
         return HttpResponse(status=204)
     if game.ended_early:
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    game = catch_up(game)
     return render_table(request, game, None, "games/game.html#update",
                         status=286 if game.is_over else 200)
 

@@ -27,16 +27,29 @@ def passes(*seats):
     return [(s, None) for s in seats]
 
 
+def _move_jester(hands: list[list[int]], giver: int, taker: int) -> None:
+    """One jester from `giver` to `taker`, swapped for one of `taker`'s other cards."""
+    swap = next(c for c in hands[taker] if c != JESTER)
+    hands[giver].remove(JESTER)
+    hands[taker].remove(swap)
+    hands[giver].append(swap)
+    hands[taker].append(JESTER)
+
+
 def give_both_jesters(hands: list[list[int]], holder: int) -> list[list[int]]:
     """The deal with both jesters moved into `holder`'s hand, each swapped for one of its
     other cards (hand sizes unchanged), every hand sorted."""
     for s in range(len(hands)):
         while s != holder and JESTER in hands[s]:
-            swap = next(c for c in hands[holder] if c != JESTER)
-            hands[s].remove(JESTER)
-            hands[holder].remove(swap)
-            hands[s].append(swap)
-            hands[holder].append(JESTER)
+            _move_jester(hands, s, holder)
+    return [sorted(h) for h in hands]
+
+
+def one_jester_each(hands: list[list[int]], first: int, second: int) -> list[list[int]]:
+    """The deal with one jester in `first`'s hand and one in `second`'s (nobody holds
+    both), each moved as in `give_both_jesters`."""
+    hands = give_both_jesters(hands, first)
+    _move_jester(hands, first, second)
     return [sorted(h) for h in hands]
 
 

@@ -20,7 +20,7 @@ from django.test import Client
 from games import commands, engine
 from games.commands.base import save_state
 from games.models import Game, Seat
-from tests.engine.helpers import give_both_jesters
+from tests.engine.helpers import give_both_jesters, one_jester_each
 from tests.helpers import make_user, start_table
 
 pytestmark = pytest.mark.django_db
@@ -73,14 +73,7 @@ def _deal(game: Game, hands: list[list[int]]) -> None:
 def _base_hands() -> list[list[int]]:
     """A deal whose jesters sit with the two bots, one each: the observer's hand then
     stays the same whichever non-observer seat the jesters are moved to."""
-    hands = engine.deal(5, engine.Options(), 11)
-    hands = give_both_jesters(hands, 0)
-    swap = next(c for c in hands[1] if c != engine.JESTER)
-    hands[0].remove(engine.JESTER)
-    hands[0].append(swap)
-    hands[1].remove(swap)
-    hands[1].append(engine.JESTER)
-    return [sorted(h) for h in hands]
+    return one_jester_each(engine.deal(5, engine.Options(), 11), 0, 1)
 
 
 class Observer:
@@ -127,9 +120,12 @@ def _bots_move(game: Game, observer: Observer) -> None:
         observer.look()
 
 
-def _play_world(client, people, holder: int | None, human_holder: str) -> list:
-    """The tax phase of one deal, up to the first lead, as the observer sees it."""
-    with time_machine.travel(FROZEN, tick=False):
+def _play_world(client, people, holder: int | None, human_holder: str,
+                window: int = 0) -> list:
+    """The tax phase of one deal, up to the first lead, as the observer sees it; the bots
+    that are Dalmutis hold their choice for `window` seconds after the deal (the observer
+    looks once more when that time has come)."""
+    with time_machine.travel(FROZEN, tick=False) as clock:
         game = start_table(people["host"], [people["a"], people["b"]], bots=2,
                            options={"rounds": 3})
         # The worlds are the same people's later tables, never their first one: the
@@ -151,25 +147,42 @@ def _play_world(client, people, holder: int | None, human_holder: str) -> list:
             commands.act(game.pk, seat.user, engine.Revolution(False),
                          game.awaiting[str(seat.player)][0])
             observer.look()
+        if window:
+            assert not commands.play_bot_move(game.pk)  # held
+            clock.shift(window)
+            # The page drawn now shows no time to ask again at (it came): looked at afresh.
+            observer.version = None
+            observer.look()
         _bots_move(game, observer)
         game.refresh_from_db()
         assert game.engine_state().round.revolution is None
         return observer.seen
 
 
-def test_the_jester_holder_cannot_be_told_from_what_others_see(client, people):
-    control = _play_world(client, people, None, "")
+@pytest.mark.parametrize("window", [0, 20])
+def test_the_jester_holder_cannot_be_told_from_what_others_see(client, people, settings,
+                                                                window):
+    settings.REVOLUTION_WINDOW_SECONDS = window
+    control = _play_world(client, people, None, "", window)
     assert len(control) >= 2  # the deal, then the Dalmutis' choices and the first lead
     for holder in BOT_SEATS + HUMAN_SEATS:
-        world = _play_world(client, people, holder, "declines")
+        world = _play_world(client, people, holder, "declines", window)
         assert [v for v, _ in world] == [v for v, _ in control], f"holder at seat {holder}"
         assert world == control, f"holder at seat {holder}"
 
 
-def test_an_undecided_holder_cannot_be_told_from_another(client, people):
-    lesser_peon = _play_world(client, people, 3, "undecided")
-    greater_peon = _play_world(client, people, 4, "undecided")
-    assert lesser_peon == greater_peon
+@pytest.mark.parametrize("window", [0, 20])
+def test_the_table_never_waits_on_an_undecided_holder(client, people, settings, window):
+    """Once the Dalmutis have chosen, the taxes are paid as they are where nobody holds
+    both jesters: a table that waited on the holder's decision would tell that somebody
+    holds them (and, among the people the table is not seen to wait for, who). With the
+    bots' hold, the pages tell the same time to ask again in every world."""
+    settings.REVOLUTION_WINDOW_SECONDS = window
+    control = _play_world(client, people, None, "", window)
+    for holder in HUMAN_SEATS:
+        world = _play_world(client, people, holder, "undecided", window)
+        assert [v for v, _ in world] == [v for v, _ in control], f"holder at seat {holder}"
+        assert world == control, f"holder at seat {holder}"
 
 
 def _first_round_world(client, people, gp_holds_both: bool) -> list:

@@ -1,0 +1,239 @@
+"""A person dealt both jesters may call a revolution until the Dalmutis have chosen what
+they give back, never after: the table does not wait on that decision alone (it would
+tell everybody that somebody holds them). Bots that are Dalmutis hold their choice for a
+while after the deal, so that the holder has the time to decide, at every table where a
+person plays, whether anybody holds both jesters or not."""
+
+import dataclasses
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.db import transaction
+
+from games import commands, engine
+from games.commands.base import save_state
+from games.core.clock import dalmutis_hold_until, revolution_window
+from games.models import Action, Game
+from tests.engine.helpers import give_both_jesters, one_jester_each
+from tests.helpers import act_as, make_user, start_table
+
+WINDOW = 20
+DEALT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+# Positions in the round: the bots are the Dalmutis, Ana the Merchant, Bo the Lesser
+# Peon, Cy the Greater Peon.
+DALMUTIS = (0, 1)
+
+
+@pytest.fixture
+def window(settings):
+    settings.REVOLUTION_WINDOW_SECONDS = WINDOW
+
+
+def _table(holder: int | None, first_round: bool = False, people_at=(2, 3, 4),
+           world: str = "") -> tuple[Game, dict[int, object]]:
+    """A table of five: bots at the other positions, people at `people_at`, dealt a
+    round whose both jesters are at `holder` (None: one each with the two Dalmutis); a
+    first round without taxes if `first_round`."""
+    people = [make_user(name + world, display_name=name.title())
+              for name in ("ana", "bo", "cy")[:len(people_at)]]
+    options = {"first_round_taxes": False} if first_round else {}
+    game = start_table(people[0], people[1:], bots=5 - len(people), options=options)
+    state = game.engine_state()
+    by_user = {s.user_id: s.player for s in game.seats.all() if s.user_id}
+    bots = [s.player for s in game.seats.all() if not s.user_id]
+    seats = [None] * 5
+    for position, user in zip(people_at, people, strict=True):
+        seats[position] = by_user[user.pk]
+    for position in range(5):
+        if seats[position] is None:
+            seats[position] = bots.pop()
+    hands = engine.deal(5, state.options, 11)
+    hands = one_jester_each(hands, 0, 1) if holder is None else give_both_jesters(hands, holder)
+    rnd = engine.Round.start([sorted(h) for h in hands], state.options,
+                             first_round=first_round, seed=3)
+    game.awaiting = {}
+    with transaction.atomic():
+        save_state(game, dataclasses.replace(state, seats=tuple(seats), round=rnd,
+                                             round_number=1 if first_round else 2))
+        commands.wake_bots(game)
+    game.refresh_from_db()
+    return game, dict(zip(people_at, people, strict=True))
+
+
+def _revolution_records(game: Game) -> list[tuple[str, bool]]:
+    return [(a.by, a.payload["declare"]) for a in game.actions.filter(kind="revolution")]
+
+
+@pytest.mark.django_db
+class TestTheHold:
+    def test_the_bots_hold_their_choice_whether_or_not_anybody_holds_both_jesters(
+            self, window):
+        holds = []
+        for holder in (None, 2, 4):
+            with time_machine.travel(DEALT, tick=False):
+                game, _people = _table(holder, world=str(holder))
+                holds.append(dalmutis_hold_until(game, game.engine_state(),
+                                                 game.seats.all()))
+                assert commands.play_bot_move(game.pk) is False
+            game.refresh_from_db()
+            assert game.engine_state().round.phase == "taxes"
+        assert holds == [DEALT + timedelta(seconds=WINDOW)] * 3
+
+    def test_a_holder_calls_a_great_revolution_while_the_bots_hold(self, window):
+        with time_machine.travel(DEALT, tick=False) as clock:
+            game, people = _table(4)
+            clock.shift(WINDOW - 1)
+            act_as(game, game.seats.get(user=people[4]), {"type": "revolution",
+                                                           "declare": True})
+        game.refresh_from_db()
+        assert game.engine_state().round.records.revolution == (4, True)
+        assert _revolution_records(game) == [("player", True)]
+
+    def test_once_the_bots_have_chosen_the_holder_has_kept_quiet(self, client, window):
+        with time_machine.travel(DEALT, tick=False) as clock:
+            game, people = _table(2)
+            client.force_login(people[2])
+            offer = client.get(f"/t/{game.pk}/").content.decode()
+            assert "Declare a revolution" in offer
+            assert "You may decide until the Dalmutis have chosen" in offer
+            clock.shift(WINDOW)
+            while commands.play_bot_move(game.pk):
+                pass
+        game.refresh_from_db()
+        rnd = game.engine_state().round
+        assert rnd.phase != "taxes" and rnd.records.revolution is None
+        assert _revolution_records(game) == [("closed", False)]
+        holder_seat = game.seats.get(user=people[2])
+        assert not game.wait_for(holder_seat.player) or not game.wait_for(
+            holder_seat.player).secret
+        holder_seat.refresh_from_db()
+        assert holder_seat.timeouts_in_row == 0  # no missed turn
+        said = ("The Dalmutis chose what they give back before you decided: you kept your "
+                "two Jesters to yourself.")
+        assert said in client.get(f"/t/{game.pk}/log/").content.decode()
+        client.force_login(people[3])
+        assert "Jesters to yourself" not in client.get(f"/t/{game.pk}/log/").content.decode()
+
+    def test_a_decision_sent_after_the_taxes_is_refused_as_too_late(self, client, window):
+        with time_machine.travel(DEALT, tick=False) as clock:
+            game, people = _table(4)
+            holder = game.seats.get(user=people[4])
+            token = game.wait_for(holder.player).token
+            clock.shift(WINDOW)
+            while commands.play_bot_move(game.pk):
+                pass
+            game.refresh_from_db()
+            before = game.seq
+            client.force_login(people[4])
+            answer = client.post(f"/t/{game.pk}/act/", {
+                "action": "revolution", "declare": "yes", "turn": token},
+                headers={"HX-Request": "true"})
+        assert answer.status_code == 409
+        assert "Too late: the Dalmutis had chosen" in answer.content.decode()
+        game.refresh_from_db()
+        assert game.seq == before and game.engine_state().round.records.revolution is None
+        # Anybody else's forged decision is told what it always is.
+        client.force_login(people[3])
+        other = client.post(f"/t/{game.pk}/act/", {
+            "action": "revolution", "declare": "yes", "turn": token},
+            headers={"HX-Request": "true"})
+        assert other.status_code == 409
+        assert "Too late" not in other.content.decode()
+
+    def test_the_page_that_asks_when_the_hold_ends_has_the_bots_choose(
+            self, client, window, django_capture_on_commit_callbacks, eager_tasks):
+        """Without a broker nothing else wakes them on time: every open page is told when
+        (the same for everybody) and asks then."""
+        with time_machine.travel(DEALT, tick=False) as clock:
+            game, people = _table(None)
+            client.force_login(people[3])
+            page = client.get(f"/t/{game.pk}/").content.decode()
+            ends = int((DEALT + timedelta(seconds=WINDOW)).timestamp())
+            assert f'id="changes" name="t" value="{ends}"' in page
+            game.refresh_from_db()
+            assert game.engine_state().round.phase == "taxes"
+            clock.shift(WINDOW)
+            with django_capture_on_commit_callbacks(execute=True):
+                client.get(f"/t/{game.pk}/")
+        game.refresh_from_db()
+        assert game.engine_state().round.phase != "taxes"
+        assert game.actions.filter(kind="give_back", by="bot").count() == 2
+
+    def test_a_person_dalmuti_who_gave_back_first_is_not_waited_for(self, window):
+        """A Dalmuti dealt both jesters may choose the cards first (the page asks the
+        revolution first, a hand-made request need not): once both Dalmutis have chosen,
+        that decision too is over."""
+        with time_machine.travel(DEALT, tick=False):
+            game, people = _table(1, people_at=(1, 2, 3))
+            seat = game.seats.get(user=people[1])
+            view = game.engine_state().view(seat.player)
+            gives = [a for a in view["legal_actions"] if a["type"] == "give_back"]
+            act_as(game, seat, gives[0])
+            game.refresh_from_db()
+            assert seat.player in game.engine_state().awaiting_players
+            assert seat.player not in game.engine_state().publicly_awaited
+        with time_machine.travel(DEALT + timedelta(seconds=WINDOW), tick=False):
+            while commands.play_bot_move(game.pk):
+                pass
+        game.refresh_from_db()
+        assert game.engine_state().round.phase != "taxes"
+        assert _revolution_records(game) == [("closed", False)]
+
+    def test_the_greater_peon_asked_in_a_first_round_without_taxes_is_waited_for(
+            self, window, settings):
+        """There the question is public (asked every time), so the table waits for it."""
+        with time_machine.travel(DEALT, tick=False) as clock:
+            game, people = _table(4, first_round=True)
+            assert dalmutis_hold_until(game, game.engine_state(), game.seats.all()) is None
+            clock.shift(3600)
+            assert commands.play_bot_move(game.pk) is False
+        game.refresh_from_db()
+        assert game.engine_state().round.phase == "taxes"
+        assert _revolution_records(game) == []
+
+    def test_no_hold_where_only_bots_play(self, window):
+        with time_machine.travel(DEALT, tick=False):
+            game, _people = _table(None)
+            seats = list(game.seats.all())
+            assert dalmutis_hold_until(game, game.engine_state(), seats) is not None
+            for seat in seats:
+                seat.stand_in = True  # the bots play every seat, the people's too
+            assert dalmutis_hold_until(game, game.engine_state(), seats) is None
+
+
+@pytest.mark.django_db
+def test_the_window_follows_the_tables_pace(settings):
+    settings.REVOLUTION_WINDOW_SECONDS = 20
+    game = Game(turn_limit=0)
+    assert revolution_window(game) == timedelta(seconds=20)
+    game.turn_limit = 60
+    assert revolution_window(game) == timedelta(seconds=20)
+    game.turn_limit = 600
+    assert revolution_window(game) == timedelta(seconds=150)
+    game.turn_limit = 3 * 24 * 3600
+    assert revolution_window(game) == timedelta(hours=1)
+    settings.REVOLUTION_WINDOW_SECONDS = 0
+    assert revolution_window(game) == timedelta(0)
+
+
+@pytest.mark.postgres
+@pytest.mark.celery_worker
+def test_a_real_worker_gets_the_bots_choice_when_the_hold_ends(celery_worker, settings):
+    """The work is handed to the broker for the end of the hold: the worker takes it
+    then, not before (the moves' times in the record say when)."""
+    settings.REVOLUTION_WINDOW_SECONDS = 2
+    game, _people = _table(None)
+    hold_ends = dalmutis_hold_until(game, game.engine_state(), game.seats.all())
+    assert hold_ends is not None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if game.actions.filter(kind="give_back").count() == 2:
+            break
+        time.sleep(0.1)
+    made = list(game.actions.filter(kind="give_back").values_list("created", flat=True))
+    assert len(made) == 2
+    assert min(made) >= hold_ends
+    assert _revolution_records(game) == []
+    assert Action.objects.filter(game=game, kind="revolution").count() == 0
