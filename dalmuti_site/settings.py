@@ -299,9 +299,9 @@ SWEEP_SECONDS = envint("SWEEP_SECONDS", "60")
 # bot's (the expert's own budget is half a second a move).
 BOT_DECISION_SECONDS = envfloat("BOT_DECISION_SECONDS", "5")
 # A person dealt both jesters may call a revolution until the Dalmutis have chosen what
-# they give back: bots that are Dalmutis wait this long after the deal (seconds; a quarter
-# of the time per turn when that is longer, up to an hour) at a table where a person
-# plays. 0: they choose at once (the test suite's default).
+# they give back: a Dalmuti's choice made by a bot or a standing order waits this long
+# after the deal (seconds; a quarter of the time per turn when that is longer, up to an
+# hour) at a table where a person plays. 0: at once (the test suite's default).
 REVOLUTION_WINDOW_SECONDS = envint("REVOLUTION_WINDOW_SECONDS", "20")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite locks the whole database for a transaction (bots decide and reviews judge

@@ -51,6 +51,13 @@ def play_bots(game_id: int, seq: int | None = None) -> int:
 
 
 @shared_task(acks_late=True)
+def end_of_hold(game_id: int) -> bool:
+    """The end of the hold of the Dalmutis' automatic choices after a deal (see
+    commands.end_of_hold): the standing orders act and the bots are sent. Idempotent."""
+    return commands.end_of_hold(game_id)
+
+
+@shared_task(acks_late=True)
 def review_game(game_id: int) -> bool:
     """Judge a finished game's decisions for a while (``settings.REVIEW_CHUNK_SECONDS``),
     then hand the rest to the next task, so that a long review never holds a worker from
@@ -118,6 +125,9 @@ def sweep() -> dict:
             background.after_commit(commands.bot_work(list(game.seats.all())), game.pk,
                                     game.seq)
             done["bots"] += 1
+        elif commands.hold_due(game, now):
+            background.after_commit("end_of_hold", game.pk)
+            done["bots"] += 1
     done["pauses"] = commands.forget_old_pauses(now)
     done["closed"] = commands.expire_open_tables(now)
     done["lapsed"] = commands.expire_invitations(now)
@@ -169,10 +179,10 @@ def _sender_at(task, queue: str | None = None):
     return send
 
 
-background.register("play_bots", _sender(play_bots, BOT_PLAY_QUEUE),
-                    _sender_at(play_bots, BOT_PLAY_QUEUE))
-background.register("bot_reply", _sender(play_bots, REPLY_QUEUE),
-                    _sender_at(play_bots, REPLY_QUEUE))
+background.register("play_bots", _sender(play_bots, BOT_PLAY_QUEUE))
+background.register("bot_reply", _sender(play_bots, REPLY_QUEUE))
+background.register("end_of_hold", _sender(end_of_hold, REPLY_QUEUE),
+                    _sender_at(end_of_hold, REPLY_QUEUE))
 background.register("send_notification", _sender(send_notification))
 
 

@@ -38,12 +38,13 @@ from .moves import (
     bots_due,
     bots_failed,
     end_after_this_round,
+    end_of_hold,
+    hold_due,
     play_bot_move,
     set_profile_standing_orders,
     set_standing_orders,
     standing_order_action,
     wake_bots,
-    wake_held_bots,
 )
 from .notifications import set_talk_notices
 from .seats import (
@@ -95,5 +96,5 @@ __all__ = [
     "set_standing_orders", "set_talk_notices", "set_watchable",
     "standing_order_action", "start", "taken_off", "try_channel", "start_vacation",
     "take_seat_back",
-    "vote_stand_in", "wake_bots", "wake_held_bots", "invite_group", "open_table_with",
+    "vote_stand_in", "wake_bots", "end_of_hold", "hold_due", "invite_group", "open_table_with",
 ]

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import background
-from games.core.clock import dalmutis_hold_until
+from games.core.clock import dalmutis_hold_may_have_ended, dalmutis_hold_until
 from games.core.turns import trick_key
 from games.core.words import illegal_move_message
 
@@ -184,12 +184,13 @@ def _seat_failed(game: Game, seat: Seat, view: dict) -> None:
     )
 
 
-def _decide(game: Game, seat: Seat, view: dict) -> engine.Decision:
-    """The bot's decision for this view (never fails, see ``engine.decide``). A failing
-    level is logged with the seed and view that reproduce it
-    (``engine.choose_action(level, view, seed, effort)``)."""
+def _decide(game: Game, seat: Seat, view: dict, level: str | None = None
+            ) -> engine.Decision:
+    """The bot's decision for this view (never fails, see ``engine.decide``), at its own
+    level unless `level` says. A failing level is logged with the seed and view that
+    reproduce it (``engine.choose_action(level, view, seed, effort)``)."""
     seed = engine.derive_seed(game.seed, "bot", game.seq, seat.player)
-    level = seat.bot_to_play
+    level = level or seat.bot_to_play
     start = time.perf_counter()
     effort = engine.Effort(budget=settings.DALMUTI_EXPERT_BUDGET,
                            samples=settings.DALMUTI_EXPERT_SAMPLES)
@@ -250,9 +251,12 @@ def _bots_to_move(state: engine.Game, seats: list[Seat], held: bool = False
 
 
 def _held(game: Game, state: engine.Game, seats: list[Seat], now=None) -> bool:
-    """Whether the bots that are Dalmutis still hold their choice of what to give back, so
-    that a person dealt both jesters has time to call a revolution (clock.revolution_window)."""
-    until = dalmutis_hold_until(game, state, seats)
+    """Whether the Dalmutis' automatic choices of what to give back (bots', standing
+    orders') are still held, so that a person dealt both jesters has time to call a
+    revolution (clock.revolution_window). `state` may be the one the change being made
+    has just dealt (the game's stored one is still the last round's)."""
+    dealt_now = game.state is None or game.engine_state().round_number != state.round_number
+    until = dalmutis_hold_until(game, state, seats, dealt_now)
     return until is not None and until > (now or timezone.now())
 
 
@@ -280,28 +284,63 @@ def bots_awaited(game: Game, seats: list[Seat] | None = None, now=None) -> bool:
 def wake_bots(game: Game, seats: list[Seat] | None = None) -> None:
     """If a bot has something to decide, have the workers play it once this commits: as a
     reply (the workers' own queue, never behind other tables' bot-only stretches) where a
-    person plays at the table, else as bot-only play; if the Dalmutis' choice is held
-    (`_held`), when the hold ends. Call it last in the transaction: the work names the
-    table's record as it is now. `seats`: the table's seats as they are now, if the
-    caller has them."""
+    person plays at the table, else as bot-only play; while the Dalmutis' automatic
+    choices are held (`_held`), have the workers end the hold when it ends. Call it last
+    in the transaction: the work names the table's record as it is now. `seats`: the
+    table's seats as they are now, if the caller has them."""
     seats = seats if seats is not None else list(game.seats.all())
     if bots_awaited(game, seats):
         background.after_commit(bot_work(seats), game.pk, game.seq)
     elif game.is_playing and (until := dalmutis_hold_until(game, game.engine_state(), seats)):
         # Without a broker the open pages ask at that time (seat.changes_with_time) and
-        # the page wakes them (`wake_held_bots`); the sweep is the safety net of both.
-        background.after_commit_at(until, bot_work(seats), game.pk, game.seq)
+        # the page ends it (`end_of_hold`); the sweep is the safety net of both.
+        background.after_commit_at(until, "end_of_hold", game.pk)
 
 
-def wake_held_bots(game: Game) -> bool:
-    """The bots whose hold has ended move now, if nothing sent them yet (a page asks at
-    that time): the work is for this point of the record, so a second copy does nothing.
-    Whether work was sent (without a broker, done)."""
-    seats = list(game.seats.all())
-    if not bots_awaited(game, seats):
+def end_of_hold(game_id: int) -> bool:
+    """The Dalmutis' automatic choices were held after the deal (`_held`), and the hold is
+    over: the standing orders held till then act, and the bots are sent. Does nothing
+    before the end of the hold or once nothing is held: safe to run any number of times.
+    Whether anything was done or sent."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not _due_after_hold(game, list(game.seats.all())):
         return False
-    background.after_commit(bot_work(seats), game.pk, game.seq)
+    with transaction.atomic():
+        game = Game.locked(game_id)
+        seats = game.seats_with_users()
+        if not _due_after_hold(game, seats):
+            return False
+        state = game.engine_state()
+        after = run_automatic(game, state, seats)
+        if after is not state:
+            save_state(game, after, seats=seats if game.is_playing else None)
+        wake_bots(game)
     return True
+
+
+def _due_after_hold(game: Game, seats: list[Seat]) -> bool:
+    """Whether a choice held after the deal may be made now: a bot's, or a standing
+    order's (never before the hold ends)."""
+    if not game.is_playing:
+        return False
+    state = game.engine_state()
+    if _held(game, state, seats):
+        return False
+    if bots_awaited(game, seats):
+        return True
+    people = {s.player: s for s in seats if not s.played_by_bot}
+    return any(standing_order_action(people[p], state.view(p)) is not None
+               for p in state.awaiting_players if p in people)
+
+
+def hold_due(game: Game, now=None) -> bool:
+    """For the sweep: whether a table's held choices are due and not made (the work sent
+    for the end of the hold was lost, and no page asked)."""
+    if not game.is_playing or not game.awaiting:
+        return False
+    if not dalmutis_hold_may_have_ended(game, game.engine_state(), now):
+        return False
+    return _due_after_hold(game, list(game.seats.all()))
 
 
 def bot_work(seats: list[Seat]) -> str:
@@ -442,10 +481,11 @@ def run_automatic(game: Game, state: engine.Game, seats: list[Seat] | None = Non
     humans = {s.player: s for s in seats if not s.played_by_bot}
     bots = {s.player: s for s in seats if s.played_by_bot}
     for _step in range(len(seats) * 4 + 8):
+        held = _held(game, state, seats)
         for player in state.awaiting_players:
             if player in humans:
                 action = standing_order_action(humans[player], state.view(player))
-                if action is not None:
+                if action is not None and not (held and isinstance(action, engine.GiveBack)):
                     state = apply_one(game, player, action, "standing_order",
                                       humans[player].user, state)
                     break
@@ -458,8 +498,13 @@ def run_automatic(game: Game, state: engine.Game, seats: list[Seat] | None = Non
                                       state)
                     break
             elif player in bots and _revolution_due(state, player):
+                # Decided inside the move that set it off, whose answer anybody may time:
+                # at the skilled level, at once, whatever the bot's own (the expert
+                # samples deals for half a second, which would tell that a bot holds both
+                # jesters).
                 seat = bots[player]
-                _seat, action = bot_move(game, state, [seat])
+                level = "skilled" if seat.bot_to_play == "expert" else seat.bot_to_play
+                action = _decide(game, seat, _bot_view(state, player), level).action
                 state = apply_one(game, player, action, "bot" if seat.is_bot else "stand_in",
                                   None, state)
                 break

@@ -252,47 +252,57 @@ def some_deadline_passed(awaiting: dict, now: datetime | None = None) -> bool:
 
 def revolution_window(game: Game) -> timedelta:
     """How long after the deal a person dealt both jesters has, at the least, to call a
-    revolution: the bots that are Dalmutis hold their choice of what to give back so long
-    (a person who is a Dalmuti takes the time they take). The holder may decide until the
-    Dalmutis have chosen, never after: a table that waited on that decision alone would
-    tell everybody that somebody holds both jesters (games.commands.moves closes it)."""
+    revolution: the Dalmutis' choices of what to give back that nobody makes by hand (a
+    bot's, a standing order's) wait so long; a person who chooses by hand takes the time
+    they take. REVOLUTION_WINDOW_SECONDS, or a quarter of the time per turn when that is
+    longer, never more than an hour.
+
+    The holder may decide until the Dalmutis have chosen, never after: a table that
+    waited on that decision alone would tell everybody that somebody holds both jesters
+    (games.commands.moves closes it)."""
     least = timedelta(seconds=settings.REVOLUTION_WINDOW_SECONDS)
     if not least:
         return least
     return max(least, min(Rules.of(game).per_turn / 4, timedelta(hours=1)))
 
 
-def dalmutis_hold_until(game: Game, state: engine.Game, seats: Iterable[Seat]
-                        ) -> datetime | None:
-    """Until when the bots that are Dalmutis still to choose what they give back hold
-    their choice (`revolution_window` after the deal), at a table where a person plays;
-    None if they do not. Read from what every spectator knows (the Dalmutis the table is
-    seen to wait for, who plays each seat, when the deal came), never from the jesters: a
-    hold that came with them would tell where they are."""
+def dalmutis_hold_until(game: Game, state: engine.Game, seats: Iterable[Seat],
+                        dealt_now: bool = False) -> datetime | None:
+    """Until when the choices of what to give back that nobody makes by hand (the bots',
+    the standing orders') wait after the deal (`revolution_window`), at a table where a
+    person plays; None if they do not. `dealt_now`: `state` was dealt by the change being
+    made, whose waits begin now (the stored ones are the last round's). Read from what
+    every spectator knows (the Dalmutis the table is seen to wait for, who plays, when the
+    deal came), never from the jesters nor anybody's standing orders: a hold that came
+    with them would tell."""
     if not game.is_playing or state.round.phase != "taxes":
         return None
-    seats = list(seats)
     window = revolution_window(game)
     if not window or all(seat.played_by_bot for seat in seats):
         return None
     if state.view(None)["taxes"]["status"] != "pending":
         return None
-    bots = {seat.player for seat in seats if seat.played_by_bot}
+    if dealt_now:
+        return timezone.now() + window
+    return _hold_from_waits(game, state, window)
+
+
+def _hold_from_waits(game: Game, state: engine.Game, window: timedelta) -> datetime | None:
+    """The end of the hold, from when the table began to wait for its Dalmutis (the deal)."""
     waits = game.waits()
-    began = [waits[p].since for p in state.publicly_awaited if p in bots and p in waits]
+    began = [waits[p].since for p in state.publicly_awaited if p in waits]
     return min(began) + window if began else None
 
 
 def dalmutis_hold_may_have_ended(game: Game, state: engine.Game,
                                  now: datetime | None = None) -> bool:
-    """A cheap check on the row alone, for the pages: whether the Dalmutis the table is
-    seen to wait for began their wait a `revolution_window` ago or more (the bots among
-    them may have held their choice until now; `dalmutis_hold_until` says)."""
+    """A cheap check on the row alone, for the pages and the sweep: whether the hold after
+    the deal is over while the table still waits for Dalmutis (what was held may be due;
+    `dalmutis_hold_until` says)."""
     if not game.is_playing or state.round.phase != "taxes":
         return False
     window = revolution_window(game)
     if not window:
         return False
-    waits = game.waits()
-    began = [waits[p].since for p in state.publicly_awaited if p in waits]
-    return bool(began) and min(began) + window <= (now or timezone.now())
+    until = _hold_from_waits(game, state, window)
+    return until is not None and until <= (now or timezone.now())

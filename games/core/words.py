@@ -295,8 +295,8 @@ def move_sentence(event: dict, name_of, by: str = "", actor: int | None = None,
                 "player": who}
     elif by == "closed" and kind == "revolution_declined":
         # Only the holder reads this line (the event is theirs alone).
-        return _("The Dalmutis chose what they give back before you decided: you kept your "
-                 "two Jesters to yourself.")
+        return _("The taxes are due: the Dalmutis have chosen what they give back, and you "
+                 "kept your two Jesters to yourself.")
     return event_sentence(event, name_of)
 
 

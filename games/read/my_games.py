@@ -22,7 +22,9 @@ def urgency_first(my_turn: list[dict], now: datetime | None = None) -> list[dict
     for entry in my_turn:
         game, seat = entry["game"], entry["seat"]
         wait = game.wait_for(seat.player)
-        entry["deadline"] = wait.deadline if wait else None
+        # A decision on a revolution in private closes when the Dalmutis have chosen,
+        # before its deadline as often as not: no time is promised for it.
+        entry["deadline"] = wait.deadline if wait and not wait.secret else None
         entry["urgent"] = bool(entry["deadline"] and entry["deadline"] - now < URGENT)
     timed = sorted((e for e in my_turn if e["deadline"]), key=lambda e: e["deadline"])
     return timed + [e for e in my_turn if not e["deadline"]]

@@ -645,7 +645,9 @@ def my_orders(sight: Sight) -> dict:
         # From the first lead on: before a trick's lead it holds for the trick to come
         # (trick_key is the same), and a page need not change with every trick.
         "can_pass_trick": view["phase"] == "play",
-        "deadline": current_deadline(game, me) if wait else None,
+        # A decision on a revolution in private closes when the Dalmutis have chosen,
+        # which no clock can say: the dock says so instead of a time.
+        "deadline": current_deadline(game, me) if wait and not wait.secret else None,
         "turn_limit": game.turn_limit,
         "bank": bank_for_show(game, me.user_id),
         "stand_in": me.stand_in and not (me.leaving or me.left),

@@ -89,12 +89,12 @@ def keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
 def catch_up(game: Game) -> Game:
     """What time alone has made due at the table, done before anybody is shown it: the
     turns whose time ran out (deadlines are enforced lazily here as well as by the
-    periodic sweep), and the bots that are Dalmutis, once they have held their choice
-    long enough (without a broker nothing else would wake them on time). The table read
-    again if that moved it."""
+    periodic sweep), and the Dalmutis' automatic choices (bots', standing orders') once
+    they have been held long enough (without a broker nothing else would make them on
+    time). The table read again if that moved it."""
     moved = deadlines_may_have_passed(game) and commands.enforce_deadlines(game.pk)
     if game.is_playing and dalmutis_hold_may_have_ended(game, game.engine_state()):
-        moved = commands.wake_held_bots(game) or moved
+        moved = commands.end_of_hold(game.pk) or moved
     return Game.objects.get(pk=game.pk) if moved else game
 
 

@@ -1,8 +1,9 @@
 """A person dealt both jesters may call a revolution until the Dalmutis have chosen what
 they give back, never after: the table does not wait on that decision alone (it would
-tell everybody that somebody holds them). Bots that are Dalmutis hold their choice for a
-while after the deal, so that the holder has the time to decide, at every table where a
-person plays, whether anybody holds both jesters or not."""
+tell everybody that somebody holds them). The Dalmutis' choices that nobody makes by hand
+(a bot's, a standing order's) are held for a while after the deal, so that the holder has
+the time to decide, at every table where a person plays, whether anybody holds both
+jesters or not."""
 
 import dataclasses
 import time
@@ -14,8 +15,9 @@ from django.db import transaction
 
 from games import commands, engine
 from games.commands.base import save_state
+from games.commands.moves import run_automatic
 from games.core.clock import dalmutis_hold_until, revolution_window
-from games.models import Action, Game
+from games.models import Action, Game, Seat
 from tests.engine.helpers import give_both_jesters, one_jester_each
 from tests.helpers import act_as, make_user, start_table
 
@@ -32,10 +34,12 @@ def window(settings):
 
 
 def _table(holder: int | None, first_round: bool = False, people_at=(2, 3, 4),
-           world: str = "") -> tuple[Game, dict[int, object]]:
-    """A table of five: bots at the other positions, people at `people_at`, dealt a
-    round whose both jesters are at `holder` (None: one each with the two Dalmutis); a
-    first round without taxes if `first_round`."""
+           world: str = "", orders: tuple[int, ...] = (), level: str = "basic"
+           ) -> tuple[Game, dict[int, object]]:
+    """A table of five: bots of `level` at the other positions, people at `people_at`
+    (those at `orders` with the standing order "give back my worst cards"), dealt a round
+    whose both jesters are at `holder` (None: one each with the two Dalmutis), as a move
+    deals one; a first round without taxes if `first_round`."""
     people = [make_user(name + world, display_name=name.title())
               for name in ("ana", "bo", "cy")[:len(people_at)]]
     options = {"first_round_taxes": False} if first_round else {}
@@ -49,14 +53,18 @@ def _table(holder: int | None, first_round: bool = False, people_at=(2, 3, 4),
     for position in range(5):
         if seats[position] is None:
             seats[position] = bots.pop()
+    game.seats.filter(user=None).update(bot_level=level)
+    for position in orders:
+        Seat.objects.filter(game=game, player=seats[position]).update(auto_tax_worst=True)
     hands = engine.deal(5, state.options, 11)
     hands = one_jester_each(hands, 0, 1) if holder is None else give_both_jesters(hands, holder)
     rnd = engine.Round.start([sorted(h) for h in hands], state.options,
                              first_round=first_round, seed=3)
     game.awaiting = {}
     with transaction.atomic():
-        save_state(game, dataclasses.replace(state, seats=tuple(seats), round=rnd,
-                                             round_number=1 if first_round else 2))
+        dealt = dataclasses.replace(state, seats=tuple(seats), round=rnd,
+                                    round_number=1 if first_round else 2)
+        save_state(game, run_automatic(game, dealt))
         commands.wake_bots(game)
     game.refresh_from_db()
     return game, dict(zip(people_at, people, strict=True))
@@ -110,8 +118,8 @@ class TestTheHold:
             holder_seat.player).secret
         holder_seat.refresh_from_db()
         assert holder_seat.timeouts_in_row == 0  # no missed turn
-        said = ("The Dalmutis chose what they give back before you decided: you kept your "
-                "two Jesters to yourself.")
+        said = ("The taxes are due: the Dalmutis have chosen what they give back, and you "
+                "kept your two Jesters to yourself.")
         assert said in client.get(f"/t/{game.pk}/log/").content.decode()
         client.force_login(people[3])
         assert "Jesters to yourself" not in client.get(f"/t/{game.pk}/log/").content.decode()
@@ -192,6 +200,78 @@ class TestTheHold:
         game.refresh_from_db()
         assert game.engine_state().round.phase == "taxes"
         assert _revolution_records(game) == []
+
+    def test_standing_orders_to_give_back_are_held_as_the_bots_are(self, window):
+        """People who are Dalmutis and let their standing order give back: made at the
+        deal, those choices would close the holder's decision before it was asked."""
+        with time_machine.travel(DEALT, tick=False) as clock:
+            game, people = _table(2, people_at=(0, 1, 2), orders=(0, 1))
+            assert game.actions.filter(kind="give_back").count() == 0
+            assert set(game.engine_state().publicly_awaited) == {
+                game.seats.get(user=people[0]).player, game.seats.get(user=people[1]).player}
+            assert commands.end_of_hold(game.pk) is False  # not yet
+            clock.shift(WINDOW - 1)
+            act_as(game, game.seats.get(user=people[2]), {"type": "revolution",
+                                                           "declare": False})
+            clock.shift(1)
+            assert commands.end_of_hold(game.pk) is True
+        game.refresh_from_db()
+        assert list(game.actions.filter(kind="give_back").values_list("by", flat=True)) == [
+            "standing_order", "standing_order"]
+        assert _revolution_records(game) == [("player", False)]
+        assert game.engine_state().round.phase != "taxes"
+
+    def test_the_sweep_ends_a_hold_nobody_ended(self, window, eager_tasks, settings,
+                                                 django_capture_on_commit_callbacks):
+        """The work sent for the end of the hold was lost and no page asked."""
+        from games import tasks
+
+        settings.CELERY_TASK_ALWAYS_EAGER = True
+        with time_machine.travel(DEALT, tick=False) as clock:
+            game, _people = _table(4, people_at=(0, 1, 4), orders=(0, 1))
+            clock.shift(WINDOW - 1)
+            assert not commands.hold_due(Game.objects.get(pk=game.pk))
+            clock.shift(3600)
+            assert commands.hold_due(Game.objects.get(pk=game.pk))
+            with django_capture_on_commit_callbacks(execute=True):
+                tasks.sweep()
+        game.refresh_from_db()
+        assert game.engine_state().round.phase != "taxes"
+        assert _revolution_records(game) == [("closed", False)]
+
+    def test_a_bot_holder_decides_at_once_at_the_skilled_level(self, window, monkeypatch):
+        """Its decision is made inside the move that ends the taxes, whose answer anybody
+        may time: the expert's half a second of sampling would tell that a bot holds both
+        jesters."""
+        from games.commands import moves
+
+        levels = []
+        decide = moves._decide
+
+        def spy(game, seat, view, level=None):
+            levels.append((level or seat.bot_to_play,
+                           {a["type"] for a in view["legal_actions"]}))
+            return decide(game, seat, view, level)
+
+        monkeypatch.setattr(moves, "_decide", spy)
+        with time_machine.travel(DEALT, tick=False) as clock:
+            game, _people = _table(2, people_at=(3, 4), level="expert")
+            clock.shift(WINDOW)
+            while commands.play_bot_move(game.pk) and game.engine_state().round.phase == "taxes":
+                game.refresh_from_db()
+        assert ("skilled", {"revolution"}) in levels
+        assert not [kinds for level, kinds in levels
+                    if level == "expert" and "revolution" in kinds]
+
+    def test_the_holder_is_promised_no_time_the_dalmutis_may_cut_short(self, client,
+                                                                       window):
+        with time_machine.travel(DEALT, tick=False):
+            game, people = _table(2)
+            client.force_login(people[2])
+            page = client.get(f"/t/{game.pk}/").content.decode()
+            assert "You may decide until the Dalmutis have chosen" in page
+            assert "Your time to decide runs out" not in page
+            assert game.wait_for(game.seats.get(user=people[2]).player).deadline is not None
 
     def test_no_hold_where_only_bots_play(self, window):
         with time_machine.travel(DEALT, tick=False):
