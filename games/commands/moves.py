@@ -260,15 +260,6 @@ def _held(game: Game, state: engine.Game, seats: list[Seat], now=None) -> bool:
     return until is not None and until > (now or timezone.now())
 
 
-def bot_move(game: Game, state: engine.Game, seats: list[Seat]):
-    """(seat, action) of the first bot with something to decide now, or None."""
-    found = _bots_to_move(state, seats)
-    if not found:
-        return None
-    seat, view = found[0]
-    return seat, _decide(game, seat, view).action
-
-
 def bots_awaited(game: Game, seats: list[Seat] | None = None, now=None) -> bool:
     """Whether a bot has something to decide now."""
     if not game.is_playing:
