@@ -43,10 +43,10 @@ def pytest_configure(config):
     own test database. Done before anything connects; servers started by the tests inherit
     it through the environment.
 
-    Bots that are Dalmutis choose what they give back as soon as they may, here and in
-    the servers the tests start: the tests of their hold after the deal (a person dealt
-    both jesters has the time to call a revolution) set REVOLUTION_WINDOW_SECONDS
-    themselves."""
+    The Dalmutis' automatic choices of what to give back (bots', standing orders') are
+    made as soon as they may, here and in the servers the tests start: the tests of their
+    hold after the deal (a person dealt both jesters has the time to call a revolution)
+    set REVOLUTION_WINDOW_SECONDS themselves."""
     settings.REVOLUTION_WINDOW_SECONDS = 0
     os.environ["REVOLUTION_WINDOW_SECONDS"] = "0"
     name = os.getenv("PYTEST_XDIST_WORKER", "")

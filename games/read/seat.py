@@ -297,9 +297,9 @@ def changes_with_time(game: Game, rows: list[PlayerRow], by_player: dict[int, Se
                       now: datetime, end_proposal: dict | None) -> datetime | None:
     """When what the table shows next changes with time alone, nothing moving there: a
     nudge opens, a vote on a stand-in opens at a table without a clock, a vacation or an
-    absence ends, a proposal to end the game lapses, the bots that are Dalmutis choose
-    what they give back (a page that asks then has them woken, without a broker). None:
-    no such time ahead.
+    absence ends, a proposal to end the game lapses, the Dalmutis' choices held after the
+    deal (bots', standing orders') become due (without a broker, the page that asks then
+    has them made). None: no such time ahead.
 
     Read from the spectator's rows, so the same for every reader of the table and never
     from a wait the table may not see (the jester holder's decision on a revolution): the
