@@ -317,7 +317,7 @@ def _due_after_hold(game: Game, seats: list[Seat]) -> bool:
     state = game.engine_state()
     if _held(game, state, seats):
         return False
-    if bots_awaited(game, seats):
+    if _bots_to_move(state, seats):  # not held, as just found
         return True
     people = {s.player: s for s in seats if not s.played_by_bot}
     return any(standing_order_action(people[p], state.view(p)) is not None
