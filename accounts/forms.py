@@ -240,10 +240,11 @@ class StandingOrdersForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("auto_pass", "auto_tax_worst")
+        fields = ("auto_pass", "auto_tax_worst", "auto_revolution")
         labels = {
             "auto_pass": _("Pass automatically whenever I cannot beat the table"),
             "auto_tax_worst": _("Give back my worst cards in taxes"),
+            "auto_revolution": _("Call a revolution when I am dealt both Jesters as a Peon"),
         }
         help_texts = {
             "auto_pass": _(
@@ -254,6 +255,11 @@ class StandingOrdersForm(forms.ModelForm):
             "auto_tax_worst": _(
                 "As Great or Lesser Dalmuti, give back your highest-numbered cards at once "
                 "instead of choosing them."),
+            "auto_revolution": _(
+                "As Lesser or Greater Peon, show both Jesters as soon as you are dealt "
+                "them: nobody pays taxes, and as Greater Peon you make a Great Revolution. "
+                "Without it you decide yourself, until the Dalmutis have chosen the cards "
+                "they give back."),
         }
 
 

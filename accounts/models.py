@@ -87,6 +87,8 @@ class User(AbstractUser, ChannelOwner):
     auto_pass = models.BooleanField(
         _("pass automatically whenever I cannot beat the table"), default=True)
     auto_tax_worst = models.BooleanField(_("give back my worst cards in taxes"), default=False)
+    auto_revolution = models.BooleanField(
+        _("call a revolution when dealt both Jesters as a Peon"), default=False)
     # When the player deleted their account: everything personal is erased, the row stays
     # for the records of the games they played (which read "Former player").
     deleted = models.DateTimeField(_("account deleted"), null=True, blank=True, editable=False)

@@ -371,7 +371,8 @@ def standing_orders(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return HttpResponseBadRequest(_("That request was not understood."))
     set_profile_standing_orders(form.instance, form.cleaned_data["auto_pass"],
-                                form.cleaned_data["auto_tax_worst"])
+                                form.cleaned_data["auto_tax_worst"],
+                                form.cleaned_data["auto_revolution"])
     messages.success(request, _("Your standing orders are saved. They apply at every table "
                                 "you sit at, from now on."), extra_tags="standing-orders")
     return redirect(f"{reverse('profile')}#standing-orders")

@@ -355,6 +355,10 @@ class Seat(models.Model):
         _("pass automatically whenever I cannot beat the table"), default=True
     )
     auto_tax_worst = models.BooleanField(_("return my worst cards in taxes"), default=False)
+    # Said beforehand for a round the player may not be there to decide in time (the
+    # decision closes when the Dalmutis have chosen): see standing_order_action.
+    auto_revolution = models.BooleanField(
+        _("call a revolution when dealt both Jesters as a Peon"), default=False)
     # "Pass for the rest of this trick": the trick it holds for (see games.core.turns.trick_key).
     pass_trick = models.CharField(max_length=32, blank=True)
     # The player's first table: the page explains their standing orders there.
@@ -391,6 +395,7 @@ class Seat(models.Model):
         """A new seat for a person, with the standing orders of their profile."""
         return cls.objects.create(
             game=game, user=user, auto_pass=user.auto_pass, auto_tax_worst=user.auto_tax_worst,
+            auto_revolution=user.auto_revolution,
             first_game=not cls.objects.filter(user=user).exists(), **fields)
 
     @property

@@ -82,11 +82,11 @@ def replace_by_bot(game_id: int, seat_id: int, level: str = BotLevel.BASIC,
         seat.timeouts_in_row = 0
         seat.stand_in = False
         seat.pass_trick = ""
-        seat.auto_pass = seat.auto_tax_worst = False
+        seat.auto_pass = seat.auto_tax_worst = seat.auto_revolution = False
         seat.hint_turn, seat.hint = None, {}
         seat.save(update_fields=["user", "bot_level", "bot_name", "vacation_until",
                                  "timeouts_in_row", "stand_in", "pass_trick", "auto_pass",
-                                 "auto_tax_worst", "hint_turn", "hint"])
+                                 "auto_tax_worst", "auto_revolution", "hint_turn", "hint"])
         seat.votes_against.all().delete()
         notifications.for_replaced(game, replacement.user, replacement.pk)
         # Every page of the table shows the bot at its next poll.

@@ -85,6 +85,7 @@ def _account(user) -> dict:
         "away_until": _when(user.away_until),
         "pass_when_i_cannot_beat": user.auto_pass,
         "give_back_my_worst_cards": user.auto_tax_worst,
+        "call_a_revolution_as_a_peon": user.auto_revolution,
         # The channel's address holds its secret (a bot's token): shown as the profile
         # shows it.
         "channel": channels.masked(user.channel_url) if user.channel_url else "",

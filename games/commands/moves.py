@@ -454,6 +454,12 @@ def standing_order_action(seat: Seat, view: dict):
             return engine.Pass()
         if seat.auto_pass and kinds == {"pass"}:
             return engine.Pass()
+    if (view["phase"] == "taxes" and seat.auto_revolution
+            and {"type": "revolution", "declare": True} in legal
+            and view["titles"][view["seat"]] in ("lesser_peon", "greater_peon")):
+        # At once: a revolution tells itself, so acting at the deal gives nothing away,
+        # and the table need not wait for a decision made beforehand.
+        return engine.Revolution(True)
     if view["phase"] == "taxes" and seat.auto_tax_worst and "give_back" in kinds:
         gives = [a for a in legal if a["type"] == "give_back"]
         return engine.timeout_action({**view, "legal_actions": gives})
@@ -512,7 +518,7 @@ def _revolution_due(state: engine.Game, player: int) -> bool:
 
 
 def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: bool,
-                        pass_trick: bool | None) -> None:
+                        auto_revolution: bool, pass_trick: bool | None) -> None:
     """The player's standing orders at one table; `pass_trick` None leaves "pass for the
     rest of this trick" as it is."""
     with transaction.atomic():
@@ -522,10 +528,12 @@ def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: boo
         seat = game.seats.get(user=user)
         seat.auto_pass = auto_pass
         seat.auto_tax_worst = auto_tax_worst
+        seat.auto_revolution = auto_revolution
         if game.is_playing and pass_trick is not None:
             view = game.engine_state().view(seat.player)
             seat.pass_trick = trick_key(view) if pass_trick and view["phase"] == "play" else ""
-        seat.save(update_fields=["auto_pass", "auto_tax_worst", "pass_trick"])
+        seat.save(update_fields=["auto_pass", "auto_tax_worst", "auto_revolution",
+                                 "pass_trick"])
         if game.is_playing and str(seat.player) in game.awaiting:
             state = run_automatic(game, game.engine_state())
             if state.to_json() != game.state:
@@ -533,17 +541,21 @@ def set_standing_orders(game_id: int, user, auto_pass: bool, auto_tax_worst: boo
         wake_bots(game)
 
 
-def set_profile_standing_orders(user, auto_pass: bool, auto_tax_worst: bool) -> None:
+def set_profile_standing_orders(user, auto_pass: bool, auto_tax_worst: bool,
+                                auto_revolution: bool) -> None:
     """The standing orders of the player's profile: for every table they will sit at, and
     every table not over where they sit now."""
     type(user).objects.filter(pk=user.pk).update(auto_pass=auto_pass,
-                                                 auto_tax_worst=auto_tax_worst)
+                                                 auto_tax_worst=auto_tax_worst,
+                                                 auto_revolution=auto_revolution)
     user.auto_pass, user.auto_tax_worst = auto_pass, auto_tax_worst
+    user.auto_revolution = auto_revolution
     for game_id in Seat.objects.filter(
         user=user, game__status__in=[Game.Status.OPEN, Game.Status.PLAYING],
     ).order_by("game_id").values_list("game_id", flat=True):
         try:
-            set_standing_orders(game_id, user, auto_pass, auto_tax_worst, pass_trick=None)
+            set_standing_orders(game_id, user, auto_pass, auto_tax_worst, auto_revolution,
+                                pass_trick=None)
         except Rejected:
             continue  # the game ended meanwhile: nothing to change there
 

@@ -293,6 +293,13 @@ def move_sentence(event: dict, name_of, by: str = "", actor: int | None = None,
         if kind == "give_back_chosen":
             return _("%(player)s has chosen the cards to give back by your standing order") % {
                 "player": who}
+        if kind == "revolution" and event["great"]:
+            return _("%(player)s reveals both Jesters by your standing order: a Great "
+                     "Revolution! Everybody swaps places with their opposite, and there "
+                     "are no taxes.") % {"player": who}
+        if kind == "revolution":
+            return _("%(player)s reveals both Jesters by your standing order: a revolution! "
+                     "No taxes this round.") % {"player": who}
     elif by == "closed" and kind == "revolution_declined":
         # Only the holder reads this line (the event is theirs alone).
         return _("The taxes are due: the Dalmutis have chosen what they give back, and you "

@@ -638,6 +638,7 @@ def my_orders(sight: Sight) -> dict:
     return {
         "auto_pass": me.auto_pass,
         "auto_tax_worst": me.auto_tax_worst,
+        "auto_revolution": me.auto_revolution,
         "talk_notices": not me.talk_muted,
         # At their first table, the player is told plainly what their orders do.
         "first_game": me.first_game and game.is_playing,

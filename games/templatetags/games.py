@@ -490,9 +490,10 @@ class SlotNode(template.Node):
 # What the standing-orders panel shows of a player's orders (my_orders in
 # games.read.seat); the lines above it that change as a turn's time runs out are drawn
 # at every page (games/_orders.html).
-ORDERS_PANEL_SHOWS = ("auto_pass", "auto_tax_worst", "talk_notices", "pass_trick",
-                      "can_pass_trick", "turn_limit", "away_until", "on_vacation",
-                      "vacation_until", "vacation_days_left", "vacation_choices")
+ORDERS_PANEL_SHOWS = ("auto_pass", "auto_tax_worst", "auto_revolution", "talk_notices",
+                      "pass_trick", "can_pass_trick", "turn_limit", "away_until",
+                      "on_vacation", "vacation_until", "vacation_days_left",
+                      "vacation_choices")
 
 
 @register.simple_tag(takes_context=True)

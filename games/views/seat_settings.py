@@ -33,6 +33,7 @@ def standing_orders(request, game_id: int):
     commands.set_standing_orders(
         game.pk, request.user, auto_pass=request.POST.get("auto_pass") == "on",
         auto_tax_worst=request.POST.get("auto_tax_worst") == "on",
+        auto_revolution=request.POST.get("auto_revolution") == "on",
         pass_trick=request.POST.get("pass_trick") == "on",
     )
     if request.htmx:

@@ -191,7 +191,7 @@ def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
     log = spectator_lines(record, names, game.seq)
     news = [line for line in log if line["seq"] > since_seq]
     # What a standing order did is its owner's business: to everyone else (and in what
-    # they share) it is an ordinary pass; its owner reads their own lines apart.
+    # they share) it is an ordinary move; its owner reads their own lines apart.
     public = [{**line, "by": ""} if line["by"] == "standing_order" else line for line in news]
     owners = {line["actor"] for line in news if line["by"] == "standing_order"}
     view, state = context["view"], game.engine_state()

@@ -34,10 +34,11 @@ def window(settings):
 
 
 def _table(holder: int | None, first_round: bool = False, people_at=(2, 3, 4),
-           world: str = "", orders: tuple[int, ...] = (), level: str = "basic"
-           ) -> tuple[Game, dict[int, object]]:
+           world: str = "", orders: tuple[int, ...] = (), level: str = "basic",
+           revolution_orders: tuple[int, ...] = ()) -> tuple[Game, dict[int, object]]:
     """A table of five: bots of `level` at the other positions, people at `people_at`
-    (those at `orders` with the standing order "give back my worst cards"), dealt a round
+    (those at `orders` with the standing order "give back my worst cards", those at
+    `revolution_orders` with "call a revolution as a Peon"), dealt a round
     whose both jesters are at `holder` (None: one each with the two Dalmutis), as a move
     deals one; a first round without taxes if `first_round`."""
     people = [make_user(name + world, display_name=name.title())
@@ -56,6 +57,8 @@ def _table(holder: int | None, first_round: bool = False, people_at=(2, 3, 4),
     game.seats.filter(user=None).update(bot_level=level)
     for position in orders:
         Seat.objects.filter(game=game, player=seats[position]).update(auto_tax_worst=True)
+    for position in revolution_orders:
+        Seat.objects.filter(game=game, player=seats[position]).update(auto_revolution=True)
     hands = engine.deal(5, state.options, 11)
     hands = one_jester_each(hands, 0, 1) if holder is None else give_both_jesters(hands, holder)
     rnd = engine.Round.start([sorted(h) for h in hands], state.options,
@@ -317,3 +320,74 @@ def test_a_real_worker_gets_the_bots_choice_when_the_hold_ends(celery_worker, se
     assert min(made) >= hold_ends
     assert _revolution_records(game) == []
     assert Action.objects.filter(game=game, kind="revolution").count() == 0
+
+
+@pytest.mark.django_db
+class TestAStandingOrderCallsIt:
+    """"Call a revolution when I am dealt both Jesters as a Peon": a player who cannot be
+    there in time says beforehand what they would do. A revolution tells itself, so the
+    order acts at once at the deal, and nothing waits for it."""
+
+    @pytest.mark.parametrize(("holder", "great"), [(3, False), (4, True)])
+    def test_a_peon_dealt_both_jesters_calls_it_at_the_deal(self, client, window, holder,
+                                                             great):
+        with time_machine.travel(DEALT, tick=False):
+            game, people = _table(holder, revolution_orders=(2, 3, 4), world=str(holder))
+        rnd = game.engine_state().round
+        assert rnd.records.revolution == (holder, great)
+        assert rnd.phase != "taxes"
+        assert _revolution_records(game) == [("standing_order", True)]
+        assert game.actions.filter(kind="give_back").count() == 0
+        client.force_login(people[holder])
+        mine = client.get(f"/t/{game.pk}/log/").content.decode()
+        assert "reveals both Jesters by your standing order" in mine
+        client.force_login(people[2])
+        theirs = client.get(f"/t/{game.pk}/log/").content.decode()
+        assert "reveals both Jesters: a" in theirs
+        assert "standing order" not in theirs
+
+    def test_a_merchant_dealt_both_jesters_is_asked_as_ever(self, window):
+        with time_machine.travel(DEALT, tick=False):
+            game, people = _table(2, revolution_orders=(2, 3, 4))
+        rnd = game.engine_state().round
+        assert rnd.phase == "taxes" and rnd.records.revolution is None
+        holder = game.seats.get(user=people[2])
+        assert game.wait_for(holder.player).secret
+        assert _revolution_records(game) == []
+
+    def test_without_the_order_a_peon_decides_for_themselves(self, window):
+        with time_machine.travel(DEALT, tick=False):
+            game, people = _table(4, revolution_orders=(2, 3))
+        assert game.engine_state().round.records.revolution is None
+        assert game.wait_for(game.seats.get(user=people[4]).player).secret
+
+    def test_set_while_deciding_it_calls_the_revolution_at_once(self, client, window):
+        with time_machine.travel(DEALT, tick=False):
+            game, people = _table(3)
+            client.force_login(people[3])
+            answer = client.post(f"/t/{game.pk}/orders/", {
+                "auto_pass": "on", "auto_revolution": "on"})
+        assert answer.status_code == 302
+        game.refresh_from_db()
+        assert game.engine_state().round.records.revolution == (3, False)
+        assert _revolution_records(game) == [("standing_order", True)]
+
+    def test_the_greater_peon_of_a_first_round_without_taxes_calls_a_great_one(self, window):
+        with time_machine.travel(DEALT, tick=False):
+            game, _people = _table(4, first_round=True, revolution_orders=(4,))
+        assert game.engine_state().round.records.revolution == (4, True)
+
+    def test_the_panel_and_the_profile_offer_it_and_new_seats_take_it(self, client):
+        user = make_user("dee", display_name="Dee")
+        client.force_login(user)
+        profile = client.get("/accounts/profile/").content.decode()
+        assert 'name="auto_revolution"' in profile
+        client.post("/accounts/profile/standing-orders/", {"auto_pass": "on",
+                                                           "auto_revolution": "on"})
+        user.refresh_from_db()
+        assert user.auto_revolution and not user.auto_tax_worst
+        game = start_table(user, [make_user("eve")], bots=2)
+        seat = game.seats.get(user=user)
+        assert seat.auto_revolution
+        page = client.get(f"/t/{game.pk}/").content.decode()
+        assert 'name="auto_revolution" checked' in page

@@ -322,9 +322,10 @@ class Table:
         user, turn = seat.user, self.turns[seat.user_id]
         if user == self.people[0] and turn == 3:
             self.unchanged(seat, lambda: commands.set_standing_orders(
-                self.game.pk, user, seat.auto_pass, seat.auto_tax_worst, None))
+                self.game.pk, user, seat.auto_pass, seat.auto_tax_worst, seat.auto_revolution,
+                None))
             self.unchanged(seat, lambda: commands.set_profile_standing_orders(
-                user, seat.auto_pass, seat.auto_tax_worst))
+                user, seat.auto_pass, seat.auto_tax_worst, seat.auto_revolution))
         if user == self.people[2] and turn in (2, 7):
             # Away for a day a few minutes into the turn, then back: the bank and the
             # deadline move only by the time the vacation lasted.
