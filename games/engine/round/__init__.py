@@ -12,9 +12,10 @@ the Dalmutis still choosing, plus, in its own view only, a seat deciding on a re
 One edge case remains, because a decision someone is waiting for takes time: after both
 Dalmutis have chosen, a tax phase that has not ended yet tells the table that somebody is
 still deciding on a revolution (the holder decides while the Dalmutis choose, so this only
-shows when the holder is slower than both Dalmutis). A first round without taxes has no
-such case: there the Greater Peon is asked every time, jesters or not, and everybody
-sees the table wait for them.
+shows when the holder is slower than both Dalmutis). The site never lets it show: it
+closes the holder's decision the moment both Dalmutis have chosen. A first round without
+taxes has no such case: there the Greater Peon is asked every time, jesters or not, and
+everybody sees the table wait for them.
 
 Likewise a Dalmuti sees the tribute only once the exchange is made, after choosing what to
 give back, and in a ``chosen`` merchant trade neither Merchant sees the other's card first.
