@@ -77,7 +77,9 @@ class LeagueGameInline(admin.StackedInline):
 
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = ("player", "user", "bot_level", "bot_name", "joined", "last_seen")
+    # When each player last made a move everybody saw: not "last seen", which a private
+    # step moves too (a decision on a revolution), and any visit besides.
+    fields = ("player", "user", "bot_level", "bot_name", "joined", "last_acted")
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -332,7 +332,8 @@ class Seat(models.Model):
     joined = models.DateTimeField(_("joined"), auto_now_add=True)
     # When the player last looked at or acted at this table (they may be watching live).
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
-    last_acted = models.DateTimeField(null=True, blank=True)
+    # A move everybody saw (never a private step: see commands.moves.act).
+    last_acted = models.DateTimeField(_("last move"), null=True, blank=True)
     # Decisions of this seat's bot that a simpler level made because its own level failed
     # (raised, overran its time): the host is told, and which level made the last one.
     bot_stand_ins = models.PositiveIntegerField(default=0)

@@ -206,3 +206,23 @@ def test_the_admins_log_of_a_game_in_play_shows_no_gap_where_a_step_was_private(
     log = str(_admin().log_display(game))
     assert "#" not in log
     assert "(private)" not in log
+
+
+@pytest.mark.parametrize("holder", [LESSER_DALMUTI, GREATER_PEON])
+def test_the_organisers_admin_reads_the_same_before_and_after_a_private_decline(
+        client, holder):
+    """An organiser may play at the table: the seats the admin lists say when each player
+    last made a move everybody saw, never when one merely did something at the table."""
+    game, users = _table(f"ar{holder}", holder)
+    olga = make_user(f"olgar{holder}", is_staff=True)
+    olga.groups.add(Group.objects.get(name="league organiser"))
+    league = League.objects.create(name="Club", slug="club")
+    LeagueGame.objects.create(game=game, league=league)
+    league.organisers.add(olga)
+    client.force_login(olga)
+    url = reverse("admin:games_game_change", args=[game.pk])
+    with time_machine.travel(FROZEN + timedelta(minutes=5), tick=False):
+        before = client.get(url).content.decode()
+        _decline(game, users[holder])
+        after = client.get(url).content.decode()
+    _same([CSRF.sub(r"\1*", before)], [CSRF.sub(r"\1*", after)])
