@@ -1,4 +1,5 @@
 import functools
+import html
 import json
 import re
 from datetime import datetime, timedelta
@@ -10,7 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, format_html, strip_tags
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
@@ -526,3 +527,14 @@ def orders_panel(context) -> str:
         "watch_url": watch_url,
     }
     return drawn_once("games/_orders_panel.html", values, context)
+
+
+_OPTION_ITEM = re.compile(r"<li>(.*?)</li>", re.S)
+
+
+@register.filter
+def option_lines(options: dict) -> list[str]:
+    """A table's rules in words, one a line, as games/_options.html says them: for what
+    shows no markup (the text of an email), or its own (an email's list)."""
+    listed = render_to_string("games/_options.html", {"options": options})
+    return [html.unescape(strip_tags(item)).strip() for item in _OPTION_ITEM.findall(listed)]

@@ -383,3 +383,27 @@ def test_an_invitee_opening_the_tables_address_is_led_to_take_the_seat(
     # Somebody not invited learns nothing, as ever.
     client.force_login(mallory)
     assert client.get(f"/t/{table.pk}/").status_code == 404
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", ("6 players", "3 rounds", "No taxes in the first round",
+            "Time limit per turn: 1 day", "time bank: 2 days each")),
+    ("de", ("6 Spieler", "3 Runden", "Keine Steuern in der ersten Runde",
+            "Bedenkzeit pro Zug: 1 Tag")),
+])
+def test_the_email_says_the_tables_rules_and_clock(
+        client, alice, make_user, language, said, django_capture_on_commit_callbacks,
+        eager_tasks):
+    """Whether to take the seat depends on them: a game of a day a turn is not one of
+    five minutes."""
+    game = commands.create_table(alice, "Slow", 6, {"rounds": 3, "first_round_taxes": False},
+                                 turn_limit=86400, bank_reserve=2 * 86400)
+    make_user("dora", language=language)
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, game, "dora")
+    message = mail.outbox[0]
+    html = message.alternatives[0][0]
+    for words in said:
+        assert words in message.body, words
+        assert words in html, words
