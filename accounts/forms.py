@@ -258,8 +258,9 @@ class StandingOrdersForm(forms.ModelForm):
             "auto_revolution": _(
                 "As Lesser or Greater Peon, show both Jesters as soon as you are dealt "
                 "them: nobody pays taxes, and as Greater Peon you make a Great Revolution. "
-                "Without it you decide yourself, until the Dalmutis have chosen the cards "
-                "they give back."),
+                "The others may notice that your revolutions come with the deal. Without "
+                "it you decide yourself, until the Dalmutis have chosen the cards they "
+                "give back."),
         }
 
 

@@ -43,8 +43,9 @@ def seating(game: Game, names: SeatNames) -> list[dict]:
     return out
 
 
-def record_json(game: Game) -> dict:
-    """The game's record as a JSON-ready dict."""
+def record_json(game: Game, reader: int | None) -> dict:
+    """The game's record as a JSON-ready dict, as player `reader` reads it: what a
+    standing order did is its owner's business, an ordinary move to everybody else."""
     state = game.engine_state() if game.state is not None else None
     actions = Action.objects.filter(game=game).order_by("seq")
     return {
@@ -64,7 +65,8 @@ def record_json(game: Game) -> dict:
         "seating": seating(game, SeatNames(game)),
         "actions": [
             {"seq": a.seq, "round": a.round_number, "player": a.player, "kind": a.kind,
-             "payload": a.payload, "by": a.by, "events": a.events, "time": _time(a.created)}
+             "payload": a.payload, "events": a.events, "time": _time(a.created),
+             "by": "player" if a.by == "standing_order" and a.player != reader else a.by}
             for a in actions
         ],
         "standings": state.standings if state is not None else [],

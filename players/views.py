@@ -118,9 +118,9 @@ def _filename(game, suffix: str) -> str:
 @never_cache
 @login_required
 def record_json(request, game_id: int):
-    game, _me, _replaced = record_reader(request, game_id)
+    game, me, _replaced = record_reader(request, game_id)
     response = HttpResponse(
-        json.dumps(records.record_json(game), ensure_ascii=False, indent=1),
+        json.dumps(records.record_json(game, me), ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{_filename(game, "json")}"'

@@ -147,7 +147,9 @@ def invitation_context(invitation) -> dict:
     organiser invites to a league's table they do not host, the league and its host."""
     game = invitation.game
     context = {"game": game, "host": invitation.invited_by,
-               "link": settings.SITE_URL + reverse("join", args=[game.invite_token])}
+               "link": settings.SITE_URL + reverse("join", args=[game.invite_token]),
+               # Into a game in play: how many play at it, not how many it was opened for.
+               "seated": game.seats.filter(left=False).count() if game.is_playing else None}
     if invitation.invited_by_id != game.host_id:
         league = League.objects.of_game(game)
         if league is not None:

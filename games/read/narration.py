@@ -206,9 +206,16 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
         elif kind == "round_starts":
             say(_("round %(number)d was dealt") % {"number": event["round"]})
         elif kind == "revolution":
-            say((_("%(player)s declared a Great Revolution") if event["great"]
-                 else _("%(player)s declared a revolution")) % {"player": who(player)},
-                named=True)
+            if mine and by == "standing_order":
+                say(_("you called a Great Revolution by your standing order") if event["great"]
+                    else _("you called a revolution by your standing order"))
+            elif mine:
+                say(_("you declared a Great Revolution") if event["great"]
+                    else _("you declared a revolution"))
+            else:
+                say((_("%(player)s declared a Great Revolution") if event["great"]
+                     else _("%(player)s declared a revolution")) % {"player": who(player)},
+                    named=True)
         elif kind == "taxes":
             say(_("the taxes are paid"))
         elif kind == "trade_done":

@@ -407,3 +407,17 @@ def test_the_email_says_the_tables_rules_and_clock(
     for words in said:
         assert words in message.body, words
         assert words in html, words
+
+
+def test_an_invitation_into_a_game_in_play_says_how_many_play_at_it(
+        client, alice, bob, make_user, django_capture_on_commit_callbacks, eager_tasks):
+    """The table was opened for six and started with four: the invitee would be a fifth."""
+    game = start_table(alice, [bob], bots=2, seats=6, options={"rounds": 3})
+    make_user("dora")
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, game, "dora")
+    message = mail.outbox[0]
+    for text in (message.body, message.alternatives[0][0]):
+        assert "4 players at the table" in text
+        assert "A table for 6" not in text

@@ -391,3 +391,23 @@ class TestAStandingOrderCallsIt:
         assert seat.auto_revolution
         page = client.get(f"/t/{game.pk}/").content.decode()
         assert 'name="auto_revolution" checked' in page
+
+
+@pytest.mark.parametrize(("great", "words"), [(True, "a Great Revolution"),
+                                              (False, "a revolution")])
+def test_while_you_were_away_says_whose_revolution_and_by_what(great, words):
+    from games.read.narration import since_you_looked
+
+    names = {0: "Ada", 3: "Cy"}
+    dealt = {"event": {"type": "round_starts", "round": 2}, "by": "", "actor": None}
+
+    def called(by: str) -> list[dict]:
+        return [dealt, {"event": {"type": "revolution", "player": 3, "great": great},
+                        "by": by, "actor": 3}]
+
+    assert f"you called {words} by your standing order" in since_you_looked(
+        called("standing_order"), 3, names)
+    assert f"you declared {words}" in since_you_looked(called("player"), 3, names)
+    for by in ("standing_order", "player"):
+        said = since_you_looked(called(by), 0, names)
+        assert f"Cy declared {words}" in said and "standing order" not in said

@@ -89,3 +89,20 @@ def test_the_record_page_links_both_downloads(client, alice):
     page = client.get(reverse("game_record", args=[game.pk])).content.decode()
     assert reverse("record_json", args=[game.pk]) in page
     assert reverse("record_text", args=[game.pk]) in page
+
+
+def test_the_json_record_tells_a_player_of_their_own_standing_orders_alone(
+        client, alice, bob):
+    """What a standing order did is its owner's business, after the game too: to the
+    others it was an ordinary move."""
+    game = play_out(start_table(alice, [bob], bots=2, options={"rounds": 2}))
+    by_order = {a.player for a in game.actions.filter(by="standing_order")}
+    players = {s.user_id: s.player for s in game.seats.exclude(user=None)}
+    assert by_order == set(players.values())  # both passed by their order at least once
+    for user in (alice, bob):
+        client.force_login(user)
+        actions = json.loads(download(client, "record_json", game).content)["actions"]
+        assert {a["player"] for a in actions if a["by"] == "standing_order"} == {
+            players[user.pk]}
+        assert replay_record({"format": "dalmuti-game-record", "version": 1,
+                              "options": game.options, "actions": actions}) is not None
