@@ -58,6 +58,11 @@ def end_of_hold(game_id: int) -> bool:
 
 
 @shared_task(acks_late=True)
+def private_notices(game_id: int) -> int:
+    return notifications.for_private_waits(game_id)
+
+
+@shared_task(acks_late=True)
 def review_game(game_id: int) -> bool:
     """Judge a finished game's decisions for a while (``settings.REVIEW_CHUNK_SECONDS``),
     then hand the rest to the next task, so that a long review never holds a worker from
@@ -128,6 +133,9 @@ def sweep() -> dict:
         elif commands.hold_due(game, now):
             background.after_commit("end_of_hold", game.pk)
             done["bots"] += 1
+        if any(wait.secret for wait in game.waits().values()):
+            # The notices a deal left for after its commit, if that work was lost.
+            notifications.for_private_waits(game.pk)
     done["pauses"] = commands.forget_old_pauses(now)
     done["closed"] = commands.expire_open_tables(now)
     done["lapsed"] = commands.expire_invitations(now)
@@ -181,6 +189,7 @@ def _sender_at(task, queue: str | None = None):
 
 background.register("play_bots", _sender(play_bots, BOT_PLAY_QUEUE))
 background.register("bot_reply", _sender(play_bots, REPLY_QUEUE))
+background.register("private_notices", _sender(private_notices))
 background.register("end_of_hold", _sender(end_of_hold, REPLY_QUEUE),
                     _sender_at(end_of_hold, REPLY_QUEUE))
 background.register("send_notification", _sender(send_notification))

@@ -127,6 +127,15 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None,
     waits: dict[int, Wait] = {}
     new_waits = []
     running = game.waits()
+    # A deal may ask somebody in private (a decision on a revolution). The request that
+    # deals does the same work whoever that is, or whether anybody is: every person's
+    # pauses are read, and the private waits' notices are recorded after the commit, by
+    # work sent at every deal (`for_private_waits`); the player whose move dealt could
+    # otherwise time their own request.
+    dealt = game.is_playing and (state_before is None
+                                 or state_before.round_number != state.round_number)
+    people = [s for s in seats.values() if not s.played_by_bot] if dealt else []
+    pauses = pauses_of(game, people, now) if people else {}
     for player in state.awaiting_players if game.is_playing else ():
         kept = running.get(player)
         if kept and player == actor:
@@ -143,9 +152,11 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None,
         if player in waits:
             continue
         secret = player not in public
+        seat = seats.get(player)
         waits[player] = Wait(game.version * TOKEN_STEPS, now,
-                             deadline(game, seats[player], now, secret=secret)
-                             if player in seats else None, secret)
+                             deadline(game, seat, now, pauses.get(seat.user_id) if dealt
+                                      else None, secret=secret)
+                             if seat is not None else None, secret)
         new_waits.append(player)
     game.keep_state(state)
     game.set_waits({p: waits[p] for p in state.awaiting_players if p in waits})
@@ -154,7 +165,9 @@ def save_state(game: Game, state: engine.Game, actor: int | None = None,
     # `updated` orders "My games": it too may only move with what everybody can see.
     game.save(update_fields=fields + ["updated"] if public_change else fields)
     live.table_changed(game, announce=public_change, actor=actor)
-    notifications.for_new_turns(game, new_waits, seats)
+    notifications.for_new_turns(game, [p for p in new_waits if not waits[p].secret], seats)
+    if people:
+        background.after_commit("private_notices", game.pk)
     if public_change:
         # The group channel hears only of what every spectator just saw.
         group_channel.for_public_turn(game, state)

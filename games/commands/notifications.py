@@ -111,6 +111,20 @@ def for_new_turns(game: Game, players: list[int], seats: dict[int, Seat] | None 
             _notify_of_turn(user, reminder, Kind.REMINDER, remind_at, game, channels)
 
 
+def for_private_waits(game_id: int) -> int:
+    """Record the notices of the waits the table keeps in private (a decision on a
+    revolution), which the move that dealt left for after its commit: sent at every deal,
+    and by the sweep for any lost. Recording them twice records nothing more. How many
+    such waits there were."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.is_playing:
+        return 0
+    private = [player for player, wait in game.waits().items() if wait.secret]
+    if private:
+        for_new_turns(game, private, {s.player: s for s in game.seats_with_users()})
+    return len(private)
+
+
 def _reminder(game: Game, seat: Seat, wait, now: datetime) -> tuple[str, datetime]:
     """A turn's reminder: its key, and when it goes out, measured from the turn's own
     deadline (a bank's reserve and any pause counted in it)."""

@@ -12,6 +12,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core import mail
+from django.test import TestCase
 from django.utils import timezone
 
 from games import engine
@@ -51,7 +52,9 @@ def _dealt(name: str, holder: int | None, first_round_taxes: bool = True):
     game.awaiting = {}
     mail.outbox.clear()
     Notification.objects.all().delete()
-    save_state(game, dataclasses.replace(state, round=rnd, round_number=1 if first else 2))
+    # The notices of a private wait are recorded once the deal commits.
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        save_state(game, dataclasses.replace(state, round=rnd, round_number=1 if first else 2))
     game.refresh_from_db()
     by_player = {s.player: s.user for s in game.seats.select_related("user")}
     return game, [by_player[state.seats[p]] for p in range(5)]
