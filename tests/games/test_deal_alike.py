@@ -66,7 +66,7 @@ def test_the_deal_does_the_same_work_whoever_holds_both_jesters(dalmutis, turn_l
     assert len(merchant[1]) == len(nobody[1])
 
 
-def test_the_holder_is_still_told_once_the_deal_is_saved():
+def test_the_holder_is_still_told_once_the_deal_is_saved(eager_tasks):
     _shapes, sent, game = _deal(2, "bots", 0, "told")
     holder = game.seats.get(player=game.engine_state().seats[2])
     key = f"turn:{game.pk}:{game.wait_for(holder.player).public_token}:{holder.player}"

@@ -12,10 +12,10 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core import mail
-from django.test import TestCase
 from django.utils import timezone
 
 from games import engine
+from games.commands import notifications
 from games.commands.base import save_state
 from games.models import Notification
 from push.sender import message
@@ -52,9 +52,10 @@ def _dealt(name: str, holder: int | None, first_round_taxes: bool = True):
     game.awaiting = {}
     mail.outbox.clear()
     Notification.objects.all().delete()
-    # The notices of a private wait are recorded once the deal commits.
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        save_state(game, dataclasses.replace(state, round=rnd, round_number=1 if first else 2))
+    save_state(game, dataclasses.replace(state, round=rnd, round_number=1 if first else 2))
+    # The notices of a private wait, as the work the deal sends for after its commit
+    # records them.
+    notifications.for_private_waits(game.pk)
     game.refresh_from_db()
     by_player = {s.player: s.user for s in game.seats.select_related("user")}
     return game, [by_player[state.seats[p]] for p in range(5)]
