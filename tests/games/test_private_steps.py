@@ -174,15 +174,20 @@ def _admin():
     return admin.site._registry[Game]
 
 
+def _organiser_of(game, username: str):
+    """A league organiser whose league holds the game."""
+    organiser = make_user(username, is_staff=True)
+    organiser.groups.add(Group.objects.get(name="league organiser"))
+    league = League.objects.create(name="Club", slug="club")
+    LeagueGame.objects.create(game=game, league=league)
+    league.organisers.add(organiser)
+    return organiser
+
+
 @pytest.mark.parametrize("holder", [LESSER_DALMUTI, LESSER_PEON, GREATER_PEON])
 def test_the_admin_names_only_the_dalmutis_as_awaited_in_the_taxes(client, holder):
     game, users = _table(f"ad{holder}", holder)
-    olga = make_user(f"olga{holder}", is_staff=True)
-    olga.groups.add(Group.objects.get(name="league organiser"))
-    league = League.objects.create(name="Club", slug="club")
-    LeagueGame.objects.create(game=game, league=league)
-    league.organisers.add(olga)
-    client.force_login(olga)
+    client.force_login(_organiser_of(game, f"olga{holder}"))
     page = client.get(reverse("admin:games_game_change", args=[game.pk]))
     assert page.status_code == 200
     dalmutis = ", ".join(game.seats.get(user=users[p]).name
@@ -214,12 +219,7 @@ def test_the_organisers_admin_reads_the_same_before_and_after_a_private_decline(
     """An organiser may play at the table: the seats the admin lists say when each player
     last made a move everybody saw, never when one merely did something at the table."""
     game, users = _table(f"ar{holder}", holder)
-    olga = make_user(f"olgar{holder}", is_staff=True)
-    olga.groups.add(Group.objects.get(name="league organiser"))
-    league = League.objects.create(name="Club", slug="club")
-    LeagueGame.objects.create(game=game, league=league)
-    league.organisers.add(olga)
-    client.force_login(olga)
+    client.force_login(_organiser_of(game, f"olgar{holder}"))
     url = reverse("admin:games_game_change", args=[game.pk])
     with time_machine.travel(FROZEN + timedelta(minutes=5), tick=False):
         before = client.get(url).content.decode()
