@@ -350,6 +350,8 @@ def rules_at_table(context) -> str:
         "bank_reserve": game.bank_reserve,
         "get_bank_reserve_display": str(game.get_bank_reserve_display()),
         "hints_allowed": bool(game.hints_allowed),
+        # A trade the table is too small for yet is said so (players join between rounds).
+        "players": len(game.engine_state().seats) if game.is_playing else None,
     }}
     return drawn_once("games/_rules_at_table.html", values, context)
 
@@ -533,8 +535,9 @@ _OPTION_ITEM = re.compile(r"<li>(.*?)</li>", re.S)
 
 
 @register.filter
-def option_lines(options: dict) -> list[str]:
+def option_lines(options: dict, players: int | None = None) -> list[str]:
     """A table's rules in words, one a line, as games/_options.html says them: for what
-    shows no markup (the text of an email), or its own (an email's list)."""
-    listed = render_to_string("games/_options.html", {"options": options})
+    shows no markup (the text of an email), or its own (an email's list). `players`: how
+    many play at a game in progress."""
+    listed = render_to_string("games/_options.html", {"options": options, "players": players})
     return [html.unescape(strip_tags(item)).strip() for item in _OPTION_ITEM.findall(listed)]

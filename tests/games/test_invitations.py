@@ -421,3 +421,17 @@ def test_an_invitation_into_a_game_in_play_says_how_many_play_at_it(
     for text in (message.body, message.alternatives[0][0]):
         assert "4 players at the table" in text
         assert "A table for 6" not in text
+
+
+def test_an_invitation_into_a_game_short_of_its_merchant_trade_says_it_waits(
+        client, alice, bob, make_user, django_capture_on_commit_callbacks, eager_tasks):
+    """Opened for six with a trade from six, started with five: a sixth would bring it."""
+    game = start_table(alice, [bob], bots=3, seats=6,
+                       options={"rounds": 3, "merchant_trade": "chosen"})
+    make_user("dora")
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, game, "dora")
+    message = mail.outbox[0]
+    for text in (message.body, message.alternatives[0][0]):
+        assert "No merchant trade while fewer than 6 play (5 at this table now)" in text

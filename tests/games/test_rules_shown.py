@@ -89,3 +89,21 @@ def test_a_finished_games_last_result_names_no_next_round(client, alice, bob):
     client.force_login(alice)
     page = client.get(f"/t/{game.pk}/").content.decode()
     assert "Result of round 1" in page and "Title next round" not in page
+
+
+def test_a_table_started_short_of_the_merchant_trade_says_it_waits(client, alice, bob):
+    """Six seats wanted with a trade from six, started at five: the trade the list names
+    does not happen until a sixth joins, and the rules say so."""
+    game = start_table(alice, [bob], bots=3, seats=6, options={"merchant_trade": "chosen"})
+    client.force_login(bob)
+    rules = " ".join(_rules(client.get(f"/t/{game.pk}/").content.decode()).split())
+    assert "Merchant trade: chosen cards" in rules
+    assert "No merchant trade while fewer than 6 play (5 at this table now)" in rules
+
+
+def test_a_table_at_the_merchant_trades_size_does_not_say_it_waits(client, alice, bob):
+    game = start_table(alice, [bob], bots=4, options={"merchant_trade": "random"})
+    client.force_login(bob)
+    rules = _rules(client.get(f"/t/{game.pk}/").content.decode())
+    assert "Merchant trade: random cards" in rules
+    assert "fewer than" not in rules
