@@ -24,6 +24,7 @@ from games.commands import delete_account as delete_the_account
 from games.commands import name_changed, set_away, set_profile_standing_orders
 from games.commands.notifications import unheard
 from games.core import background
+from games.read.access import table_named_to
 from games.read.account import tables_left
 from games.read.usual_group import usual_group_context
 from players.account_data import account_data
@@ -122,9 +123,12 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @never_cache
 def signup_welcome(request: HttpRequest) -> HttpResponse:
-    """After signing up: the account is ready, the confirmation link on its way."""
+    """After signing up: the account is ready, the confirmation link on its way; the way
+    on names the table it leads to, when the newcomer came by one."""
+    next_url = _next_url(request)
     return render(request, "accounts/welcome.html", {
-        "next": _next_url(request) or reverse(settings.LOGIN_REDIRECT_URL),
+        "next": next_url or reverse(settings.LOGIN_REDIRECT_URL),
+        "table": table_named_to(request.user, next_url) if next_url else None,
     })
 
 

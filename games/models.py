@@ -495,8 +495,12 @@ class Invitation(models.Model):
 
     @property
     def lapses(self):
-        """When the invitation lapses if nobody answers it."""
-        return self.created + timedelta(days=OPEN_TABLE_DAYS)
+        """When the invitation lapses if nobody answers it: OPEN_TABLE_DAYS after it went
+        out, or before, when its table closes because nobody started it."""
+        lapses = self.created + timedelta(days=OPEN_TABLE_DAYS)
+        if self.game.is_open:
+            lapses = min(lapses, self.game.created + timedelta(days=OPEN_TABLE_DAYS))
+        return lapses
 
 
 class InvitationBlock(models.Model):

@@ -143,13 +143,15 @@ def hosting_context(notification) -> dict:
 
 
 def invitation_context(invitation) -> dict:
-    """What an invitation to a table says: who invites, to which table, and, where an
-    organiser invites to a league's table they do not host, the league and its host."""
+    """What an invitation to a table says: who invites, to which table, until when, and,
+    where an organiser invites to a league's table they do not host, the league and its
+    host; whether taking the seat asks for an account first."""
     game = invitation.game
     context = {"game": game, "host": invitation.invited_by,
                "link": settings.SITE_URL + reverse("join", args=[game.invite_token]),
                # Into a game in play: how many play at it, not how many it was opened for.
-               "seated": game.seats.filter(left=False).count() if game.is_playing else None}
+               "seated": game.seats.filter(left=False).count() if game.is_playing else None,
+               "lapses": invitation.lapses, "newcomer": invitation.user_id is None}
     if invitation.invited_by_id != game.host_id:
         league = League.objects.of_game(game)
         if league is not None:

@@ -5,9 +5,11 @@ Every view of every app that shows or changes a table goes through here, so the 
 """
 
 from typing import NoReturn
+from urllib.parse import urlsplit
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
@@ -147,3 +149,21 @@ def game_to_watch(token: str) -> Game:
     if game is None or not token:
         raise Http404(_("Nobody can watch this table."))
     return game
+
+
+def table_named_to(user, path: str) -> Game | None:
+    """The table a page of this site (a `next`) leads to, if `user` may read its name
+    there: a table's link names it to whoever holds the link, a table's page only to
+    someone seated or invited at it. Else None: a `next` is typed by anyone."""
+    try:
+        match = resolve(urlsplit(path).path)
+    except Resolver404:
+        return None
+    if match.url_name == "join":
+        return Game.objects.filter(invite_token=match.kwargs["token"]).first()
+    if match.url_name == "game" and user.pk is not None:
+        game_id = match.kwargs["game_id"]
+        if (Seat.objects.filter(game_id=game_id, user_id=user.pk).exists()
+                or Invitation.objects.for_user(user).filter(game_id=game_id).exists()):
+            return Game.objects.filter(pk=game_id).first()
+    return None

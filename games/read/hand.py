@@ -3,6 +3,7 @@ cards a tap may choose, and my legal actions as the page offers them."""
 
 from dataclasses import dataclass
 
+from games import engine
 from games.core.words import card_name, cards_phrase
 
 
@@ -73,6 +74,8 @@ def my_actions(view: dict, name_of) -> dict:
     out["until_taxes"] = out["revolution_offer"] and not give_backs \
         and view["taxes"].get("status") == "pending"
     out["can_play"] = bool(out["legal_plays"])
+    # The hint under the hand names the Jester only to a hand that still holds one.
+    out["holds_jester"] = engine.JESTER in view["hand"]
     usable: set[int] | None = set()
     checked: list[int] = []
     if give_backs and out["revolution_offer"]:

@@ -106,8 +106,10 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
     "Ada and Bram passed; Cato won the trick with 2 Masons". A move the player did not
     make themselves says who made it: the clock, the stand-in, or (to its owner) a
     standing order. Player names keep their own spelling, even first in the line."""
-    # Each part, and whether it begins with a player's name (never capitalised).
-    parts: list[tuple[str, bool]] = []
+    # Each part, whether it begins with a player's name (never capitalised), and whether
+    # it is a move made in the reader's name (by the clock, the stand-in or their standing
+    # order): what they most need to read, never left out of a long summary.
+    parts: list[tuple[str, bool, bool]] = []
     passed: list[str] = []
     # The latest play: who, in words, and where its part is (a trick it wins is told
     # as "won the trick with", the passes that let it win left unsaid).
@@ -116,8 +118,8 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
     def who(player: int) -> str:
         return names.get(player, "?")
 
-    def say(text: str, named: bool = False) -> None:
-        parts.append((text, named))
+    def say(text: str, named: bool = False, for_you: bool = False) -> None:
+        parts.append((text, named, for_you))
 
     def flush() -> None:
         if passed:
@@ -142,12 +144,13 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
             if by == "timeout":
                 say(_("your time ran out: passed for you") if mine else
                     _("%(player)s's time ran out: passed for them") % {"player": who(player)},
-                    named=not mine)
+                    named=not mine, for_you=mine)
             elif by == "stand_in":
                 say(_("the stand-in passed for you") if mine else
-                    _("the stand-in passed for %(player)s") % {"player": who(player)})
+                    _("the stand-in passed for %(player)s") % {"player": who(player)},
+                    for_you=mine)
             else:
-                say(_("you passed by your standing order"))
+                say(_("you passed by your standing order"), for_you=True)
             continue
         if kind == "pass":
             passed.append(_("you") if mine else who(player))
@@ -160,11 +163,11 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
             if by == "timeout":
                 say(_("your time ran out: played %(cards)s for you") % {"cards": cards} if mine
                     else _("%(player)s's time ran out: played %(cards)s for them") % {
-                        "player": who(player), "cards": cards}, named=not mine)
+                        "player": who(player), "cards": cards}, named=not mine, for_you=mine)
             elif by == "stand_in":
                 say(_("the stand-in played %(cards)s for you") % {"cards": cards} if mine
                     else _("the stand-in played %(cards)s for %(player)s") % {
-                        "player": who(player), "cards": cards})
+                        "player": who(player), "cards": cards}, for_you=mine)
             elif mine:
                 say(_("you played %(cards)s") % {"cards": cards})
             else:
@@ -208,7 +211,7 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
         elif kind == "revolution":
             if mine and by == "standing_order":
                 say(_("you called a Great Revolution by your standing order") if event["great"]
-                    else _("you called a revolution by your standing order"))
+                    else _("you called a revolution by your standing order"), for_you=True)
             elif mine:
                 say(_("you declared a Great Revolution") if event["great"]
                     else _("you declared a revolution"))
@@ -227,12 +230,17 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
     if not parts:
         return ""
     if len(parts) > SUMMARY_PARTS:
-        earlier = len(parts) - SUMMARY_PARTS
+        # The latest parts, and before them every move made in the reader's name (the
+        # latest so many of those), in the order they came; the rest is counted.
+        kept = set(range(len(parts) - SUMMARY_PARTS, len(parts)))
+        kept |= set([i for i, part in enumerate(parts) if part[2] and i not in kept]
+                    [-SUMMARY_PARTS:])
+        earlier = len(parts) - len(kept)
         parts = [(ngettext("%(count)d earlier move", "%(count)d earlier moves", earlier)
-                  % {"count": earlier}, False)] + parts[-SUMMARY_PARTS:]
+                  % {"count": earlier}, False, False)] + [parts[i] for i in sorted(kept)]
     # Between its parts, as the language writes a semicolon (French puts a space first).
     sentence = pgettext("between the parts of a summary", "; ").join(
-        text for text, _named in parts)
+        text for text, _named, _for_you in parts)
     if parts[0][1]:
         return sentence
     return sentence[:1].upper() + sentence[1:]

@@ -69,8 +69,10 @@ class PlayerRow:
     pause: str = ""
     # Until when the player is away from all their tables (set in the profile), if away.
     away_until: datetime | None = None
-    # When the turn of a seat the table waits on runs out (timed tables).
+    # When the turn of a seat the table waits on runs out (timed tables), or when a bot's
+    # choice held after the deal comes (`held`).
     deadline: str | None = None
+    held: bool = False
     # What is left in the player's time bank (tables with one).
     bank: timedelta | None = None
     # Whether I may nudge this player now, or have nudged them this turn.
@@ -165,8 +167,26 @@ def own_context(game: Game, me: Seat, seats: list[Seat]) -> dict:
     return _own(Sight(game, me, seats, view_for(game, me, state), state))
 
 
+def bots_held_until(sight: Sight) -> str | None:
+    """Until when the choice of what to give back of a bot (or a stand-in) the table waits
+    on is held after the deal (`dalmutis_hold_until`), if it is: its seat counts down to
+    it, as a person's turn counts down to its deadline, so that nobody takes the bot for
+    stuck. From what every spectator knows, so the same for every reader."""
+    game, view = sight.game, sight.view
+    if not game.is_playing or view["phase"] != "taxes":
+        return None
+    held = dalmutis_hold_until(game, sight.state, sight.by_player.values())
+    if held is None or held <= sight.now:
+        return None
+    public = sight.state.view(None)["awaiting"]
+    bots = [s for s in public if (seat := sight.by_player.get(view["seats"][s]))
+            and seat.played_by_bot]
+    return held.isoformat() if bots else None
+
+
 def _own(sight: Sight) -> dict:
     context = {
+        "bots_hold": bots_held_until(sight) is not None,
         "view": sight.view,
         "phase": sight.view["phase"],
         **trick_context(sight),
@@ -243,6 +263,7 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
     # say the final standings' places instead.
     final = ({s["player"]: rank for rank, s, _left in ranked(view["game"], sight.by_player)}
              if view["game"]["is_over"] else {})
+    held = bots_held_until(sight)
     rows = []
     for position, seat_index in enumerate(view["order"]):
         player = view["seats"][seat_index]
@@ -272,7 +293,9 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
         if row.on_vacation:
             row.pause = ("vacation" if seat.vacation_until and seat.vacation_until > sight.now
                          else "away")
-        if row.is_turn and game.turn_limit:
+        if row.is_turn and held and seat and seat.played_by_bot:
+            row.deadline, row.held = held, True
+        elif row.is_turn and game.turn_limit:
             wait = game.wait_for(player)
             row.deadline = wait.stored_deadline if wait else None
         if seat and not seat.played_by_bot:
@@ -410,6 +433,9 @@ def round_exchanges(sight: Sight) -> dict:
         "revolution": revolution and {
             "name": sight.name_at(revolution["seat"]),
             "great": revolution["great"],
+            "mine": revolution["seat"] == view["seat"],
+            # News until the first trick is won; the log and the summary keep it after.
+            "news": not view["history"],
         },
         "taxes": _taxes(view, sight.name_of),
         "trade": _trade(view, sight.name_of),

@@ -38,6 +38,33 @@ def test_signing_up_sends_a_confirmation_link_that_confirms(client, after_commit
     assert user.email_verified and user.verified_email == "newbie@example.com"
 
 
+def _title_and_heading(page) -> tuple[str, str]:
+    text = page.content.decode()
+    title = re.search(r"<title>(.*?)</title>", text, re.S).group(1).strip()
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", text, re.S).group(1).strip()
+    return title, heading
+
+
+def test_the_page_says_confirmed_once_it_is_and_asks_to_confirm_while_it_is_not(client):
+    """A heading asking to confirm above "Thank you: … is confirmed" reads as if something
+    were left to do."""
+    from urllib.parse import urlsplit
+
+    from accounts import confirmation
+
+    user = make_user("newbie", email_verified=False)
+    page = client.get(urlsplit(confirmation.link_for(user)).path)
+    assert page.status_code == 200
+    title, heading = _title_and_heading(page)
+    assert title == "Email address confirmed · The Great Dalmuti"
+    assert heading == "Email address confirmed"
+    assert "Confirm your email address" not in page.content.decode()
+    broken = client.get("/accounts/confirm/forged/")
+    assert broken.status_code == 400
+    assert _title_and_heading(broken) == (
+        "Confirm your email address · The Great Dalmuti", "Confirm your email address")
+
+
 def _move(client, email: str, **extra):
     return client.post("/accounts/profile/", {
         "display_name": "Mover", "email": email, "notify": "every_turn", "notify_by": "both",

@@ -126,3 +126,32 @@ def test_probing_usernames_from_one_browser_is_limited(client, alice, settings):
     assert "already exists" not in answer.content.decode()
     assert 'value="alice"' in answer.content.decode()
     assert not User.objects.filter(email="carol@example.com").exists()
+
+
+def _continue_button(page: str) -> str:
+    import re
+
+    return re.search(r'<a class="button big" href="([^"]*)">(.*?)</a>', page, re.S).groups()
+
+
+def test_the_welcome_says_which_table_continue_leads_to(client, alice, bob):
+    """A newcomer who came by a table's link goes on to that table, and is told so by
+    its name; a table they may not see is not named, whatever `next` says."""
+    from games import commands
+
+    game = commands.create_table(alice, "Thursday night", 5, {"rounds": 2})
+    secret = commands.create_table(bob, "Bob's secret", 5, {"rounds": 2})
+    response = client.post(f"/accounts/signup/?next=/join/{game.invite_token}/", _form())
+    page = client.get(response.url).content.decode()
+    assert _continue_button(page) == (f"/join/{game.invite_token}/",
+                                      "Continue to “Thursday night”")
+    page = client.get("/accounts/welcome/", {"next": f"/t/{secret.pk}/"}).content.decode()
+    assert _continue_button(page) == (f"/t/{secret.pk}/", "Continue")
+    assert "Bob's secret" not in page and "Bob&#x27;s secret" not in page
+    page = client.get("/accounts/welcome/", {"next": "/join/no-such-token/"}).content.decode()
+    assert _continue_button(page)[1] == "Continue"
+    assert _continue_button(client.get("/accounts/welcome/").content.decode())[1] == "Continue"
+    # A table's page names it to someone seated there.
+    commands.join(secret.pk, User.objects.get(username="carol"))
+    page = client.get("/accounts/welcome/", {"next": f"/t/{secret.pk}/"}).content.decode()
+    assert _continue_button(page)[1] == "Continue to “Bob&#x27;s secret”"

@@ -228,8 +228,9 @@ def _choose(page: Page, rng: random.Random) -> tuple[str, Locator]:
     move = form.get_attribute("data-move") if form.count() else None
     revolution = dock.locator("form.revolution-offer")
     if revolution.count() and (move is None or rng.random() < 0.5):
-        answer = rng.choice(["Declare a revolution", "Keep quiet"])
-        return "revolution", revolution.get_by_role("button", name=answer)
+        # "Declare a revolution", or "a Great Revolution" for the Greater Peon.
+        answer = rng.choice(["yes", "no"])
+        return "revolution", revolution.locator(f'button[name="declare"][value="{answer}"]')
     if move == "give_back":
         due = int(form.get_attribute("data-due"))
         for card in form.locator("label.hcard:has(input:checked)").all():

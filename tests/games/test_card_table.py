@@ -78,6 +78,32 @@ def test_the_summary_says_you_for_my_own_moves_and_counts_what_it_leaves_out():
     assert french.startswith("3 coups précédents\u00a0; ") and french.count("\u00a0; ") == 6
 
 
+@pytest.mark.parametrize(("by", "said"), [
+    ("timeout", "your time ran out: passed for you"),
+    ("stand_in", "the stand-in passed for you"),
+    ("standing_order", "you passed by your standing order"),
+])
+def test_the_summary_never_leaves_out_a_move_made_for_you(by, said):
+    """What was done in your name while you were away is what you most need to read:
+    cut from a long summary, it would be told only in the folded log."""
+    mine = {"event": {"type": "pass", "player": 3}, "by": by, "actor": 3}
+    events = [_line({"type": "play", "player": p % 3, "title": "merchant", "cards": [9 - p]})
+              for p in range(2)]
+    events += [mine]
+    events += [_line({"type": "play", "player": p % 3, "title": "merchant", "cards": [7 - p]})
+               for p in range(7)]
+    summary = since_you_looked(events, my_player=3, names=NAMES)
+    assert said in summary
+    # The latest moves are still told, and what is left out is counted.
+    assert summary.startswith("3 earlier moves; ")
+    assert summary.endswith("Ada played 1 Dalmuti")
+    # Two of them, far apart: both told, in the order they came.
+    events.insert(0, mine)
+    twice = since_you_looked(events, my_player=3, names=NAMES)
+    assert twice.count(said) == 2
+    assert twice.startswith("3 earlier moves; ")
+
+
 def test_the_last_trick_is_the_one_won_most_recently_and_only_public_events_count():
     lines = [_line(e) for e in (
         {"type": "play", "player": 0, "title": "merchant", "cards": [12]},
@@ -196,3 +222,28 @@ def test_a_summary_never_tells_another_players_private_moves(client, table):
                if e.get("visible_to") is None or tess.seats.get().player in e["visible_to"]]
     from games.core.words import event_sentence
     assert shown == sum(1 for e in visible if event_sentence(e, lambda p: "?"))
+
+
+def test_the_hint_under_the_hand_names_the_jester_only_to_a_hand_that_holds_one(
+        client, alice, bob):
+    """Said to a hand without one, "A Jester can join them" points at a card not there."""
+    cato, dora = make_user("cato"), make_user("dora")
+    game = start_table(alice, [bob, cato, dora], options={"rounds": 3})
+    seen = set()
+
+    def look(game: Game) -> bool:
+        state = game.engine_state()
+        if state.round.phase != "play" or len(seen) == 2:
+            return len(seen) == 2
+        player = state.round.to_act
+        seat = game.seats.select_related("user").get(player=state.seats[player])
+        client.force_login(seat.user)
+        hint = client.get(f"/t/{game.pk}/").content.decode().split('<p class="hint">')[1]
+        hint = " ".join(hint.split("</p>")[0].split())
+        holds = 13 in state.view(state.seats[player])["hand"]
+        assert ("Jester" in hint) == holds, hint
+        seen.add(holds)
+        return False
+
+    play_until(game, look)
+    assert seen == {True, False}

@@ -16,8 +16,9 @@ from tests.helpers import make_user, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
-FRENCH = "Une invitation à jouer au Grand Dalmuti"
-GERMAN = "Eine Einladung, „Der Große Dalmuti“ zu spielen"
+# The subject of Hugo's invitation to a table, named in the braces.
+FRENCH = "«\u00a0Hugo\u00a0» vous invite à une partie du Grand Dalmuti à la table «\u00a0{}\u00a0»"
+GERMAN = "„Hugo“ lädt dich zu einer Partie „Der Große Dalmuti“ am Tisch „{}“ ein"
 
 
 @pytest.fixture
@@ -154,8 +155,8 @@ def test_an_invitation_to_a_player_without_a_language_speaks_the_inviters(
         _invite_from_the_web(client, host, game, who="greta")
     by_address = {m.to[0]: m for m in mail.outbox}
     french, in_german = by_address[guest.email], by_address[german.email]
-    assert french.subject == FRENCH
-    assert in_german.subject == GERMAN
+    assert french.subject == FRENCH.format("La table")
+    assert in_german.subject == GERMAN.format("La table")
     for message in (french, in_german):
         html, kind = message.alternatives[0]
         assert kind == "text/html" and "hugo" in html.lower()
@@ -175,4 +176,4 @@ def test_a_rematch_invites_in_the_hosts_language_those_without_one(friends):
     assert invitation.language == "de"
     mail.outbox.clear()
     send_invitation(invitation.pk)
-    assert mail.outbox[0].subject == GERMAN
+    assert mail.outbox[0].subject == GERMAN.format("Tisch")

@@ -62,7 +62,8 @@ def test_the_host_invites_by_link_name_and_address_between_rounds(
     # The stranger's email in the inviter's language, the player's in her own.
     assert by_address["carol@example.org"].subject == (
         "Een uitnodiging om De Grote Dalmuti te spelen")
-    assert by_address[dora.email].subject == "Eine Einladung, „Der Große Dalmuti“ zu spielen"
+    assert by_address[dora.email].subject == (
+        "„Alice“ lädt dich zu einer Partie „Der Große Dalmuti“ am Tisch „Test table“ ein")
     assert f"/join/{game.invite_token}/" in by_address[dora.email].body
     assert "Die Partie hat schon begonnen" in by_address[dora.email].body
     assert "Het spel is al begonnen" in by_address["carol@example.org"].body

@@ -129,3 +129,16 @@ def test_a_game_played_to_its_last_round_gives_no_reason(client):
     game = play_out(start_table(users[0], users[1:], options={"rounds": 1}))
     client.force_login(users[0])
     assert "It ended early" not in client.get(f"/t/{game.pk}/").content.decode()
+
+
+def test_the_final_standings_give_the_places_by_round_only_when_there_were_rounds(client):
+    """After one round each player's only place is their rank: "places by round: 1"
+    beside the first says nothing. After two, the places say how the game went."""
+    users = [make_user(f"pr{i}") for i in range(4)]
+    client.force_login(users[0])
+    one = play_out(start_table(users[0], users[1:], options={"rounds": 1}))
+    final = client.get(f"/t/{one.pk}/").content.decode().split('id="final"')[1]
+    assert "Final standings" in final and "places by round" not in final
+    two = play_out(start_table(users[0], users[1:], options={"rounds": 2}))
+    final = client.get(f"/t/{two.pk}/").content.decode().split('id="final"')[1]
+    assert final.count("places by round:") == 4

@@ -85,7 +85,8 @@ def test_names_in_the_email_are_quoted_as_chosen_by_players(
     with django_capture_on_commit_callbacks(execute=True):
         _invite(client, game, "victim@example.com")
     message = mail.outbox[0]
-    assert "evil.example" not in message.subject and "Free money" not in message.subject
+    # A stranger's inbox shows no name a player chose: anybody may type an address.
+    assert message.subject == "An invitation to play The Great Dalmuti"
     assert "“Claim your prize at evil.example”" in message.body
     assert "“Free money”" in message.body
     assert "chosen by the players" in message.body
@@ -312,6 +313,19 @@ def test_a_full_tables_link_says_so_before_anyone_signs_up(client, alice, make_u
     assert "Sign up to take a seat" in page and "This table is full" not in page
 
 
+def test_a_tables_link_tells_a_visitor_how_many_seats_are_taken_as_it_tells_a_player(
+        client, alice, bob, make_user):
+    """Whether there is room, before signing up: the count a player reads, and no more
+    (not who sits there)."""
+    game = commands.create_table(alice, "Thursday night", 5, {"rounds": 2})
+    commands.join(game.pk, bob)
+    page = client.get(f"/join/{game.invite_token}/").content.decode()
+    assert "2 of 5 seats taken." in page and "Sign up to take a seat" in page
+    assert "Bob" not in page
+    client.force_login(make_user("dora"))
+    assert "2 of 5 seats taken." in client.get(f"/join/{game.invite_token}/").content.decode()
+
+
 def test_inviting_again_says_the_invitation_is_already_out(
     client, table, alice, make_user, django_capture_on_commit_callbacks, eager_tasks
 ):
@@ -435,3 +449,104 @@ def test_an_invitation_into_a_game_short_of_its_merchant_trade_says_it_waits(
     message = mail.outbox[0]
     for text in (message.body, message.alternatives[0][0]):
         assert "No merchant trade while fewer than 6 play (5 at this table now)" in text
+
+
+# -- what the invitation email says --
+
+@pytest.mark.parametrize(("language", "zone", "when"), [
+    ("en", "Europe/Amsterdam", "Dec. 6, 2026, 10 a.m. CET"),
+    ("de", "Asia/Tokyo", "6. Dezember 2026 18:00 JST"),
+])
+def test_the_email_names_who_invites_to_which_table_and_when_it_lapses(
+        client, alice, make_user, language, zone, when, django_capture_on_commit_callbacks,
+        eager_tasks):
+    """To a player, a subject naming nobody reads as spam (a stranger is named nobody:
+    see above). The invitation lapses when the table closes
+    if nobody starts it (opened three days before the invitation went out, here), said in
+    the invitee's language and zone."""
+    with time_machine.travel("2026-11-22 09:00 +00:00", tick=False):
+        game = commands.create_table(alice, "Thursday night", 5, {"rounds": 1})
+    make_user("dora", language=language, time_zone=zone)
+    client.force_login(alice)
+    with time_machine.travel("2026-11-25 09:00 +00:00", tick=False), \
+            django_capture_on_commit_callbacks(execute=True):
+        _invite(client, game, "dora")
+    message = mail.outbox[0]
+    html = message.alternatives[0][0]
+    assert "\n" not in message.subject
+    for text in (message.body, html):
+        assert when in text, text
+        assert "The player" not in text
+    if language == "en":
+        assert message.subject == ("“Alice” invites you to “Thursday night”, a game of "
+                                   "The Great Dalmuti")
+        assert "“Alice” has saved you a seat at the table “Thursday night”" in message.body
+        assert f"The invitation lapses on {when}" in message.body
+    else:
+        assert message.subject == ("„Alice“ lädt dich zu einer Partie „Der Große Dalmuti“ am "
+                                   "Tisch „Thursday night“ ein")
+        assert "„Alice“ hat dir einen Platz am Tisch „Thursday night“" in message.body
+        assert f"Die Einladung läuft am {when} ab" in message.body
+        assert "Der Spieler" not in message.body
+
+
+def test_a_long_table_name_is_cut_short_in_the_subject(
+        client, alice, make_user, django_capture_on_commit_callbacks, eager_tasks):
+    game = commands.create_table(alice, "Thursday " + "night " * 12, 5, {"rounds": 1})
+    make_user("dora")
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, game, "dora")
+    subject = mail.outbox[0].subject
+    assert subject.startswith("“Alice” invites you to “Thursday night night")
+    assert "…”, a game of The Great Dalmuti" in subject and len(subject) < 110
+    assert game.name.strip() in mail.outbox[0].body
+
+
+def test_into_a_game_in_play_the_invitation_lapses_14_days_after_it_went_out(
+        client, alice, bob, make_user, django_capture_on_commit_callbacks, eager_tasks):
+    with time_machine.travel("2026-11-22 09:00 +00:00", tick=False):
+        game = start_table(alice, [bob], bots=2, seats=6, options={"rounds": 3})
+    make_user("dora", time_zone="Europe/Amsterdam")
+    client.force_login(alice)
+    with time_machine.travel("2026-11-25 09:00 +00:00", tick=False), \
+            django_capture_on_commit_callbacks(execute=True):
+        _invite(client, game, "dora")
+    assert "The invitation lapses on Dec. 9, 2026, 10 a.m. CET" in mail.outbox[0].body
+
+
+def test_only_an_invitee_without_an_account_is_told_to_make_one(
+        client, table, alice, make_user, django_capture_on_commit_callbacks, eager_tasks):
+    """Taking the seat asks a newcomer for an account: said before they follow the link,
+    and not to anyone who has one already (by name, or by an address that is theirs)."""
+    make_user("dora")
+    make_user("emil")
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, table, "newcomer@example.com")
+        _invite(client, table, "dora")
+        _invite(client, table, "emil@example.com")
+    told = "Taking the seat means creating a free account, which takes a minute."
+    by_address = {m.to[0]: m for m in mail.outbox}
+    newcomer = by_address["newcomer@example.com"]
+    assert told in newcomer.body and told in newcomer.alternatives[0][0]
+    for player in ("dora@example.com", "emil@example.com"):
+        assert told not in by_address[player].body
+        assert told not in by_address[player].alternatives[0][0]
+
+
+def test_every_page_gives_the_date_the_email_gives(client, alice, make_user,
+                                                   django_capture_on_commit_callbacks):
+    """My games and the host's panel say when an invitation lapses as the email does: at
+    the latest when its table closes, nobody having started it."""
+    with time_machine.travel("2026-11-22 09:00 +00:00", tick=False):
+        game = commands.create_table(alice, "Thursday night", 5, {"rounds": 1})
+    dora = make_user("dora", time_zone="Europe/Amsterdam")
+    client.force_login(alice)
+    with time_machine.travel("2026-11-25 09:00 +00:00", tick=False):
+        with django_capture_on_commit_callbacks(execute=True):
+            _invite(client, game, "dora")
+        client.force_login(dora)
+        my_games = client.get("/").content.decode()
+    assert Invitation.objects.get().lapses == game.created + timedelta(days=14)
+    assert "Dec. 6, 2026" in my_games and "Dec. 9, 2026" not in my_games

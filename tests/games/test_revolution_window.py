@@ -19,7 +19,7 @@ from games.commands.moves import run_automatic
 from games.core.clock import dalmutis_hold_until, revolution_window
 from games.models import Action, Game, Seat
 from tests.engine.helpers import give_both_jesters, one_jester_each
-from tests.helpers import act_as, make_user, start_table
+from tests.helpers import act_as, make_user, play_until, start_table
 
 WINDOW = 20
 DEALT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
@@ -411,3 +411,59 @@ def test_while_you_were_away_says_whose_revolution_and_by_what(great, words):
     for by in ("standing_order", "player"):
         said = since_you_looked(called(by), 0, names)
         assert f"Cy declared {words}" in said and "standing order" not in said
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("holder", "button", "own", "others"), [
+    (3, "Declare a revolution", "Revolution! You revealed both Jesters: no taxes this round.",
+     "Revolution! Bo revealed both Jesters: no taxes this round."),
+    (4, "Declare a Great Revolution",
+     "Great Revolution! You revealed both Jesters: the table is turned upside down",
+     "Great Revolution! Cy revealed both Jesters: the table is turned upside down"),
+])
+def test_a_revolution_is_asked_and_told_in_its_own_words(client, window, holder, button,
+                                                         own, others):
+    """The button says what the question asks (a Great Revolution for the Greater Peon);
+    the news speaks to the holder as "you", and leaves the top of the table once the first
+    trick is won (the log and the summary keep it)."""
+    with time_machine.travel(DEALT, tick=False):
+        game, people = _table(holder)
+        client.force_login(people[holder])
+        offer = client.get(f"/t/{game.pk}/").content.decode()
+        assert f'value="yes">{button}</button>' in offer
+        act_as(game, game.seats.get(user=people[holder]), {"type": "revolution",
+                                                            "declare": True})
+
+        def news(user) -> str:
+            client.force_login(user)
+            return " ".join(client.get(f"/t/{game.pk}/").content.decode().split())
+
+        assert own in news(people[holder])
+        assert others in news(people[2])
+        game.refresh_from_db()
+        play_until(game, lambda g: g.engine_state().round.history)
+        assert "revealed both Jesters" not in news(people[holder])
+        assert "revealed both Jesters" not in news(people[2])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("holder", [None, 3])
+def test_a_bot_dalmuti_held_after_the_deal_shows_when_it_gives_back(client, settings, holder):
+    """A day a turn holds the bots' choices an hour: their seats count it down, as a
+    person's turn is, so that nobody takes the bot for stuck; alike whoever holds the
+    jesters (the hold is the same at every deal)."""
+    settings.REVOLUTION_WINDOW_SECONDS = 3600
+    with time_machine.travel(DEALT, tick=False):
+        game, people = _table(holder, world=str(holder))
+        client.force_login(people[2])
+        page = client.get(f"/t/{game.pk}/").content.decode()
+    held = (DEALT + timedelta(hours=1)).isoformat()
+    assert page.count(f'<time class="clock" datetime="{held}" data-left>') == 2
+    assert "The bots give back their cards a while after the deal" in page
+    # Once they have, neither is said.
+    with time_machine.travel(DEALT + timedelta(hours=1, seconds=1), tick=False):
+        while commands.play_bot_move(game.pk):
+            pass
+        page = client.get(f"/t/{game.pk}/").content.decode()
+    assert held not in page
+    assert "a while after the deal" not in page

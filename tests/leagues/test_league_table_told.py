@@ -60,6 +60,9 @@ def test_the_friends_invited_read_the_organiser_the_league_and_the_host(
         create_league_table(league, anna, [bert, cleo], "Friday night", invited_by=olga)
     deliver_due()
     (invitation,) = _mail_to(cleo)
+    # Who invites: the organiser, not the table's host.
+    assert invitation.subject == ("“Olga” invites you to “Friday night”, a game of "
+                                  "The Great Dalmuti")
     for text in (invitation.body, invitation.alternatives[0][0]):
         text = text.replace("&ldquo;", "“").replace("&rdquo;", "”").replace("&#x27;", "'")
         assert ("Olga, who runs the league “Friday Club”, has saved you a seat at Anna's "
@@ -78,7 +81,8 @@ def test_a_host_who_opens_their_own_league_table_is_told_nothing_and_invites_as_
     deliver_due()
     assert _mail_to(anna) == []
     assert not Notification.objects.filter(kind="hosting").exists()
-    assert "The player “Anna” has saved you a seat" in _mail_to(cleo)[0].body
+    assert "“Anna” has saved you a seat" in _mail_to(cleo)[0].body
+    assert "The player" not in _mail_to(cleo)[0].body
 
 
 def test_a_table_started_or_closed_before_the_news_went_out_is_not_told(club):
