@@ -433,9 +433,11 @@ def round_exchanges(sight: Sight) -> dict:
         "revolution": revolution and {
             "name": sight.name_at(revolution["seat"]),
             "great": revolution["great"],
+            "player": view["seats"][revolution["seat"]],
             "mine": revolution["seat"] == view["seat"],
-            # News until the first trick is won; the log and the summary keep it after.
-            "news": not view["history"],
+            # News until the first trick is won (the history holds the trick in play too);
+            # the log and the summary keep it after.
+            "news": len(view["history"]) <= (1 if view["trick"]["plays"] else 0),
         },
         "taxes": _taxes(view, sight.name_of),
         "trade": _trade(view, sight.name_of),

@@ -208,6 +208,10 @@ def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
         "felt": {"*": {}, **{str(row.player): {"felt_me": row.position, "felt_seated": True}
                              for row in context["players"]}},
         "centre": {"*": {}},
+        # The news of a revolution speaks to the player who called it as "you".
+        "revolution": {"*": {}, **({str(context["revolution"]["player"]): {
+            "revolution": {**context["revolution"], "mine": True}}}
+            if context["revolution"] else {})},
         **{line["slot"]: {"*": {}} for line in added},
     }
     trick = view["trick"]

@@ -18,6 +18,7 @@ from games.commands.base import save_state
 from games.commands.moves import run_automatic
 from games.core.clock import dalmutis_hold_until, revolution_window
 from games.models import Action, Game, Seat
+from games.views import updates
 from tests.engine.helpers import give_both_jesters, one_jester_each
 from tests.helpers import act_as, make_user, play_until, start_table
 
@@ -441,7 +442,14 @@ def test_a_revolution_is_asked_and_told_in_its_own_words(client, window, holder,
         assert own in news(people[holder])
         assert others in news(people[2])
         game.refresh_from_db()
-        play_until(game, lambda g: g.engine_state().round.history)
+        play_until(game, lambda g: g.engine_state().round.trick)
+        assert "revealed both Jesters" in news(people[2])  # the first trick goes on
+
+        def first_trick_won(g: Game) -> bool:
+            r = g.engine_state().round
+            return len(r.history) > (1 if r.trick else 0)
+
+        play_until(game, first_trick_won)
         assert "revealed both Jesters" not in news(people[holder])
         assert "revealed both Jesters" not in news(people[2])
 
@@ -467,3 +475,24 @@ def test_a_bot_dalmuti_held_after_the_deal_shows_when_it_gives_back(client, sett
         page = client.get(f"/t/{game.pk}/").content.decode()
     assert held not in page
     assert "a while after the deal" not in page
+
+
+@pytest.mark.django_db
+def test_the_update_after_a_revolution_speaks_to_its_holder_as_the_page_does(window):
+    """The update every open page of the table shares is drawn from the spectator's view
+    (games.views.updates): its news of the revolution names the holder, and reaches the
+    holder as "you", as their page says it."""
+    with time_machine.travel(DEALT, tick=False):
+        game, people = _table(3)
+        act_as(game, game.seats.get(user=people[3]), {"type": "revolution", "declare": True})
+        game.refresh_from_db()
+        before, before_seq = game.version, game.seq
+        assert commands.play_bot_move(game.pk)  # the Great Dalmuti, a bot, leads
+        game.refresh_from_db()
+        assert game.engine_state().round.trick  # the first trick, not won yet
+        shared, _own = updates.draw(game, before, before_seq)
+    holder = str(game.seats.get(user=people[3]).player)
+    news = shared["slots"]["revolution"]
+    assert "Revolution! Bo revealed both Jesters" in news["*"]
+    assert "Revolution! You revealed both Jesters" in news[holder]
+    assert set(news) == {"*", holder}
