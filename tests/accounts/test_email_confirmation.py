@@ -2,10 +2,12 @@
 has confirmed it by following the link sent to it."""
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from django.core import mail
 
+from accounts import confirmation
 from games import commands
 from games.commands import notifications
 from games.models import Invitation
@@ -48,10 +50,6 @@ def _title_and_heading(page) -> tuple[str, str]:
 def test_the_page_says_confirmed_once_it_is_and_asks_to_confirm_while_it_is_not(client):
     """A heading asking to confirm above "Thank you: … is confirmed" reads as if something
     were left to do."""
-    from urllib.parse import urlsplit
-
-    from accounts import confirmation
-
     user = make_user("newbie", email_verified=False)
     page = client.get(urlsplit(confirmation.link_for(user)).path)
     assert page.status_code == 200

@@ -1,5 +1,9 @@
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
+
+from games import commands
 
 User = get_user_model()
 
@@ -128,17 +132,13 @@ def test_probing_usernames_from_one_browser_is_limited(client, alice, settings):
     assert not User.objects.filter(email="carol@example.com").exists()
 
 
-def _continue_button(page: str) -> str:
-    import re
-
+def _continue_button(page: str) -> tuple[str, str]:
     return re.search(r'<a class="button big" href="([^"]*)">(.*?)</a>', page, re.S).groups()
 
 
 def test_the_welcome_says_which_table_continue_leads_to(client, alice, bob):
     """A newcomer who came by a table's link goes on to that table, and is told so by
     its name; a table they may not see is not named, whatever `next` says."""
-    from games import commands
-
     game = commands.create_table(alice, "Thursday night", 5, {"rounds": 2})
     secret = commands.create_table(bob, "Bob's secret", 5, {"rounds": 2})
     response = client.post(f"/accounts/signup/?next=/join/{game.invite_token}/", _form())
