@@ -212,12 +212,15 @@ def _wants_notice(user) -> bool:
 def expire_invitations(now=None) -> int:
     """Invitations nobody answered lapse OPEN_TABLE_DAYS after they were sent (at a table
     that has started too: a newcomer may join between rounds), and with their game; an
-    invitee with an account is warned the day before. Idempotent (the sweep runs it)."""
+    invitee with an account is warned the day before (`Invitation.lapses`: before a table
+    nobody started closes, if it closes first). Idempotent (the sweep runs it)."""
     now = now or timezone.now()
     lapsing = now - timedelta(days=OPEN_TABLE_DAYS)
     alive = (Game.Status.OPEN, Game.Status.PLAYING)
+    within_a_day = Q(created__lte=lapsing + timedelta(days=1)) | Q(
+        game__status=Game.Status.OPEN, game__created__lte=lapsing + timedelta(days=1))
     for invitation in Invitation.objects.filter(
-        game__status__in=alive, created__gt=lapsing, created__lte=lapsing + timedelta(days=1),
+        within_a_day, game__status__in=alive, created__gt=lapsing,
     ).exclude(user=None).select_related("user", "game"):
         key = f"lapsing:{invitation.pk}"
         if _wants_notice(invitation.user) and not Notification.objects.filter(

@@ -550,3 +550,21 @@ def test_every_page_gives_the_date_the_email_gives(client, alice, make_user,
         my_games = client.get("/").content.decode()
     assert Invitation.objects.get().lapses == game.created + timedelta(days=14)
     assert "Dec. 6, 2026" in my_games and "Dec. 9, 2026" not in my_games
+
+
+def test_the_warning_comes_the_day_before_the_table_closes_if_it_closes_first(make_user):
+    """Sent three days after its table opened, an invitation lapses with the table (nobody
+    starting it): the invitee is warned the day before that, not three days after it."""
+    with time_machine.travel("2026-11-22 09:00 +00:00", tick=False):
+        host = make_user("host")
+        table = commands.create_table(host, "Soon", 5, {"rounds": 3})
+    guest = make_user("rita")
+    with time_machine.travel("2026-11-25 09:00 +00:00", tick=False):
+        commands.invite(table, host, user=guest)
+    with time_machine.travel("2026-12-05 08:00 +00:00", tick=False):
+        commands.expire_invitations()
+        assert not Notification.objects.filter(kind="lapsing").exists()
+    with time_machine.travel("2026-12-05 09:01 +00:00", tick=False):
+        commands.expire_invitations()
+        commands.expire_invitations()
+        assert Notification.objects.filter(kind="lapsing", user=guest).count() == 1
