@@ -70,9 +70,8 @@ class PlayerRow:
     # Until when the player is away from all their tables (set in the profile), if away.
     away_until: datetime | None = None
     # When the turn of a seat the table waits on runs out (timed tables), or when a bot's
-    # choice held after the deal comes (`held`).
+    # choice held after the deal comes (`bots_held_until`).
     deadline: str | None = None
-    held: bool = False
     # What is left in the player's time bank (tables with one).
     bank: timedelta | None = None
     # Whether I may nudge this player now, or have nudged them this turn.
@@ -126,7 +125,8 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat], results: bool 
     the folded panels and the end of the game show)."""
     state = game.engine_state()
     sight = Sight(game, me, seats, view_for(game, me, state), state)
-    rows = player_rows(sight)
+    held = bots_held_until(sight)  # the same for every reader: worked out once
+    rows = player_rows(sight, held)
     mine = next((row.position for row in rows if row.is_me), None)
     context = {
         "players": rows,
@@ -134,10 +134,10 @@ def table_context(game: Game, me: Seat | None, seats: list[Seat], results: bool 
         # view (never from mine: a private decision of mine must not show on them); the
         # felt seats me at the bottom (see static/css/felt.css).
         "seat_rows": rows if me is None else player_rows(
-            Sight(game, None, seats, state.view(None), state, sight.now)),
+            Sight(game, None, seats, state.view(None), state, sight.now), held),
         "felt_me": mine or 1,
         "felt_seated": mine is not None,
-        **_own(sight),
+        **_own(sight, held),
         **(game_results(sight) if results else {}),
         **round_exchanges(sight),
     }
@@ -164,7 +164,8 @@ def own_context(game: Game, me: Seat, seats: list[Seat]) -> dict:
     (games.views.updates): their hand and dock, their turn, tip and standing orders, and
     the facts of the game these are drawn with. A part of `table_context`, built alike."""
     state = game.engine_state()
-    return _own(Sight(game, me, seats, view_for(game, me, state), state))
+    sight = Sight(game, me, seats, view_for(game, me, state), state)
+    return _own(sight, bots_held_until(sight))
 
 
 def bots_held_until(sight: Sight) -> str | None:
@@ -178,15 +179,15 @@ def bots_held_until(sight: Sight) -> str | None:
     held = dalmutis_hold_until(game, sight.state, sight.by_player.values())
     if held is None or held <= sight.now:
         return None
-    public = sight.state.view(None)["awaiting"]
-    bots = [s for s in public if (seat := sight.by_player.get(view["seats"][s]))
+    # A bot is awaited in public: every reader's view says it alike.
+    bots = [s for s in view["awaiting"] if (seat := sight.by_player.get(view["seats"][s]))
             and seat.played_by_bot]
     return held.isoformat() if bots else None
 
 
-def _own(sight: Sight) -> dict:
+def _own(sight: Sight, bots_held: str | None) -> dict:
     context = {
-        "bots_hold": bots_held_until(sight) is not None,
+        "bots_hold": bots_held is not None,
         "view": sight.view,
         "phase": sight.view["phase"],
         **trick_context(sight),
@@ -252,9 +253,10 @@ def own_parts(game: Game, seats: list[Seat], state: engine.Game,
     return parts
 
 
-def player_rows(sight: Sight) -> list[PlayerRow]:
+def player_rows(sight: Sight, bots_held: str | None) -> list[PlayerRow]:
     """The seats of the round in turn order; for a player at the table, with whom they
-    may nudge and the votes on stand-ins."""
+    may nudge and the votes on stand-ins. `bots_held`: `bots_held_until`, a held bot's
+    seat counting down to it."""
     game, view = sight.game, sight.view
     trick = view["trick"]
     awaiting_seats = set(view["awaiting"])
@@ -263,7 +265,6 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
     # say the final standings' places instead.
     final = ({s["player"]: rank for rank, s, _left in ranked(view["game"], sight.by_player)}
              if view["game"]["is_over"] else {})
-    held = bots_held_until(sight)
     rows = []
     for position, seat_index in enumerate(view["order"]):
         player = view["seats"][seat_index]
@@ -293,8 +294,8 @@ def player_rows(sight: Sight) -> list[PlayerRow]:
         if row.on_vacation:
             row.pause = ("vacation" if seat.vacation_until and seat.vacation_until > sight.now
                          else "away")
-        if row.is_turn and held and seat and seat.played_by_bot:
-            row.deadline, row.held = held, True
+        if row.is_turn and bots_held and seat and seat.played_by_bot:
+            row.deadline = bots_held
         elif row.is_turn and game.turn_limit:
             wait = game.wait_for(player)
             row.deadline = wait.stored_deadline if wait else None
