@@ -17,7 +17,7 @@ from games.away import emails
 from games.commands import notifications
 from games.core.usual_group import address_digest
 from games.models import Invitation, Notification, RefusedAddress
-from tests.helpers import play_out, start_table
+from tests.helpers import make_user, play_out, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -423,31 +423,33 @@ def test_the_email_says_the_tables_rules_and_clock(
         assert words in html, words
 
 
-def test_an_invitation_into_a_game_in_play_says_how_many_play_at_it(
-        client, alice, bob, make_user, django_capture_on_commit_callbacks, eager_tasks):
-    """The table was opened for six and started with four: the invitee would be a fifth."""
-    game = start_table(alice, [bob], bots=2, seats=6, options={"rounds": 3})
+def _invited_into_play(client, host, others, bots: int, options: dict,
+                       capture) -> tuple[str, str]:
+    """Dora invited by `host` into a game opened for six and started with `others` and
+    `bots` bots: the email's text and its HTML."""
+    game = start_table(host, others, bots=bots, seats=6, options={"rounds": 3, **options})
     make_user("dora")
-    client.force_login(alice)
-    with django_capture_on_commit_callbacks(execute=True):
+    client.force_login(host)
+    with capture(execute=True):
         _invite(client, game, "dora")
     message = mail.outbox[0]
-    for text in (message.body, message.alternatives[0][0]):
+    return message.body, message.alternatives[0][0]
+
+
+def test_an_invitation_into_a_game_in_play_says_how_many_play_at_it(
+        client, alice, bob, django_capture_on_commit_callbacks, eager_tasks):
+    """The table was opened for six and started with four: the invitee would be a fifth."""
+    for text in _invited_into_play(client, alice, [bob], 2, {},
+                                   django_capture_on_commit_callbacks):
         assert "4 players at the table" in text
         assert "A table for 6" not in text
 
 
 def test_an_invitation_into_a_game_short_of_its_merchant_trade_says_it_waits(
-        client, alice, bob, make_user, django_capture_on_commit_callbacks, eager_tasks):
+        client, alice, bob, django_capture_on_commit_callbacks, eager_tasks):
     """Opened for six with a trade from six, started with five: a sixth would bring it."""
-    game = start_table(alice, [bob], bots=3, seats=6,
-                       options={"rounds": 3, "merchant_trade": "chosen"})
-    make_user("dora")
-    client.force_login(alice)
-    with django_capture_on_commit_callbacks(execute=True):
-        _invite(client, game, "dora")
-    message = mail.outbox[0]
-    for text in (message.body, message.alternatives[0][0]):
+    for text in _invited_into_play(client, alice, [bob], 3, {"merchant_trade": "chosen"},
+                                   django_capture_on_commit_callbacks):
         assert "No merchant trade while fewer than 6 play (5 at this table now)" in text
 
 
