@@ -217,3 +217,31 @@ def test_the_holder_of_both_jesters_is_asked_by_mail_in_their_language_and_zone_
     assert "JST" in body  # the time the decision runs out, in the reader's zone
     for word in ("narr", "joker", "jester", "revolution"):
         assert word not in body.lower() and word not in message["Subject"].lower()
+
+
+def test_an_invitation_says_who_and_until_when_in_the_invitees_language_and_zone(
+        alice, make_user, mail_server):
+    """Through a server that refuses the first message: the refused invitation raises (its
+    task tries again) and nothing is half sent; the next try arrives. A player reads who
+    invites to which table and the lapse in their own language and zone; an address
+    without an account reads no name in the subject, and that a seat asks for an account."""
+    with time_machine.travel("2026-11-22 09:00 +00:00", tick=False):
+        game = commands.create_table(alice, "Freitag", 5, {"rounds": 1})
+    dora = make_user("dora", language="de", time_zone="Asia/Tokyo")
+    with time_machine.travel("2026-11-25 09:00 +00:00", tick=False):
+        to_dora, _new = commands.invite(game, alice, user=dora)
+        to_address, _new = commands.invite(game, alice, email="eve@example.org")
+    with pytest.raises(smtplib.SMTPException):
+        emails.send_invitation(to_dora.pk)
+    assert _received(mail_server, dora) == []
+    emails.send_invitation(to_dora.pk)
+    emails.send_invitation(to_address.pk)
+    (german,) = _received(mail_server, dora)
+    assert german["Subject"] == "„Alice“ lädt dich zu einer Partie „Der Große Dalmuti“ " \
+                                "am Tisch „Freitag“ ein"
+    assert "6. Dezember 2026 18:00 JST" in _text(german)
+    assert "kostenloses Konto" not in _text(german)
+    (stranger,) = [message_from_bytes(text.encode("utf-8"), policy=email_policy)
+                   for to, text in mail_server.received if to == ["eve@example.org"]]
+    assert stranger["Subject"] == "An invitation to play The Great Dalmuti"
+    assert "creating a free account" in _text(stranger)
