@@ -22,7 +22,7 @@ SAID = {
     "en": "Alice took you off this table.",
     "nl": "Alice heeft je van deze tafel gehaald.",
     "de": "Alice hat dich von diesem Tisch genommen.",
-    "fr": "Alice vous a retiré de cette table.",
+    "fr": "Alice vous a retiré votre place à cette table.",
 }
 
 
@@ -33,7 +33,7 @@ TOLD = {
            "omdat je een plaats aan deze tafel had"),
     "de": ("Alice hat dich vom Tisch „Friday“ genommen", "bitte um eine neue Einladung",
            "weil du einen Platz an diesem Tisch hattest"),
-    "fr": ("Alice vous a retiré de la table «\u00a0Friday\u00a0»",
+    "fr": ("Alice vous a retiré votre place à la table «\u00a0Friday\u00a0»",
            "demandez une nouvelle invitation",
            "parce que vous aviez une place à cette table"),
 }
