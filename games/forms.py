@@ -382,7 +382,7 @@ class MoveForm(forms.Form):
         # The card to trade: one value (the last, if a form sent several).
         if not sent:
             # A form sent before any card was tapped (without scripts the button is live).
-            raise ValidationError(_("Tap the card you give first."), code="required")
+            raise ValidationError(_("Choose the card you give first."), code="required")
         return engine.TradeCard(int(sent[-1]))
 
     def action_and_turn(self) -> tuple[engine.Action, int]:

@@ -47,7 +47,7 @@ def test_the_move_form_refuses_what_it_cannot_read(query):
 def test_a_card_to_trade_sent_before_any_was_tapped_is_asked_for():
     form = MoveForm(QueryDict("action=trade_card&turn=1"))
     assert not form.is_valid()
-    assert form.non_field_errors() == ["Tap the card you give first."]
+    assert form.non_field_errors() == ["Choose the card you give first."]
 
 
 def test_taking_back_a_seat_nobody_stands_in_for_shows_the_table_with_a_409(client, game, bob):

@@ -48,7 +48,7 @@ def test_the_two_merchants_each_choose_a_card_and_only_they_see_them(client, tab
     assert len(traders) == 2
     for seat in traders:
         client.force_login(seat.user)
-        assert "Tap the card you give in the trade" in client.get(
+        assert "Choose the card you give in the trade" in client.get(
             f"/t/{table.pk}/").content.decode()
         card = next(a for a in table.engine_state().view(seat.player)["legal_actions"])
         client.post(f"/t/{table.pk}/act/", form_for(card, table.awaiting[str(seat.player)][0]))

@@ -35,7 +35,7 @@ def _great_dalmutis_page(client, game, users) -> str:
     for user in users:
         client.force_login(user)
         page = client.get(f"/t/{game.pk}/").content.decode()
-        if 'value="give_back"' in page and "Tap the card to give back" not in page \
+        if 'value="give_back"' in page and "Choose the card to give back" not in page \
                 and "yours is chosen" not in page:
             return page
     raise AssertionError("no Great Dalmuti asked")
@@ -47,11 +47,11 @@ def test_worst_cards_said_everywhere(client):
     assert "the Dalmutis give back their worst cards." in page
     assert "who gives back their 2 worst cards" in page
     assert "At this table the Dalmutis give back their worst cards: your 2 are chosen." in page
-    assert "of their choice" not in page and "Tap the 2 cards to give back" not in page
+    assert "of their choice" not in page and "Choose the 2 cards to give back" not in page
 
 
 def test_cards_of_their_choice_otherwise(client):
     game, users = _taxes_at("choice")
     page = _great_dalmutis_page(client, game, users)
     assert "the Dalmutis give back cards of their choice." in page
-    assert "Tap the 2 cards to give back" in page and "their worst cards" not in page
+    assert "Choose the 2 cards to give back" in page and "their worst cards" not in page
