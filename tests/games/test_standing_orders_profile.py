@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(("language", "heading", "label"), [
     ("en", "Standing orders", "Pass automatically whenever I cannot beat the table"),
-    ("de", "Daueraufträge", "Automatisch passen, wenn ich nicht überbieten kann"),
+    ("de", "Vorgaben", "Automatisch passen, wenn ich nicht überbieten kann"),
 ])
 def test_the_profile_offers_the_standing_orders_with_what_they_do(
         client, alice, language, heading, label):
