@@ -467,7 +467,7 @@ def test_a_bot_dalmuti_held_after_the_deal_shows_when_it_gives_back(client, sett
         page = client.get(f"/t/{game.pk}/").content.decode()
     held = (DEALT + timedelta(hours=1)).isoformat()
     assert page.count(f'<time class="clock" datetime="{held}" data-left>') == 2
-    assert "The bots give back their cards a while after the deal" in page
+    assert "The bots give back their cards when their seats’ countdown ends" in page
     # Once they have, neither is said.
     with time_machine.travel(DEALT + timedelta(hours=1, seconds=1), tick=False):
         while commands.play_bot_move(game.pk):
