@@ -131,6 +131,14 @@ class User(AbstractUser, ChannelOwner):
             return former_player()
         return self.display_name or self.username
 
+    @property
+    def name_to_pick(self) -> str:
+        """The name with the username beside it, for whoever picks a person from a list:
+        two players may choose the same display name, never the same username."""
+        if self.deleted or self.display_name in ("", self.username):
+            return self.name
+        return f"{self.display_name} (@{self.username})"
+
     def __str__(self) -> str:
         return self.name
 

@@ -4,6 +4,7 @@
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
+from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.utils.translation import gettext_lazy as _
 
 # Apps and models in the order an organiser looks for them; anything not named keeps
@@ -19,6 +20,15 @@ def _rank(order: list[str], name: str) -> tuple[int, str]:
     return (order.index(name) if name in order else len(order), name)
 
 
+class PickJsonView(AutocompleteJsonView):
+    """The autocomplete's answers name a person as a picker must tell them apart (with
+    their username); other objects as they name themselves."""
+
+    def serialize_result(self, obj, to_field_name):
+        return {**super().serialize_result(obj, to_field_name),
+                "text": getattr(obj, "name_to_pick", None) or str(obj)}
+
+
 class DalmutiAdminSite(admin.AdminSite):
     site_header = _("Dalmuti administration")
     site_title = _("Dalmuti administration")
@@ -31,6 +41,9 @@ class DalmutiAdminSite(admin.AdminSite):
         elements, scripts and other origins stay refused here as on the rest of the site."""
         return csp_update({"style-src-attr": ["'unsafe-inline'"]})(
             super().admin_view(view, cacheable))
+
+    def autocomplete_view(self, request):
+        return PickJsonView.as_view(admin_site=self)(request)
 
     def get_urls(self):
         from hosting.views import urls

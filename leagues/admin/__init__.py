@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -66,6 +67,12 @@ class MembershipInline(LabelledTabularInline):
     extra = 1
     autocomplete_fields = ["user"]
 
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if db_field.name == "user":
+            field.label_from_instance = lambda user: user.name_to_pick
+        return field
+
 
 class SeasonFormSet(LabelledFormSet):
     """A league's seasons as its form holds them: they may not share a day (checked on
@@ -89,7 +96,7 @@ def season_turn_limit(db_field) -> forms.Field:
     """A season's time limit, chosen where the league's page lists its seasons and on the
     season's own page alike: none of its own is "the league's"."""
     return forms.TypedChoiceField(
-        label=db_field.verbose_name, coerce=int, empty_value=None, required=False,
+        label=capfirst(db_field.verbose_name), coerce=int, empty_value=None, required=False,
         choices=[("", _("The league's")), *TurnLimit.choices],
     )
 

@@ -15,13 +15,23 @@ from leagues.models import (
 )
 
 
+class PersonChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return obj.name_to_pick
+
+
+class PeopleChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj):
+        return obj.name_to_pick
+
+
 class LeagueTableForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Table name"), max_length=80)
-    host = forms.ModelChoiceField(
+    host = PersonChoiceField(
         label=gettext_lazy("Host"), queryset=None,
         help_text=gettext_lazy("Seated at once; the host starts the game."),
     )
-    players = forms.ModelMultipleChoiceField(
+    players = PeopleChoiceField(
         label=gettext_lazy("Invite"), queryset=None, required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=gettext_lazy("Each gets an invitation by email and on their games page."),

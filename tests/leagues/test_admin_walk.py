@@ -246,5 +246,6 @@ def test_the_walk_reaches_the_pages_that_matter(client, ground):
         "app_label": "leagues", "model_name": "membership", "field_name": "user", "term": "er",
     })
     assert found.status_code == 200
-    assert {r["text"] for r in json.loads(found.content)["results"]} >= {"Erik", "Bert"}
+    assert {r["text"] for r in json.loads(found.content)["results"]} >= {
+        "Erik (@erik)", "Bert (@bert)"}
     assert get_user_model().objects.filter(username="erik").exists()

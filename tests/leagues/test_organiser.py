@@ -85,7 +85,7 @@ def test_an_organiser_manages_leagues(client_for, organiser, people):
         "app_label": "leagues", "model_name": "membership", "field_name": "user", "term": "ber",
     })
     assert response.status_code == 200
-    assert [r["text"] for r in response.json()["results"]] == ["Bert"]
+    assert [r["text"] for r in response.json()["results"]] == ["Bert (@bert)"]
 
 
 def test_an_organiser_sees_the_site_pages_of_the_leagues_she_runs_alone(
@@ -159,3 +159,8 @@ def test_an_organiser_cannot_hand_out_permissions(client_for):
     assert client_for.get(reverse("admin:auth_group_changelist")).status_code == 403
     group = Group.objects.get(name="league organiser")
     assert client_for.get(reverse("admin:auth_group_change", args=[group.pk])).status_code == 403
+
+
+def test_a_seasons_time_limit_is_labelled_as_its_other_fields(client_for, organiser):
+    page = client_for.get(reverse("admin:leagues_season_add")).content.decode()
+    assert ">Time limit per turn:</label>" in page
