@@ -10,6 +10,7 @@ up to the page's measure.
 from dataclasses import dataclass, field
 
 from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 WIDTH = 360
 # LEFT leaves room for the axis title ("manche", "Partie") ending where the numbers do.
@@ -121,7 +122,8 @@ def accuracy_chart(summaries) -> Chart:
     def y(value: float) -> float:
         return chart.bottom - (chart.bottom - chart.top) * value / 100
 
-    chart.y_ticks = [{"y": round(y(t), 1), "label": f"{number_format(t)}%"}
+    # As the page writes a share (French "25 %"), not as the code would.
+    chart.y_ticks = [{"y": round(y(t), 1), "label": _("%(percent)s%%") % {"percent": t}}
                      for t in (0, 25, 50, 75, 100)]
     xs = [_x(i, len(summaries), chart.left + 8, chart.right - 8)
           for i in range(len(summaries))]

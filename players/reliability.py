@@ -15,6 +15,7 @@ from datetime import timedelta
 
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -56,10 +57,10 @@ class Reliability:
         9 games"."""
         if not self.turns:
             return _("No turn played in the last %(days)d days.") % {"days": self.days}
-        turns = ngettext("%(count)d turn", "%(count)d turns", self.turns) % {
-            "count": self.turns}
-        games = ngettext("%(count)d game", "%(count)d games", self.games) % {
-            "count": self.games}
+        turns = ngettext("%(count)s turn", "%(count)s turns", self.turns) % {
+            "count": number_format(self.turns, force_grouping=True)}
+        games = ngettext("%(count)s game", "%(count)s games", self.games) % {
+            "count": number_format(self.games, force_grouping=True)}
         return _("Over the last %(days)d days, based on %(turns)s in %(games)s.") % {
             "days": self.days, "turns": turns, "games": games}
 

@@ -9,7 +9,8 @@ from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -288,6 +289,48 @@ class SeasonAdmin(OrganisedAdmin):
         if db_field.name == "turn_limit":
             return season_turn_limit(db_field)
         return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        fields = list(super().get_fields(request, obj))
+        return fields if obj is None else [*fields, "tables_in_it"]
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return fields if obj is None else (*fields, "tables_in_it")
+
+    @admin.display(description=gettext_lazy("Its tables"))
+    def tables_in_it(self, season):
+        """What counts for the season, and where its standings are read."""
+        rows = season.league_games.select_related("game").order_by("added")
+        standings_url = reverse("league", args=[season.league.slug]) + f"?season={season.pk}"
+        standings_link = format_html('<a href="{}">{}</a>', standings_url,
+                                     _("Its standings on the site"))
+        if not rows:
+            return format_html("{} · {}", _("None yet."), standings_link)
+        return format_html(
+            "<ul>{}</ul><p>{}</p>",
+            format_html_join("", '<li><a href="{}">{}</a> · {} · {}</li>', (
+                (reverse("admin:games_game_change", args=[row.game_id]), row.game.name,
+                 row.game.get_status_display(), date_format(timezone.localtime(row.added)))
+                for row in rows)),
+            standings_link)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            return
+        # A table belongs to the season running on the day it opened, and stays there:
+        # an end moved before such a day leaves it in (its results were played for it).
+        outside = [row.game.name for row in obj.league_games.select_related("game")
+                   if not obj.start <= timezone.localdate(row.added) <= obj.end]
+        if outside:
+            self.message_user(request, ngettext(
+                "The table %(tables)s was opened outside these dates; it still counts for "
+                "this season. Move it under League tables if it belongs elsewhere.",
+                "The tables %(tables)s were opened outside these dates; they still count "
+                "for this season. Move them under League tables if they belong elsewhere.",
+                len(outside)) % {"tables": ", ".join(f"“{name}”" for name in outside)},
+                messages.WARNING)
 
     def get_deleted_objects(self, objs, request):
         """A season's tables keep it (models.RESTRICT): the confirmation lists them as
