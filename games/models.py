@@ -332,6 +332,9 @@ class Seat(models.Model):
     joined = models.DateTimeField(_("joined"), auto_now_add=True)
     # When the player last looked at or acted at this table (they may be watching live).
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    # When the player first had this round's deal in front of them: the hold on the bots'
+    # choices after a deal ends soon after everybody has (games.core.clock).
+    deal_seen = models.DateTimeField(_("saw the deal"), null=True, blank=True)
     # A move everybody saw (never a private step: see commands.moves.act).
     last_acted = models.DateTimeField(_("last move"), null=True, blank=True)
     # Decisions of this seat's bot that a simpler level made because its own level failed

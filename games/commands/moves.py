@@ -13,7 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import background
-from games.core.clock import dalmutis_hold_may_have_ended, dalmutis_hold_until
+from games.core.clock import (
+    dalmutis_hold_may_have_ended,
+    dalmutis_hold_until,
+    hold_began,
+    revolution_window,
+)
 from games.core.turns import trick_key
 from games.core.words import illegal_move_message
 
@@ -77,6 +82,7 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
             seat.timeouts_in_row = 0
             fields += ["last_acted", "timeouts_in_row"]
         seat.save(update_fields=fields)
+        deal_seen(game, seat)  # the answer shows the player the table as the move left it
         wake_bots(game, seats)
     # The seats as the move left them (None after the end of a round, where seats change),
     # for whoever shows the table next.
@@ -285,6 +291,27 @@ def wake_bots(game: Game, seats: list[Seat] | None = None) -> None:
     elif game.is_playing and (until := dalmutis_hold_until(game, game.engine_state(), seats)):
         # Without a broker the open pages ask at that time (seat.changes_with_time) and
         # the page ends it (`end_of_hold`); the sweep is the safety net of both.
+        background.after_commit_at(until, "end_of_hold", game.pk)
+
+
+def deal_seen(game: Game, seat: Seat) -> None:
+    """The player has the table in front of them: if the table holds the Dalmutis'
+    automatic choices after a deal this player had not seen yet, note that they have now.
+    Once every person at the table has, the hold ends soon after (`dalmutis_hold_until`):
+    the work is sent for that time (the pages ask then too). Written once per deal."""
+    if seat.played_by_bot or seat.player is None or not game.is_playing:
+        return
+    state = game.engine_state()
+    if state.round.phase != "taxes" or not revolution_window(game):
+        return
+    began = hold_began(game, state)
+    if began is None or (seat.deal_seen is not None and seat.deal_seen >= began):
+        return
+    seat.deal_seen = timezone.now()
+    Seat.objects.filter(pk=seat.pk).update(deal_seen=seat.deal_seen)
+    seats = [seat if s.pk == seat.pk else s for s in game.seats.all()]
+    until = dalmutis_hold_until(game, state, seats)
+    if until is not None and until < began + revolution_window(game):
         background.after_commit_at(until, "end_of_hold", game.pk)
 
 

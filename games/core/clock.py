@@ -270,39 +270,66 @@ def dalmutis_hold_until(game: Game, state: engine.Game, seats: Iterable[Seat],
                         dealt_now: bool = False) -> datetime | None:
     """Until when the choices of what to give back that nobody makes by hand (the bots',
     the standing orders') wait after the deal (`revolution_window`), at a table where a
-    person plays; None if they do not. `dealt_now`: `state` was dealt by the change being
-    made, whose waits begin now (the stored ones are the last round's). Read from what
-    every spectator knows (the Dalmutis the table is seen to wait for, who plays, when the
-    deal came), never from the jesters nor anybody's standing orders: a hold that came
-    with them would tell."""
+    person plays; None if they do not. Once every person at the table has seen the deal,
+    the hold ends REVOLUTION_WINDOW_SECONDS after the last of them did, if that is sooner:
+    the long hold of a slow table is for a holder who is not there. `dealt_now`: `state`
+    was dealt by the change being made, whose waits begin now (the stored ones are the
+    last round's). Read from what every spectator knows (the Dalmutis the table is seen
+    to wait for, who plays, when the deal came, when each person first had it in front of
+    them), never from the jesters nor anybody's standing orders: a hold that came with
+    them would tell."""
     if not game.is_playing or state.round.phase != "taxes":
         return None
     window = revolution_window(game)
+    seats = list(seats)
     if not window or all(seat.played_by_bot for seat in seats):
         return None
     if state.view(None)["taxes"]["status"] != "pending":
         return None
     if dealt_now:
         return timezone.now() + window
-    return _hold_from_waits(game, state, window)
+    return _hold_from_waits(game, state, window, seats)
 
 
-def _hold_from_waits(game: Game, state: engine.Game, window: timedelta) -> datetime | None:
-    """The end of the hold, from when the table began to wait for its Dalmutis (the deal)."""
+def hold_began(game: Game, state: engine.Game) -> datetime | None:
+    """When the table began to wait for its Dalmutis' choices (the deal)."""
     waits = game.waits()
     began = [waits[p].since for p in state.publicly_awaited if p in waits]
-    return min(began) + window if began else None
+    return min(began) if began else None
+
+
+def _hold_from_waits(game: Game, state: engine.Game, window: timedelta,
+                     seats: list[Seat] | None) -> datetime | None:
+    """The end of the hold, from when the table began to wait for its Dalmutis (the deal)
+    and, with `seats`, from when the people at the table first saw it."""
+    began = hold_began(game, state)
+    if began is None:
+        return None
+    until = began + window
+    if seats is not None:
+        people = [s for s in seats if s.player is not None and not s.played_by_bot]
+        if people and all(s.deal_seen is not None and s.deal_seen >= began for s in people):
+            last = max(s.deal_seen for s in people)
+            until = min(until, last + timedelta(seconds=settings.REVOLUTION_WINDOW_SECONDS))
+    return until
 
 
 def dalmutis_hold_may_have_ended(game: Game, state: engine.Game,
                                  now: datetime | None = None) -> bool:
-    """A cheap check on the row alone, for the pages and the sweep: whether the hold after
-    the deal is over while the table still waits for Dalmutis (what was held may be due;
-    `dalmutis_hold_until` says)."""
+    """A cheap check, for the pages and the sweep: whether the hold after the deal is over
+    while the table still waits for Dalmutis (what was held may be due;
+    `dalmutis_hold_until` says). The seats are read only where everybody's having seen
+    the deal may have ended the hold early."""
     if not game.is_playing or state.round.phase != "taxes":
         return False
     window = revolution_window(game)
     if not window:
         return False
-    until = _hold_from_waits(game, state, window)
-    return until is not None and until <= (now or timezone.now())
+    now = now or timezone.now()
+    began = hold_began(game, state)
+    if began is None or now < began + timedelta(seconds=settings.REVOLUTION_WINDOW_SECONDS):
+        return False
+    if began + window <= now:
+        return True
+    until = _hold_from_waits(game, state, window, list(game.seats.all()))
+    return until is not None and until <= now

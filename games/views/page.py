@@ -83,6 +83,7 @@ def keep_up(game: Game, me: Seat) -> tuple[Game, Seat]:
     if caught_up is not game:
         game, me = caught_up, Seat.objects.select_related("user").get(pk=me.pk)
     commands.seen(me)
+    commands.deal_seen(game, me)
     return game, me
 
 

@@ -474,7 +474,7 @@ def test_a_bot_dalmuti_held_after_the_deal_shows_when_it_gives_back(client, sett
             pass
         page = client.get(f"/t/{game.pk}/").content.decode()
     assert held not in page
-    assert "a while after the deal" not in page
+    assert "countdown ends" not in page
 
 
 @pytest.mark.django_db
