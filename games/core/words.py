@@ -288,18 +288,18 @@ def move_sentence(event: dict, name_of, by: str = "", actor: int | None = None,
             return _("The stand-in declined to trade for %(player)s") % {"player": who}
     elif by == "standing_order" and reader == actor:
         # Private: to the others it is an ordinary pass (why is nobody else's business).
+        # Said to the player as "you", as the order is theirs.
         if kind == "pass":
-            return _("%(player)s passed by your standing order") % {"player": who}
+            return _("You passed by your standing order")
         if kind == "give_back_chosen":
-            return _("%(player)s has chosen the cards to give back by your standing order") % {
-                "player": who}
+            return _("You chose the cards to give back by your standing order")
         if kind == "revolution" and event["great"]:
-            return _("%(player)s reveals both Jesters by your standing order: a Great "
+            return _("You revealed both Jesters by your standing order: a Great "
                      "Revolution! Everybody swaps places with their opposite, and there "
-                     "are no taxes.") % {"player": who}
+                     "are no taxes.")
         if kind == "revolution":
-            return _("%(player)s reveals both Jesters by your standing order: a revolution! "
-                     "No taxes this round.") % {"player": who}
+            return _("You revealed both Jesters by your standing order: a revolution! No "
+                     "taxes this round.")
     elif by == "closed" and kind == "revolution_declined":
         # Only the holder reads this line (the event is theirs alone).
         return _("The taxes are due: the Dalmutis have chosen what they give back, and you "

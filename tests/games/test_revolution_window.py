@@ -341,7 +341,7 @@ class TestAStandingOrderCallsIt:
         assert game.actions.filter(kind="give_back").count() == 0
         client.force_login(people[holder])
         mine = client.get(f"/t/{game.pk}/log/").content.decode()
-        assert "reveals both Jesters by your standing order" in mine
+        assert "You revealed both Jesters by your standing order" in mine
         client.force_login(people[2])
         theirs = client.get(f"/t/{game.pk}/log/").content.decode()
         assert "reveals both Jesters: a" in theirs
