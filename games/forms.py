@@ -175,10 +175,12 @@ class TableForm(forms.Form):
         label=_("Philanthropic scoring"),
         choices=[
             ("off", _("off")),
-            ("per_position", _("a point per position the Peon rose")),
-            ("flat", _("one point if the Peon rose")),
+            ("per_position", _("a point per position their Peon rose")),
+            ("flat", _("one point if their Peon rose")),
         ],
         initial="off",
+        help_text=_("The Dalmutis score for their Peons' rise: the Great Dalmuti for the "
+                    "Greater Peon's, the Lesser Dalmuti for the Lesser Peon's."),
     )
 
     def clean(self):
