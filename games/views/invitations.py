@@ -72,11 +72,12 @@ def invite_context(request, game: Game, seats: list[Seat] | None = None) -> dict
     """The invitation panel of a table (the lobby, and the game page between rounds): the
     join link for everyone seated; the form and the invitees, with the addresses the
     host typed, for the host only; the others see how many are pending. Without room
-    for newcomers the panel is not shown, and the invitations are not read. `seats`:
-    the table's seats, if the caller read them."""
+    for newcomers the panel is not shown, and the invitations are read for the host
+    alone (those still waiting, to withdraw). `seats`: the table's seats, if the caller
+    read them."""
     is_host = game.host_id == request.user.pk
     room = room_for_newcomers(game, seats)
-    invitations = invitations_of(game) if room else []
+    invitations = invitations_of(game) if room or is_host else []
     return {
         "invite_url": request.build_absolute_uri(reverse("join", args=[game.invite_token])),
         # The forms only where the panel shows (the host's, with room).

@@ -13,7 +13,8 @@ CHOSEN = {"rounds": 2, "tribute_return": "worst", "merchant_trade": "chosen",
           "master_rule": True, "philanthropic": "per_position"}
 SAID = ("The Dalmutis give back their worst cards", "Merchant trade: chosen cards",
         "Master rule: nobody rises more than one position per round",
-        "Philanthropic scoring: the Dalmutis score a point per position their Peon rose", "2 rounds")
+        "Philanthropic scoring: the Dalmutis score a point per position their Peon rose",
+        "2 rounds")
 
 
 def _rules(page: str) -> str:
