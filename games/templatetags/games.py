@@ -350,6 +350,7 @@ def rules_at_table(context) -> str:
         "bank_reserve": game.bank_reserve,
         "get_bank_reserve_display": str(game.get_bank_reserve_display()),
         "hints_allowed": bool(game.hints_allowed),
+        "leaver_bot": bool(game.leaver_bot),
         # A trade the table is too small for yet is said so (players join between rounds).
         "players": len(game.engine_state().seats) if game.is_playing else None,
     }}

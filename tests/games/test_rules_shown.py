@@ -108,3 +108,20 @@ def test_a_table_at_the_merchant_trades_size_does_not_say_it_waits(client, alice
     rules = _rules(client.get(f"/t/{game.pk}/").content.decode())
     assert "Merchant trade: random cards" in rules
     assert "fewer than" not in rules
+
+
+@pytest.mark.parametrize("leaver_bot", [True, False])
+def test_a_bot_for_whoever_leaves_is_among_the_tables_rules(
+        client, alice, mailoutbox, django_capture_on_commit_callbacks, leaver_bot):
+    """Whether a leaver's seat goes to a bot or the table closes up: said wherever the
+    table's rules are, on its pages and in an invitation to it."""
+    said = "A bot takes the seat of a player who leaves."
+    game = commands.create_table(alice, "Leavers", 5, {"rounds": 2}, leaver_bot=leaver_bot)
+    with django_capture_on_commit_callbacks(execute=True):
+        commands.invite(game, alice, email="dora@example.com")
+    join = client.get(f"/join/{game.invite_token}/").content.decode()
+    client.force_login(alice)
+    lobby = client.get(f"/t/{game.pk}/").content.decode()
+    email = mailoutbox[-1]
+    for text in (_rules(join), _rules(lobby), email.body, email.alternatives[0][0]):
+        assert (said in text) == leaver_bot
