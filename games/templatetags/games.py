@@ -525,6 +525,7 @@ def orders_panel(context) -> str:
         "can_leave": bool(context.get("can_leave")),
         "can_propose_end": bool(context.get("can_propose_end")),
         "is_host": is_host,
+        "host_open": is_host and bool(context.get("host_open")),
         "ending": bool(context.get("ending")),
         "open_ended": bool(context.get("open_ended")),
         "watch_url": watch_url,

@@ -145,6 +145,8 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
         # half-made choice (ticked cards, an opened rank) survives other players' moves.
         "send_me": context["me_key"] != me_seen or orders_saved,
         "orders_saved": orders_saved,
+        # Back from one of the host's tools: their panel open, to see what it did.
+        "host_open": not oob and request.GET.get("host") == "1",
     })
     if me is not None and not context["oob"] and game.is_playing:
         context.update(invitation_panel(request, game, seats))

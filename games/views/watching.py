@@ -98,6 +98,8 @@ def watch_chat(request, token: str):
 @refusals_answered()
 def watchable(request, game_id: int):
     game, _me = seat_for_user(request, game_id)
-    commands.set_watchable(game.pk, request.user, request.POST.get("watch") == "yes",
-                           talk=request.POST.get("talk") == "on")
-    return redirect(game)
+    game = commands.set_watchable(game.pk, request.user, request.POST.get("watch") == "yes",
+                                  talk=request.POST.get("talk") == "on")
+    messages.success(request, _("Anyone with the link can watch the game now.")
+                     if game.watch_token else _("The watch link no longer works."))
+    return redirect(f"{game.get_absolute_url()}?host=1#host-panel")
