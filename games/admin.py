@@ -79,7 +79,7 @@ class SeatInline(admin.TabularInline):
     model = Seat
     # When each player last made a move everybody saw: not "last seen", which a private
     # step moves too (a decision on a revolution), and any visit besides.
-    fields = ("player", "user", "bot_level", "bot_name", "joined", "last_acted")
+    fields = ("seat_number", "user", "bot_level", "bot_name", "joined", "last_acted")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -87,6 +87,12 @@ class SeatInline(admin.TabularInline):
 
     def has_add_permission(self, request, obj=None):
         return False
+
+    @admin.display(description=gettext_lazy("seat"))
+    def seat_number(self, seat):
+        """Counted from 1, as the site counts places (the stored player index is from 0);
+        empty for a newcomer who plays from the next round."""
+        return "" if seat.player is None else seat.player + 1
 
 
 class RoundInline(admin.TabularInline):
@@ -285,7 +291,7 @@ class GameAdmin(OrganisedAdmin):
             format_html_join(
                 "", "<li>{} {} · {} {}</li>",
                 (("#{}".format(line["seq"]) if line["seq"] else "",
-                  date_format(timezone.localtime(line["time"]), "SHORT_DATETIME_FORMAT"),
+                  date_format(timezone.localtime(line["time"]), "DATETIME_FORMAT"),
                   line["text"],
                   _("(private)") if line["private"] else "") for line in lines),
             ),

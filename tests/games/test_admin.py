@@ -1,6 +1,10 @@
+import re
+
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from games import commands
 from games.models import Action, Game, Invitation, Round
@@ -209,3 +213,15 @@ def test_the_rounds_name_their_players(admin_client, game):
     order = ", ".join(f"{i}. {names[p]}" for i, p in enumerate(first.finish_order, start=1))
     assert order in page
     assert str(first.positions) not in page
+
+
+def test_the_change_page_counts_seats_from_one_and_dates_the_log_as_its_fields(
+        admin_client, game):
+    """As the site counts places (the stored player index counts from 0), and the log's
+    times written as the page's other dates are ("12/06/2026" reads as June 12 to many)."""
+    page = admin_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    numbers = re.findall(r'class="field-seat_number">\s*<p>(\d*)</p>', page)
+    assert sorted(numbers) == ["1", "2", "3", "4"]
+    first = game.actions.order_by("seq").first()
+    assert date_format(timezone.localtime(first.created), "DATETIME_FORMAT") in page
+    assert date_format(timezone.localtime(first.created), "SHORT_DATETIME_FORMAT") not in page

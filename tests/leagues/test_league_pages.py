@@ -249,3 +249,17 @@ def test_a_finished_games_lists_name_whoever_left_it_as_having_left(client, peop
     assert '<bdi>Bert</bdi> <span class="tag">left</span>' in finished
     history = client.get("/history/").content.decode()
     assert 'Bert 8 <span class="tag">left</span>' in history
+
+
+def test_the_player_page_in_french_says_where_it_leads_back_and_each_place(
+        client, people, league, season):
+    """French says "back to the league «…»" (a league's name may begin with an article:
+    "Retour à Les Mardis" is no French), and a place without agreeing with the player."""
+    play_rounds(people, league, season)
+    league.name = "Les Mardis"
+    league.save(update_fields=["name"])
+    client.force_login(people[0])
+    page = client.get(reverse("league_player", args=["friday", people[1].pk]),
+                      HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Retour à la ligue «\u00a0Les Mardis\u00a0»" in page
+    assert "place 1 à l’arrivée" in page and "terminé" not in page
