@@ -150,13 +150,14 @@ class TableForm(forms.Form):
         label=_("Merchant trade"),
         choices=[
             ("off", _("off")),
-            ("chosen", _("each Merchant chooses the card to give")),
-            ("random", _("a random card each way")),
+            ("chosen", _("chosen cards")),
+            ("random", _("random cards")),
         ],
         initial="off",
         help_text=_(
             "After the taxes the best placed Merchant may trade one card with another "
-            "Merchant: chosen cards in the Korean-German text, random ones in the French book."
+            "Merchant: each chooses the card they give (Korean-German text), or one random "
+            "card goes each way (French book)."
         ),
     )
     merchant_trade_from = forms.TypedChoiceField(
@@ -175,8 +176,8 @@ class TableForm(forms.Form):
         label=_("Philanthropic scoring"),
         choices=[
             ("off", _("off")),
-            ("per_position", _("a point per position their Peon rose")),
-            ("flat", _("one point if their Peon rose")),
+            ("per_position", _("a point per position risen")),
+            ("flat", _("one point for any rise")),
         ],
         initial="off",
         help_text=_("The Dalmutis score for their Peons' rise: the Great Dalmuti for the "
