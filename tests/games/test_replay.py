@@ -205,3 +205,13 @@ def test_every_line_of_the_records_log_opens_the_replay_at_its_step(client, alic
     recorded = list(Action.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
     assert steps and steps == sorted(steps)
     assert set(steps) <= set(recorded) and steps[-1] == recorded[-1]
+
+
+def test_the_replays_last_step_says_the_last_play_not_one_to_beat(client, alice, game):
+    """Once the round is over nobody is to beat anything: its last play is said as such,
+    as the game page says it."""
+    game = finish(game)
+    client.force_login(alice)
+    page = client.get(replay_url(game, game.actions.count())).content.decode()
+    assert "The last play, by" in page
+    assert "played, to beat:" not in page and "the others must beat this" not in page
