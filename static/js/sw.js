@@ -4,16 +4,34 @@
 const CACHE = "dalmuti-offline-v1";
 const OFFLINE = "/offline/";
 
+async function keepOfflinePage() {
+  const cache = await caches.open(CACHE);
+  const page = await fetch(OFFLINE, { cache: "reload" });
+  if (!page.ok) return;
+  const html = await page.clone().text();
+  // The offline page's own stylesheet, script and icon, whatever their URLs.
+  const assets = [...new Set([...html.matchAll(/(?:href|src)="(\/static\/[^"]+)"/g)]
+    .map((m) => m[1]))];
+  await cache.addAll(assets);
+  await cache.put(OFFLINE, page);
+}
+
+// The offline page is kept in the language of the pages: a page that comes in another one
+// (the player changed it) has the kept page fetched again, in the background.
+async function offlinePageIn(language) {
+  if (!language) return;
+  const kept = await caches.match(OFFLINE);
+  if (kept && kept.headers.get("Content-Language") === language) return;
+  try {
+    await keepOfflinePage();
+  } catch {
+    // The network went again: the next page will try.
+  }
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
-    const cache = await caches.open(CACHE);
-    const page = await fetch(OFFLINE, { cache: "reload" });
-    const html = await page.clone().text();
-    // The offline page's own stylesheet and icon, whatever their URLs.
-    const assets = [...new Set([...html.matchAll(/(?:href|src)="(\/static\/[^"]+)"/g)]
-      .map((m) => m[1]))];
-    await cache.put(OFFLINE, page);
-    await cache.addAll(assets);
+    await keepOfflinePage();
     await self.skipWaiting();
   })());
 });
@@ -31,7 +49,16 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(async () => (await caches.match(OFFLINE))));
+    event.respondWith((async () => {
+      let response;
+      try {
+        response = await fetch(request);
+      } catch {
+        return await caches.match(OFFLINE);
+      }
+      event.waitUntil(offlinePageIn(response.headers.get("Content-Language")));
+      return response;
+    })());
     return;
   }
   // Everything else goes to the network; the offline page's assets also come from the

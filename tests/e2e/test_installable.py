@@ -49,11 +49,30 @@ def test_manifest_service_worker_and_offline_page(player, browser, live_server, 
     assert page.evaluate("() => Notification.permission") == "default"
     page.screenshot(path=str(screenshots / "push-profile-phone.png"), full_page=True)
 
-    # The network goes: a page shows the offline page.
+    # The network goes: a page shows the offline page, in the address that failed.
     context.set_offline(True)
-    page.goto(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/history/")
     expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
     page.screenshot(path=str(screenshots / "offline-phone.png"))
+    # "Try again" asks for that address again, not the home page.
+    assert page.evaluate("() => document.querySelector('a.button').href") == (
+        f"{live_server.url}/history/")
+    # The network comes back: the page asks again by itself.
     context.set_offline(False)
+    expect(page.get_by_role("heading", name="Game history")).to_be_visible()
     assert problems == []
+
+    # A player who changes language reads the offline page in the new one (it was kept
+    # in the language of the day the worker was installed).
+    page.context.add_cookies([{"name": "django_language", "value": "de",
+                               "url": live_server.url}])
+    page.goto(f"{live_server.url}/history/")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.wait_for_function(
+        "async () => (await (await caches.match('/offline/')).text()).includes('lang=\"de\"')",
+        timeout=15_000)
+    context.set_offline(True)
+    page.goto(f"{live_server.url}/")
+    expect(page.get_by_role("heading", name="Du bist offline")).to_be_visible()
+    context.set_offline(False)
     context.close()
