@@ -34,6 +34,7 @@ class Row:
     wins: int = 0
     rank: int = 0
     game_ids: set = field(default_factory=set, repr=False)
+    won_game_ids: set = field(default_factory=set, repr=False)
 
     @property
     def name(self) -> str:
@@ -161,6 +162,7 @@ def tally(rounds: list[RoundFacts], occupants: Occupants) -> list[Row]:
         user = occupants.user(game_id, player)
         if user is not None and user.pk in rows:
             rows[user.pk].wins += 1
+            rows[user.pk].won_game_ids.add(game_id)
     for row in rows.values():
         row.games = len(row.game_ids)
     return rank(list(rows.values()))

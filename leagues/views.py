@@ -77,7 +77,8 @@ def league_page(request, slug: str):
     return render(request, "leagues/league.html", {
         "league": league, "seasons": seasons, "season": season, "rows": rows,
         "me": request.user, "options": engine.Options.from_json(league.default_options).to_json(),
-        **_league_tables(league, season, request.user),
+        **_league_tables(league, season, request.user,
+                         winners={g: row.name for row in rows for g in row.won_game_ids}),
     })
 
 
@@ -85,10 +86,12 @@ def league_page(request, slug: str):
 FINISHED_LISTED = 20
 
 
-def _league_tables(league: League, season: Season | None, user) -> dict:
+def _league_tables(league: League, season: Season | None, user,
+                   winners: dict[int, str] | None = None) -> dict:
     """The league's tables as a member sees them: open tables (with the way in for those
     invited), games in play and finished games (of the season shown), each with its
-    players; four queries whatever their number."""
+    players, and its winner's name where a person won it (`winners`, by game id, from the
+    standings); four queries whatever their number."""
     links = LeagueGame.objects.filter(league=league).select_related("game__host") \
         .defer("game__state", "game__awaiting").order_by("-game__updated", "-pk")
     if season is not None:
@@ -119,7 +122,8 @@ def _league_tables(league: League, season: Season | None, user) -> dict:
         game = link.game
         entry = {"game": game, "season": link.season_id, "players": players[game.pk],
                  "played": played[game.pk],
-                 "seated": game.pk in mine, "invited": game.pk in invited}
+                 "seated": game.pk in mine, "invited": game.pk in invited,
+                 "winner": (winners or {}).get(game.pk)}
         if game.is_open:
             open_tables.append(entry)
         elif game.is_playing:

@@ -263,3 +263,15 @@ def test_the_player_page_in_french_says_where_it_leads_back_and_each_place(
                       HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Retour à la ligue «\u00a0Les Mardis\u00a0»" in page
     assert "place 1 à l’arrivée" in page and "terminé" not in page
+
+
+def test_the_league_page_says_who_won_each_finished_game(client, people, league, season):
+    """"Who won last Tuesday?" answered on the league page, for the season shown."""
+    play_rounds(people, league, season)
+    record_game(people, [([A, B, C, D], [D, C, B, A])], league, season, name="Dirk day")
+    client.force_login(people[0])
+    page = client.get(reverse("league", args=["friday"])).content.decode()
+    entries = page.split('<li class="game-entry">')[1:]
+    won = {next(n for n in ("Recorded table", "Dirk day") if n in e): e for e in entries}
+    assert "Won by Bert" in won["Recorded table"] and "Won by Dirk" in won["Dirk day"]
+    assert page.count("Won by") == 2
