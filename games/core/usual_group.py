@@ -41,9 +41,13 @@ _NAMED_GROUP = CompiledQuery(
 
 def usual_group(user) -> list[tuple[int, str]]:
     """The people `played_with` lists (whoever refuses the user's invitations left out),
-    in its order, as (id, name shown at the table): one query, compiled once."""
-    return [(row["user"], row["user__display_name"] or row["user__username"])
-            for row in _NAMED_GROUP(user.pk, user.pk, user.pk)]
+    in its order, as (id, name shown at the table): one query, compiled once. Two who
+    show the same name are told apart by their usernames (never the same)."""
+    rows = list(_NAMED_GROUP(user.pk, user.pk, user.pk))
+    names = [row["user__display_name"] or row["user__username"] for row in rows]
+    shared = {name for name in names if names.count(name) > 1}
+    return [(row["user"], f"{name} (@{row['user__username']})" if name in shared else name)
+            for row, name in zip(rows, names, strict=True)]
 
 
 def played_with(user, *, include_blockers: bool = False):

@@ -272,3 +272,14 @@ def test_the_hosts_page_offers_whom_she_can_still_invite_read_in_one_query(
     # Bob, seated, is not offered, nor taken from a forged form.
     assert client.post(f"/t/{table.pk}/invite-group/", {"guests": [bob.pk]}).status_code == 403
     assert not table.invitations.filter(user=bob).exists()
+
+
+def test_two_people_of_one_name_are_told_apart_by_their_usernames(alice, bob, carol,
+                                                                   dave, history):
+    """Bob and Carol both call themselves Camille: the host's list says which is which;
+    Dave, whose name nobody shares, is named as at the table."""
+    for user in (bob, carol):
+        user.display_name = "Camille"
+        user.save(update_fields=["display_name"])
+    assert sorted(name for _pk, name in usual_group(alice)) == [
+        "Camille (@bob)", "Camille (@carol)", dave.name]
