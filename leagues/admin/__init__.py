@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -290,10 +291,6 @@ class SeasonAdmin(OrganisedAdmin):
             return season_turn_limit(db_field)
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
-    def get_fields(self, request, obj=None):
-        fields = list(super().get_fields(request, obj))
-        return fields if obj is None else [*fields, "tables_in_it"]
-
     def get_readonly_fields(self, request, obj=None):
         fields = tuple(super().get_readonly_fields(request, obj))
         return fields if obj is None else (*fields, "tables_in_it")
@@ -308,8 +305,8 @@ class SeasonAdmin(OrganisedAdmin):
         if not rows:
             return format_html("{} · {}", _("None yet."), standings_link)
         return format_html(
-            "<ul>{}</ul><p>{}</p>",
-            format_html_join("", '<li><a href="{}">{}</a> · {} · {}</li>', (
+            "{}<br>{}",
+            format_html_join(mark_safe("<br>"), '<a href="{}">{}</a> · {} · {}', (
                 (reverse("admin:games_game_change", args=[row.game_id]), row.game.name,
                  row.game.get_status_display(), date_format(timezone.localtime(row.added)))
                 for row in rows)),

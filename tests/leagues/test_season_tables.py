@@ -53,6 +53,7 @@ def test_a_seasons_page_lists_its_tables_and_links_its_standings(
         assert reverse("admin:games_game_change", args=[game.game_id]) in page
         assert game.game.name in page
     assert f"{reverse('league', args=[season.league.slug])}?season={season.pk}" in page
+    assert page.count("Its tables") == 1 and "&lt;br&gt;" not in page
 
 
 def test_an_end_moved_before_a_table_was_opened_names_the_table(
