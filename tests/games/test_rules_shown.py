@@ -112,7 +112,8 @@ def test_a_table_at_the_merchant_trades_size_does_not_say_it_waits(client, alice
 
 @pytest.mark.parametrize("leaver_bot", [True, False])
 def test_a_bot_for_whoever_leaves_is_among_the_tables_rules(
-        client, alice, mailoutbox, django_capture_on_commit_callbacks, leaver_bot):
+        client, alice, mailoutbox, django_capture_on_commit_callbacks, eager_tasks,
+        leaver_bot):
     """Whether a leaver's seat goes to a bot or the table closes up: said wherever the
     table's rules are, on its pages and in an invitation to it."""
     said = "A bot takes the seat of a player who leaves."
