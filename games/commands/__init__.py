@@ -27,7 +27,7 @@ from .absence import (
 )
 from .account import delete_account
 from .agreement import lapse_end_proposals, propose_end, vote_end
-from .base import Rejected, give_turn_to_bot
+from .base import Rejected, Settled, give_turn_to_bot
 from .moves import (
     BOT_STALL,
     BotsStuck,
@@ -91,7 +91,7 @@ __all__ = [
     "invite", "invite_users", "withdraw_invitation",
     "join",
     "join_in_progress", "lapse_end_proposals", "leave_game", "propose_end", "vote_end",
-    "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup",
+    "nudge", "open_rematch", "play_bot_move", "Rejected", "rematch_lineup", "Settled",
     "refuse_invitations", "remove_seat", "deal_seen", "seen", "seen_at", "set_away",
     "set_blocked", "set_channel", "set_min_on_time", "set_profile_standing_orders",
     "set_standing_orders", "set_talk_notices", "set_watchable",

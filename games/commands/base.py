@@ -18,6 +18,11 @@ SEAT_KEYS = ("seat", "from", "to", "leader")
 SEAT_LIST_KEYS = ("visible_to", "finish_order", "next_order")
 
 
+class Settled(str):
+    """The message of a refusal that is good news: what was asked is done already (a move
+    sent again after its answer was lost). Said as a status, not as an error."""
+
+
 class Rejected(Exception):
     """A request that changes nothing, with the message for the player and an HTTP status."""
 

@@ -26,6 +26,7 @@ from .. import engine
 from ..models import Game, Seat
 from .base import (
     Rejected,
+    Settled,
     apply_seat_changes,
     begin_round,
     finish_game,
@@ -57,8 +58,8 @@ def act(game_id: int, user, action: engine.Action, turn: int) -> Game:
         waiting = game.wait_for(seat.player)
         if waiting is None or waiting.token != turn:
             if already_recorded(game, user, action, turn):
-                raise Rejected(_("Your move was already recorded; nothing more was changed."),
-                               409)
+                raise Rejected(Settled(_("Your move was already recorded; nothing more "
+                                         "was changed.")), 409)
             if isinstance(action, engine.Revolution) and _decision_closed(game, seat):
                 # Said to the holder alone: nobody else sent a decision on a revolution.
                 raise Rejected(_("Too late: the Dalmutis had chosen the cards they give "

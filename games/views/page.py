@@ -139,6 +139,7 @@ def render_table(request, game, me, template, error="", status=200, me_seen="", 
                stream=me is not None and live.enabled() and isinstance(request, ASGIRequest))
     context.update({
         "error": error,
+        "error_settled": isinstance(error, commands.Settled),
         # The form the error belongs to, shown again with it (else the error stands alone).
         "error_in_form": form if error else "",
         # A poll leaves my hand and actions alone when they did not change, so a

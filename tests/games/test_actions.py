@@ -191,3 +191,7 @@ def test_a_retried_move_that_was_recorded_says_so(client, game):
     assert again.status_code == 409
     assert b"Your move was already recorded" in again.content
     assert _snapshot(game) == after_first
+    # Good news, said calmly: not in the colours and the role of an error.
+    said = again.content.decode()
+    line = said[said.rindex("<p", 0, said.index("Your move was already recorded")):]
+    assert line.startswith('<p class="settled" role="status">'), line[:80]
