@@ -1,6 +1,7 @@
 """Before the start and between games: opening a table, taking and leaving seats, bots,
 invitations, the start (the seating draw and the first deal) and rematches."""
 
+import re
 from datetime import timedelta
 
 from django.conf import settings
@@ -389,6 +390,15 @@ def seat_bot_like(new: Game, seat: Seat) -> Seat:
     return bot
 
 
+def rematch_name(name: str) -> str:
+    """"Friday · 2" after "Friday", "Friday · 3" after that: in no language, as every
+    invitee reads the same name whatever language its host reads."""
+    found = re.fullmatch(r"(.*) · (\d+)", name)
+    base, number = (found[1], int(found[2]) + 1) if found else (name, 2)
+    suffix = f" · {number}"
+    return base[:80 - len(suffix)] + suffix
+
+
 def open_rematch(game_id: int, user) -> Game:
     """A new table with the same players and options, the requester hosting: bots take
     their seats at once, the other people are invited. The seating order (the final
@@ -414,9 +424,9 @@ def open_rematch(game_id: int, user) -> Game:
         else:
             order = sorted(seats)
         order = [p for p in order if p in seats]
-        name = _("%(name)s (rematch)") % {"name": game.name}
+        name = rematch_name(game.name)
         # The same rules, clock included: a rematch of a timed table must not stall.
-        new = create_table(user, name[:80], len(order), game.options, game.turn_limit,
+        new = create_table(user, name, len(order), game.options, game.turn_limit,
                            game.leaver_bot, game.min_on_time, game.bank_reserve,
                            game.hints_allowed)
         keys, guests = [], []

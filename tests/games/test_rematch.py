@@ -180,3 +180,15 @@ def test_the_record_offers_one_way_to_the_rematch(client, finished, alice, bob):
     assert _rematch_controls(client.get(record).content.decode()) == (False, True, False)
     client.post(reverse("rematch", args=[finished.pk]))
     assert _rematch_controls(client.get(record).content.decode()) == (False, False, True)
+
+
+def test_a_rematch_is_named_in_no_language_and_counts_on(client, finished, alice, bob):
+    """"Friday · 2", then "Friday · 3": the name is the same for every invitee, whatever
+    language its host reads (a "(rematch)" written in one came to the others in it)."""
+    client.force_login(bob)
+    client.post(reverse("rematch", args=[finished.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    second = Game.objects.exclude(pk=finished.pk).get()
+    assert second.name == "Friday · 2"
+    third = commands.open_rematch(
+        play_game(alice, [bob], bots=2, options=OPTIONS, name=second.name).pk, alice)
+    assert third.name == "Friday · 3"
