@@ -97,6 +97,9 @@ def my_games(request):
             entry["place"] = mine["rank"] if mine else None
             entry["points"] = mine["score"] if mine else 0
             entry["players"] = len(standing)
+    # A table closed before its start was never played: listed apart.
+    closed = [entry for entry in finished if entry["game"].started is None]
+    finished = [entry for entry in finished if entry["game"].started is not None]
     sweep_in_process()
     # Only where a seat can still be taken: not a full table, nor a game in its last round.
     invitations = [
@@ -109,7 +112,8 @@ def my_games(request):
     lists = request.htmx.target == "my-games"
     return render(request, "games/my_games.html#lists" if lists else "games/my_games.html", {
         "my_turn": my_turn, "waiting": waiting, "open_tables": open_tables,
-        "finished": finished, "invitations": invitations, "lists_alone": lists,
+        "finished": finished, "closed": closed, "invitations": invitations,
+        "lists_alone": lists,
         # Somebody new is offered a guided first game.
         "no_games": not seats,
         # An absence set in the profile, with the way back from it.

@@ -92,3 +92,6 @@ def test_my_games_lists_a_table_closed_before_its_start_as_such(client):
     page = client.get("/").content.decode()
     entry = page.split("Friday", 1)[1].split("</li>", 1)[0]
     assert "Closed before it started" in entry and "Ended early" not in entry
+    # Under a heading of its own, not among the finished games.
+    heading = page[:page.index("Friday")].rsplit("<h2>", 1)[1]
+    assert heading.startswith("Closed before they started")
