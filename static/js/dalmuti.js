@@ -269,6 +269,22 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   }
 }
 
+// Each message goes with a token of its own (the form is drawn with the first): sent
+// again after its answer was lost on the way, it is said once. A token belongs to the
+// words it was first sent with; other words, or the next message, get a fresh one.
+const freshToken = () => [...window.crypto.getRandomValues(new Uint8Array(16))]
+  .map((byte) => byte.toString(16).padStart(2, "0")).join("");
+document.addEventListener("htmx:confirm", (event) => {
+  const form = event.detail.elt.closest && event.detail.elt.closest("[data-chat-form]");
+  const token = form && form.querySelector("input[name=token]");
+  const input = form && form.querySelector("input[name=text]");
+  if (!token || !input) return;
+  if (form.dataset.sentWith !== undefined && form.dataset.sentWith !== input.value) {
+    token.value = freshToken();
+  }
+  form.dataset.sentWith = input.value;
+});
+
 // Once a message is posted, empty the input for the next one.
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt.closest("[data-chat-form]");
@@ -276,6 +292,11 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const input = form.querySelector("input[name=text]");
     if (input) {
       input.value = "";
+    }
+    const token = form.querySelector("input[name=token]");
+    if (token) {
+      token.value = freshToken();
+      delete form.dataset.sentWith;
     }
   }
 });
@@ -349,6 +370,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
     document.addEventListener("change", (event) => {
       if (event.target.closest(".move-form")) refreshMove();
     });
+
     // Enter on a card chooses it, as Space does: a form's Enter would send its first
     // button, which may be Pass.
     document.addEventListener("keydown", (event) => {
