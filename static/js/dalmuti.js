@@ -224,46 +224,81 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 });
 
 // "That did not go through" shows over the page until it is tapped, the next form of
-// the page goes through, or ALERT_MS have passed (the page's own polls leave it alone).
+// the page is answered, or ALERT_MS have passed (the page's own polls leave it alone).
+// It sits under whatever bar holds the top of the screen (the site header, the phone's
+// talk sheet's head), over everything else, never over the bar's links.
 {
   const ALERT_MS = 12000;
   const alerts = document.getElementById("alerts");
   if (alerts) {
     let timer = 0;
-    const clear = () => { window.clearTimeout(timer); alerts.replaceChildren(); };
+    const clear = () => {
+      window.clearTimeout(timer);
+      alerts.replaceChildren();
+      delete alerts.dataset.kind;
+    };
+    const place = () => {
+      if (!alerts.firstChild) return;
+      const sheet = document.querySelector("[data-chat-panel][open]");
+      const bars = [document.querySelector(".site-header"),
+        sheet && getComputedStyle(sheet).position === "fixed" && sheet.querySelector("summary")];
+      const top = Math.max(0, ...bars.filter((bar) => bar && bar.getClientRects().length)
+        .map((bar) => bar.getBoundingClientRect().bottom));
+      alerts.style.setProperty("--alerts-top", `${top}px`);
+    };
+    window.addEventListener("scroll", place, { passive: true });
+    window.addEventListener("resize", place);
+    document.addEventListener("toggle", place, true);
     alerts.addEventListener("click", clear);
     document.addEventListener("htmx:afterSwap", (event) => {
       if (event.detail.target === alerts) {
+        alerts.dataset.kind = "unavailable";
+        place();
         window.clearTimeout(timer);
         timer = window.setTimeout(clear, ALERT_MS);
       }
     });
+    // A form answered (done, or refused with the reason: "your move was already
+    // recorded") shows where things stand: what was said about an earlier one goes.
     document.addEventListener("htmx:afterRequest", (event) => {
       const xhr = event.detail.xhr;
       const verb = (event.detail.requestConfig || {}).verb || "get";
-      if (alerts.firstChild && xhr && verb !== "get" && xhr.status >= 200 && xhr.status < 300) {
+      if (alerts.firstChild && xhr && verb !== "get" && xhr.status >= 200 && xhr.status < 500) {
         clear();
       }
+    });
+    // So does the table heard afresh (a poll or the stream brought it), after a form
+    // whose answer was lost.
+    document.addEventListener("dalmuti:heard", () => {
+      if (alerts.dataset.kind === "maybe") clear();
     });
     // A form whose request never reached the server (offline, a dropped connection) or
     // that met a server error answers nothing to swap in: say so, or the tap seems lost.
     // The page's own reads (polls, the stream) try again by themselves.
-    const say = (text) => {
+    const say = (text, kind) => {
       const line = document.createElement("p");
       line.className = "error";
       line.setAttribute("role", "alert");
       line.textContent = text;
       alerts.replaceChildren(line);
+      alerts.dataset.kind = kind;
+      place();
       window.clearTimeout(timer);
       timer = window.setTimeout(clear, ALERT_MS);
     };
     const sent = (event) => ((event.detail.requestConfig || {}).verb || "get") !== "get";
-    const unreached = (event) => { if (sent(event)) say(alerts.dataset.unreachable); };
+    // Offline, nothing left the device. Otherwise the connection may have dropped after
+    // the request arrived, its answer lost: it may have been done.
+    const unreached = (event) => {
+      if (!sent(event)) return;
+      if (navigator.onLine === false) say(alerts.dataset.unreachable, "unreached");
+      else say(alerts.dataset.maybe, "maybe");
+    };
     document.addEventListener("htmx:sendError", unreached);
     document.addEventListener("htmx:responseError", (event) => {
       const xhr = event.detail.xhr;
       if (sent(event) && xhr && xhr.status >= 500 && xhr.status !== 503) {
-        say(alerts.dataset.failed);
+        say(alerts.dataset.failed, "failed");
       }
     });
   }
@@ -587,6 +622,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
     }
     window.htmx.swap(page.poller, event.data.slice(cut + 1), { swapStyle: "none" });
     lastPoll = Date.now();
+    document.dispatchEvent(new CustomEvent("dalmuti:heard"));
   };
   document.addEventListener("htmx:sseOpen", (event) => {
     streamAlive = Date.now();
