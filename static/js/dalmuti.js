@@ -382,7 +382,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
     // cards to give back are counted against the number due.
     const refreshMove = () => {
       const form = document.querySelector(".move-form");
-      if (!form) return;
+      if (!form || root.dataset.sending !== undefined) return;
       const chosen = [...form.querySelectorAll("input[name=card]:checked")]
         .map((input) => Number(input.value))
         .sort((a, b) => a - b);
@@ -406,6 +406,47 @@ document.addEventListener("htmx:afterRequest", (event) => {
       if (event.target.closest(".move-form")) refreshMove();
     });
 
+    // A move on its way: the hand stays as it was sent and the dock's buttons stay
+    // disabled until the answer comes (a card tapped meanwhile would enable Play again,
+    // for a move htmx would drop while the first one is played), the button pressed
+    // saying that it is sending (a faded button reads as "nothing to play").
+    let pressed = null;
+    const moveRequest = (event) => {
+      const config = event.detail.requestConfig || {};
+      const elt = config.elt || event.detail.elt;
+      return Boolean(elt && elt.matches && elt.matches("[data-move-form]"));
+    };
+    document.addEventListener("htmx:beforeRequest", (event) => {
+      if (!moveRequest(event)) return;
+      root.dataset.sending = "";
+      const triggering = (event.detail.requestConfig || {}).triggeringEvent;
+      const dock = document.getElementById("actions");
+      pressed = (triggering && triggering.submitter) || null;
+      if (pressed && dock && dock.dataset.sending) {
+        pressed.dataset.shown = pressed.textContent;
+        pressed.textContent = dock.dataset.sending;
+        pressed.classList.add("is-sending");
+        pressed.setAttribute("aria-busy", "true");
+      }
+    });
+    document.addEventListener("htmx:afterRequest", (event) => {
+      if (!moveRequest(event) || root.dataset.sending === undefined) return;
+      delete root.dataset.sending;
+      if (pressed && pressed.isConnected && pressed.dataset.shown !== undefined) {
+        pressed.textContent = pressed.dataset.shown;
+        delete pressed.dataset.shown;
+        pressed.classList.remove("is-sending");
+        pressed.removeAttribute("aria-busy");
+      }
+      pressed = null;
+      refreshMove();
+    });
+    document.addEventListener("click", (event) => {
+      if (root.dataset.sending !== undefined && event.target.closest
+          && event.target.closest(".move-form .hcard")) {
+        event.preventDefault();
+      }
+    }, true);
     // Enter on a card chooses it, as Space does: a form's Enter would send its first
     // button, which may be Pass.
     document.addEventListener("keydown", (event) => {

@@ -1,7 +1,7 @@
 """A phone on a flaky connection: a move or a message whose answer was lost says that it
 may have gone through, and no longer once the page shows where things stand; a message
-sent again is said once; what went wrong is told above everything, the header and the
-talk sheet included."""
+sent again is said once; a move on its way holds the hand as it was sent; what went
+wrong is told above everything, the header and the talk sheet included."""
 
 import json
 
@@ -55,6 +55,14 @@ def _choose_a_legal_play(page) -> str:
         page.locator(f"#move-form label.hcard:has(input[value='{rank}']:not(:checked))"
                      ).first.click()
     return legal[key]
+
+
+def _another_choice(page):
+    """A card whose tap would change the choice: one not chosen that could be, else a
+    chosen one (taken back)."""
+    free = page.locator("#move-form label.hcard:not(.unusable):has(input:not(:checked))")
+    return free.first if free.count() else page.locator(
+        "#move-form label.hcard:has(input:checked)").first
 
 
 @AWAITED
@@ -145,4 +153,31 @@ def test_on_a_phone_a_message_that_failed_says_so_over_the_talk_sheet(day_table,
         return at && at.closest('.chat-panel > summary') !== null;
     }""")
     page.screenshot(path="var/screens/alert-talk-sheet.png")
+    assert _unexpected(problems) == []
+
+
+@AWAITED
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_a_move_on_its_way_holds_the_hand_as_it_was_sent(day_table, browser, live_server,
+                                                         size):
+    page, problems = _open(browser, live_server, day_table, size)
+    held = []
+    page.route("**/act/", lambda route: held.append(route))
+    words = _choose_a_legal_play(page)
+    play = page.locator("[data-play-button]")
+    play.click()
+    assert held, "the move was not sent"
+    # On its way: it says so, and neither the cards nor the buttons can be changed.
+    expect(play).to_be_disabled()
+    expect(play).to_contain_text("Sending")
+    assert play.evaluate("(b) => getComputedStyle(b).opacity") == "1"
+    chosen = page.locator("#move-form input[name=card]:checked").count()
+    _another_choice(page).click(force=True)
+    expect(page.locator("#move-form input[name=card]:checked")).to_have_count(chosen)
+    expect(play).to_be_disabled()
+    expect(play).to_contain_text("Sending")
+    page.screenshot(path=f"var/screens/sending-{size}.png")
+    held[0].continue_()
+    expect(page.locator("#actions")).to_have_count(0)
+    expect(page.locator(".log").first).to_contain_text(words)
     assert _unexpected(problems) == []
