@@ -665,6 +665,39 @@ document.addEventListener("htmx:afterRequest", (event) => {
     lastPoll = Date.now();
     document.dispatchEvent(new CustomEvent("dalmuti:heard"));
   };
+  // A question that failed (the connection blinked as the stream told of a change) is
+  // asked again soon, a little later each time, rather than at the next safety poll;
+  // while the device is offline, as soon as it is back. A tab coming back into view asks
+  // when it owes a question or its stream has not been heard from.
+  const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
+  let retries = 0;
+  let retryTimer = 0;
+  let owed = false;
+  const retry = () => {
+    owed = true;
+    window.clearTimeout(retryTimer);
+    if (navigator.onLine === false) return;
+    retryTimer = window.setTimeout(ask, RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]);
+    retries += 1;
+  };
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const config = event.detail.requestConfig || {};
+    if (!config.elt || config.elt.id !== "poller") return;
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status === 0 || status >= 500) {
+      retry();
+      return;
+    }
+    owed = false;
+    retries = 0;
+    window.clearTimeout(retryTimer);
+    if (status === 200 || status === 286) document.dispatchEvent(new CustomEvent("dalmuti:heard"));
+  });
+  window.addEventListener("online", ask);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible"
+        && (owed || streamLost || Date.now() - streamAlive > STREAM_SILENCE_MS)) ask();
+  });
   document.addEventListener("htmx:sseOpen", (event) => {
     streamAlive = Date.now();
     if (streamLost) {
