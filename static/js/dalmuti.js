@@ -873,30 +873,41 @@ document.addEventListener("keydown", (event) => {
 
 // The new-table form: only the field for the chosen way of ending is shown, and options
 // that cannot apply to the number of seats are switched off with the reason (the server
-// refuses them anyway).
+// refuses them anyway). The host's own choice is kept and comes back once the seats allow
+// it again; a count being typed (empty, or not yet a number of seats) changes nothing.
 {
   const form = document.querySelector("[data-table-form]");
   if (form) {
     const field = (name) => form.querySelector(`[name=${name}]`);
+    const deck = field("reduced_deck");
+    const trade = field("merchant_trade");
+    const chosen = { deck: deck.checked, trade: trade.value };
+    // Heard before the form's own listener, which draws the form from what was chosen.
+    ["input", "change"].forEach((type) => {
+      deck.addEventListener(type, () => { chosen.deck = deck.checked; });
+      trade.addEventListener(type, () => { chosen.trade = trade.value; });
+    });
     const refresh = () => {
-      const seats = parseInt(field("seats").value, 10) || 0;
       const end = (form.querySelector("[name=end]:checked") || {}).value;
       form.querySelectorAll("[data-when-end]").forEach((div) => {
         div.hidden = div.dataset.whenEnd !== end;
       });
-      const deck = field("reduced_deck");
+      const input = field("seats");
+      const seats = Number(input.value);
+      const counted = input.value !== "" && Number.isInteger(seats)
+        && seats >= Number(input.min || 0) && seats <= Number(input.max || Infinity);
+      if (!counted) return;
       const noDeck = seats > 5;
       deck.disabled = noDeck;
-      if (noDeck) deck.checked = false;
+      deck.checked = !noDeck && chosen.deck;
       form.querySelector("[data-reason=reduced_deck]").hidden = !noDeck;
-      const trade = field("merchant_trade");
       const from = parseInt(
         (form.querySelector("[name=merchant_trade_from]:checked") || {}).value, 10) || 6;
       const noTrade = seats < from;
       for (const option of trade.options) {
         option.disabled = noTrade && option.value !== "off";
       }
-      if (noTrade) trade.value = "off";
+      trade.value = noTrade ? "off" : chosen.trade;
       form.querySelector("[data-reason=merchant_trade]").hidden = !noTrade;
     };
     form.addEventListener("input", refresh);
