@@ -9,6 +9,7 @@ from accounts.models import former_player
 from games.models import Game, Seat
 
 MAX_LENGTH = 500
+TOKEN_LENGTH = 40
 
 
 class Message(models.Model):
@@ -36,6 +37,9 @@ class Message(models.Model):
     # (the others' answers follow it), saying nothing.
     erased = models.BooleanField(_("erased"), default=False)
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # The sending form's token for this message: a message sent again (its answer lost on
+    # the way, the player tapping Send once more) is said once. Empty: not given.
+    token = models.CharField(max_length=TOKEN_LENGTH, blank=True, default="")
 
     class Meta:
         verbose_name = _("chat message")
@@ -46,6 +50,10 @@ class Message(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(text="") | ~models.Q(flourish="") | models.Q(erased=True),
                 name="chat_message_says_something",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "author", "token"], condition=~models.Q(token=""),
+                name="chat_message_said_once",
             ),
         ]
 

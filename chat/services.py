@@ -2,6 +2,7 @@
 built elsewhere (the poll, "My games"). Chat never touches the Game row, so a message
 changes no version, wakes no bot and sends no email."""
 
+import re
 from datetime import timedelta
 
 from django.conf import settings
@@ -18,7 +19,11 @@ from games.core import live
 from games.models import Game, Seat
 
 from . import flourishes
-from .models import MAX_LENGTH, Message, ReadMarker
+from .models import MAX_LENGTH, TOKEN_LENGTH, Message, ReadMarker
+
+# What a form's token for its message may hold (chat/_form.html draws one, the page's
+# script makes the next).
+TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9_-]+")
 
 # At most RATE_LIMIT messages per player within RATE_WINDOW seconds (settings may override).
 RATE_LIMIT = 6
@@ -47,7 +52,22 @@ def titles(game: Game, me: Seat | None) -> dict[int, str]:
 clean = plain_line
 
 
-def post(game: Game, seat: Seat, text: str = "", flourish: str = "") -> Message:
+def _token(token: str) -> str:
+    """The sending form's token for its message, or "" for one that is not a token."""
+    return token if token and len(token) <= TOKEN_LENGTH and TOKEN_CHARACTERS.fullmatch(token) \
+        else ""
+
+
+def _said_already(game: Game, author_id: int | None, token: str) -> Message | None:
+    """The message this token was sent with already (under the speaker's lock)."""
+    if not token or author_id is None:
+        return None
+    return Message.objects.filter(game=game, author_id=author_id, token=token).first()
+
+
+def post(game: Game, seat: Seat, text: str = "", flourish: str = "", token: str = "") -> Message:
+    """Say `text` (or a flourish) at the table. A message sent again with the same
+    `token` (its answer lost on the way) is not said twice: the first is returned."""
     if flourish:
         offered = flourishes.for_title(titles(game, seat).get(seat.player))
         if flourish not in {f.key for f in offered}:
@@ -67,6 +87,9 @@ def post(game: Game, seat: Seat, text: str = "", flourish: str = "") -> Message:
     with transaction.atomic():
         # Lock the speaker's seat: one player's concurrent posts are counted one by one.
         Seat.objects.select_for_update().filter(pk=seat.pk).first()
+        token = _token(token)
+        if said := _said_already(game, seat.user_id, token):
+            return said
         recent = Message.objects.filter(
             seat__user_id=seat.user_id, created__gte=timezone.now() - timedelta(seconds=window)
         ).count()
@@ -74,7 +97,7 @@ def post(game: Game, seat: Seat, text: str = "", flourish: str = "") -> Message:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
         message = Message.objects.create(
             game=game, seat=seat, name=seat.name, text=text, flourish=flourish,
-            author_id=seat.user_id,
+            author_id=seat.user_id, token=token,
         )
         tell_the_named(game, message, speaker=seat)
         live.chat_posted(game.pk, message.pk)
@@ -156,9 +179,10 @@ def unread_count():
 
 
 
-def post_as_watcher(game: Game, user, text: str) -> Message:
+def post_as_watcher(game: Game, user, text: str, token: str = "") -> Message:
     """A watcher speaks at a table whose host lets watchers talk: plain text only (the
-    flourishes belong to the titles at the table), under the same rate limit."""
+    flourishes belong to the titles at the table), under the same rate limit, said once
+    per `token` as a player's message is."""
     if not game.watchers_talk or not game.watch_token:
         raise Rejected(_("Only the players can talk at this table."), 403)
     if game.seats.filter(user=user).exists():
@@ -177,6 +201,9 @@ def post_as_watcher(game: Game, user, text: str) -> Message:
     window = getattr(settings, "CHAT_RATE_WINDOW", RATE_WINDOW)
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        token = _token(token)
+        if said := _said_already(game, user.pk, token):
+            return said
         # One limit per person, for all they say at tables and as a watcher: counted by
         # who wrote, not by the name shown (in the writer's language; two may share one).
         recent = Message.objects.filter(
@@ -185,7 +212,7 @@ def post_as_watcher(game: Game, user, text: str) -> Message:
         if recent >= limit:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
         message = Message.objects.create(game=game, seat=None, name=user.name, text=text,
-                                         author=user, by_watcher=True)
+                                         author=user, by_watcher=True, token=token)
         tell_the_named(game, message)
         live.chat_posted(game.pk, message.pk)
         return message

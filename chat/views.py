@@ -20,7 +20,8 @@ def post(request, game_id: int):
     text = request.POST.get("text", "")
     error, status = "", 200
     try:
-        services.post(game, me, text, request.POST.get("flourish", ""))
+        services.post(game, me, text, request.POST.get("flourish", ""),
+                      token=request.POST.get("token", ""))
     except services.Rejected as rejected:
         error, status = rejected.message, rejected.status
     else:

@@ -1,4 +1,5 @@
 import functools
+import secrets
 
 from django import template
 from django.conf import settings
@@ -10,6 +11,9 @@ from django.utils.translation import get_language
 from dalmuti_site.drawings import drawn_once
 
 register = template.Library()
+
+# Where the kept form takes its message's token: a character no name or text can hold.
+MESSAGE_TOKEN = "\ue000message\ue001"
 
 # One message of the talk, drawn by `talk_items`.
 MESSAGE = "chat/_message.html"
@@ -65,15 +69,18 @@ def chat_form(context) -> str:
     """The form a message is written in (chat/_form.html): the same at every page of a
     speaker's table but for the names "@" completes to and a message sent back to be
     corrected, so drawn once per process for what it shows (dalmuti_site.drawings), from
-    exactly these values; each page's own form token put in."""
+    exactly these values; each page's own form token put in, and a fresh token for the
+    message (one sent again is said once: chat.services.post)."""
     chat = context["chat"]
     values = {"chat": {
         "can_post": bool(chat["can_post"]),
         "post_url": str(chat["post_url"]),
         "text": str(chat.get("text") or ""),
         "names": [str(name) for name in chat.get("names") or ()],
+        "token": MESSAGE_TOKEN,
     }}
-    return drawn_once("chat/_form.html", values, context)
+    return mark_safe(drawn_once("chat/_form.html", values, context)
+                     .replace(MESSAGE_TOKEN, secrets.token_urlsafe(16)))
 
 
 @register.simple_tag(takes_context=True)

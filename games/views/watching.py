@@ -79,7 +79,8 @@ def watch_chat(request, token: str):
     game = game_to_watch(token)
     error, status = "", 200
     try:
-        chat.post_as_watcher(game, request.user, request.POST.get("text", ""))
+        chat.post_as_watcher(game, request.user, request.POST.get("text", ""),
+                             request.POST.get("token", ""))
     except chat.Rejected as rejected:
         error, status = rejected.message, rejected.status
     if not request.htmx:

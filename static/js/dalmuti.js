@@ -224,50 +224,101 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 });
 
 // "That did not go through" shows over the page until it is tapped, the next form of
-// the page goes through, or ALERT_MS have passed (the page's own polls leave it alone).
+// the page is answered, or ALERT_MS have passed (the page's own polls leave it alone).
+// It sits under whatever bar holds the top of the screen (the site header, the phone's
+// talk sheet's head), over everything else, never over the bar's links.
 {
   const ALERT_MS = 12000;
   const alerts = document.getElementById("alerts");
   if (alerts) {
     let timer = 0;
-    const clear = () => { window.clearTimeout(timer); alerts.replaceChildren(); };
+    const clear = () => {
+      window.clearTimeout(timer);
+      alerts.replaceChildren();
+      delete alerts.dataset.kind;
+    };
+    const place = () => {
+      if (!alerts.firstChild) return;
+      const sheet = document.querySelector("[data-chat-panel][open]");
+      const bars = [document.querySelector(".site-header"),
+        sheet && getComputedStyle(sheet).position === "fixed" && sheet.querySelector("summary")];
+      const top = Math.max(0, ...bars.filter((bar) => bar && bar.getClientRects().length)
+        .map((bar) => bar.getBoundingClientRect().bottom));
+      alerts.style.setProperty("--alerts-top", `${top}px`);
+    };
+    window.addEventListener("scroll", place, { passive: true });
+    window.addEventListener("resize", place);
+    document.addEventListener("toggle", place, true);
     alerts.addEventListener("click", clear);
     document.addEventListener("htmx:afterSwap", (event) => {
       if (event.detail.target === alerts) {
+        alerts.dataset.kind = "unavailable";
+        place();
         window.clearTimeout(timer);
         timer = window.setTimeout(clear, ALERT_MS);
       }
     });
+    // A form answered (done, or refused with the reason: "your move was already
+    // recorded") shows where things stand: what was said about an earlier one goes.
     document.addEventListener("htmx:afterRequest", (event) => {
       const xhr = event.detail.xhr;
       const verb = (event.detail.requestConfig || {}).verb || "get";
-      if (alerts.firstChild && xhr && verb !== "get" && xhr.status >= 200 && xhr.status < 300) {
+      if (alerts.firstChild && xhr && verb !== "get" && xhr.status >= 200 && xhr.status < 500) {
         clear();
       }
+    });
+    // So does the table heard afresh (a poll or the stream brought it), after a form
+    // whose answer was lost.
+    document.addEventListener("dalmuti:heard", () => {
+      if (alerts.dataset.kind === "maybe") clear();
     });
     // A form whose request never reached the server (offline, a dropped connection) or
     // that met a server error answers nothing to swap in: say so, or the tap seems lost.
     // The page's own reads (polls, the stream) try again by themselves.
-    const say = (text) => {
+    const say = (text, kind) => {
       const line = document.createElement("p");
       line.className = "error";
       line.setAttribute("role", "alert");
       line.textContent = text;
       alerts.replaceChildren(line);
+      alerts.dataset.kind = kind;
+      place();
       window.clearTimeout(timer);
       timer = window.setTimeout(clear, ALERT_MS);
     };
     const sent = (event) => ((event.detail.requestConfig || {}).verb || "get") !== "get";
-    const unreached = (event) => { if (sent(event)) say(alerts.dataset.unreachable); };
+    // Offline, nothing left the device. Otherwise the connection may have dropped after
+    // the request arrived, its answer lost: it may have been done.
+    const unreached = (event) => {
+      if (!sent(event)) return;
+      if (navigator.onLine === false) say(alerts.dataset.unreachable, "unreached");
+      else say(alerts.dataset.maybe, "maybe");
+    };
     document.addEventListener("htmx:sendError", unreached);
     document.addEventListener("htmx:responseError", (event) => {
       const xhr = event.detail.xhr;
       if (sent(event) && xhr && xhr.status >= 500 && xhr.status !== 503) {
-        say(alerts.dataset.failed);
+        say(alerts.dataset.failed, "failed");
       }
     });
   }
 }
+
+// Each message goes with a token of its own (the form is drawn with the first): sent
+// again after its answer was lost on the way, it is said once. A token belongs to the
+// words it was first sent with; other words, or the next message, get a fresh one.
+const freshToken = () => [...window.crypto.getRandomValues(new Uint8Array(16))]
+  .map((byte) => byte.toString(16).padStart(2, "0")).join("");
+document.addEventListener("htmx:confirm", (event) => {
+  const form = event.detail.elt.closest && event.detail.elt.closest("[data-chat-form]");
+  const token = form && form.querySelector("input[name=token]");
+  const input = form && form.querySelector("input[name=text]");
+  if (!token || !input) return;
+  if (form.dataset.sentWith !== undefined && form.dataset.sentWith !== input.value) {
+    token.value = freshToken();
+  }
+  form.dataset.sentWith = input.value;
+});
 
 // Once a message is posted, empty the input for the next one.
 document.addEventListener("htmx:afterRequest", (event) => {
@@ -276,6 +327,11 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const input = form.querySelector("input[name=text]");
     if (input) {
       input.value = "";
+    }
+    const token = form.querySelector("input[name=token]");
+    if (token) {
+      token.value = freshToken();
+      delete form.dataset.sentWith;
     }
   }
 });
@@ -326,7 +382,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
     // cards to give back are counted against the number due.
     const refreshMove = () => {
       const form = document.querySelector(".move-form");
-      if (!form) return;
+      if (!form || root.dataset.sending !== undefined) return;
       const chosen = [...form.querySelectorAll("input[name=card]:checked")]
         .map((input) => Number(input.value))
         .sort((a, b) => a - b);
@@ -349,6 +405,48 @@ document.addEventListener("htmx:afterRequest", (event) => {
     document.addEventListener("change", (event) => {
       if (event.target.closest(".move-form")) refreshMove();
     });
+
+    // A move on its way: the hand stays as it was sent and the dock's buttons stay
+    // disabled until the answer comes (a card tapped meanwhile would enable Play again,
+    // for a move htmx would drop while the first one is played), the button pressed
+    // saying that it is sending (a faded button reads as "nothing to play").
+    let pressed = null;
+    const moveRequest = (event) => {
+      const config = event.detail.requestConfig || {};
+      const elt = config.elt || event.detail.elt;
+      return Boolean(elt && elt.matches && elt.matches("[data-move-form]"));
+    };
+    document.addEventListener("htmx:beforeRequest", (event) => {
+      if (!moveRequest(event)) return;
+      root.dataset.sending = "";
+      const triggering = (event.detail.requestConfig || {}).triggeringEvent;
+      const dock = document.getElementById("actions");
+      pressed = (triggering && triggering.submitter) || null;
+      if (pressed && dock && dock.dataset.sending) {
+        pressed.dataset.shown = pressed.textContent;
+        pressed.textContent = dock.dataset.sending;
+        pressed.classList.add("is-sending");
+        pressed.setAttribute("aria-busy", "true");
+      }
+    });
+    document.addEventListener("htmx:afterRequest", (event) => {
+      if (!moveRequest(event) || root.dataset.sending === undefined) return;
+      delete root.dataset.sending;
+      if (pressed && pressed.isConnected && pressed.dataset.shown !== undefined) {
+        pressed.textContent = pressed.dataset.shown;
+        delete pressed.dataset.shown;
+        pressed.classList.remove("is-sending");
+        pressed.removeAttribute("aria-busy");
+      }
+      pressed = null;
+      refreshMove();
+    });
+    document.addEventListener("click", (event) => {
+      if (root.dataset.sending !== undefined && event.target.closest
+          && event.target.closest(".move-form .hcard")) {
+        event.preventDefault();
+      }
+    }, true);
     // Enter on a card chooses it, as Space does: a form's Enter would send its first
     // button, which may be Pass.
     document.addEventListener("keydown", (event) => {
@@ -565,7 +663,41 @@ document.addEventListener("htmx:afterRequest", (event) => {
     }
     window.htmx.swap(page.poller, event.data.slice(cut + 1), { swapStyle: "none" });
     lastPoll = Date.now();
+    document.dispatchEvent(new CustomEvent("dalmuti:heard"));
   };
+  // A question that failed (the connection blinked as the stream told of a change) is
+  // asked again soon, a little later each time, rather than at the next safety poll;
+  // while the device is offline, as soon as it is back. A tab coming back into view asks
+  // when it owes a question or its stream has not been heard from.
+  const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
+  let retries = 0;
+  let retryTimer = 0;
+  let owed = false;
+  const retry = () => {
+    owed = true;
+    window.clearTimeout(retryTimer);
+    if (navigator.onLine === false) return;
+    retryTimer = window.setTimeout(ask, RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]);
+    retries += 1;
+  };
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const config = event.detail.requestConfig || {};
+    if (!config.elt || config.elt.id !== "poller") return;
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status === 0 || status >= 500) {
+      retry();
+      return;
+    }
+    owed = false;
+    retries = 0;
+    window.clearTimeout(retryTimer);
+    if (status === 200 || status === 286) document.dispatchEvent(new CustomEvent("dalmuti:heard"));
+  });
+  window.addEventListener("online", ask);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible"
+        && (owed || streamLost || Date.now() - streamAlive > STREAM_SILENCE_MS)) ask();
+  });
   document.addEventListener("htmx:sseOpen", (event) => {
     streamAlive = Date.now();
     if (streamLost) {
@@ -741,30 +873,41 @@ document.addEventListener("keydown", (event) => {
 
 // The new-table form: only the field for the chosen way of ending is shown, and options
 // that cannot apply to the number of seats are switched off with the reason (the server
-// refuses them anyway).
+// refuses them anyway). The host's own choice is kept and comes back once the seats allow
+// it again; a count being typed (empty, or not yet a number of seats) changes nothing.
 {
   const form = document.querySelector("[data-table-form]");
   if (form) {
     const field = (name) => form.querySelector(`[name=${name}]`);
+    const deck = field("reduced_deck");
+    const trade = field("merchant_trade");
+    const chosen = { deck: deck.checked, trade: trade.value };
+    // Heard before the form's own listener, which draws the form from what was chosen.
+    ["input", "change"].forEach((type) => {
+      deck.addEventListener(type, () => { chosen.deck = deck.checked; });
+      trade.addEventListener(type, () => { chosen.trade = trade.value; });
+    });
     const refresh = () => {
-      const seats = parseInt(field("seats").value, 10) || 0;
       const end = (form.querySelector("[name=end]:checked") || {}).value;
       form.querySelectorAll("[data-when-end]").forEach((div) => {
         div.hidden = div.dataset.whenEnd !== end;
       });
-      const deck = field("reduced_deck");
+      const input = field("seats");
+      const seats = Number(input.value);
+      const counted = input.value !== "" && Number.isInteger(seats)
+        && seats >= Number(input.min || 0) && seats <= Number(input.max || Infinity);
+      if (!counted) return;
       const noDeck = seats > 5;
       deck.disabled = noDeck;
-      if (noDeck) deck.checked = false;
+      deck.checked = !noDeck && chosen.deck;
       form.querySelector("[data-reason=reduced_deck]").hidden = !noDeck;
-      const trade = field("merchant_trade");
       const from = parseInt(
         (form.querySelector("[name=merchant_trade_from]:checked") || {}).value, 10) || 6;
       const noTrade = seats < from;
       for (const option of trade.options) {
         option.disabled = noTrade && option.value !== "off";
       }
-      if (noTrade) trade.value = "off";
+      trade.value = noTrade ? "off" : chosen.trade;
       form.querySelector("[data-reason=merchant_trade]").hidden = !noTrade;
     };
     form.addEventListener("input", refresh);

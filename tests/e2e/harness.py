@@ -32,11 +32,13 @@ def new_context(browser, size: str, **options):
 
 
 def signed_in_page(browser, base_url: str, session_key: str, size: str, problems: list[str],
-                   label: str, timeout: float = 15_000):
+                   label: str, timeout: float = 15_000, **options):
     """A page of a fresh browser at `size`, signed in by the session cookie `session_key`
     (tests.helpers.session_for), its console and script errors collected into `problems`
-    (a failed load is not one: the tests provoke 4xx answers on purpose)."""
-    context = new_context(browser, size, base_url=base_url, locale="en-GB")
+    (a failed load is not one: the tests provoke 4xx answers on purpose). `options` go
+    to new_context (service_workers="block": every request of the page's is one
+    page.route sees)."""
+    context = new_context(browser, size, base_url=base_url, locale="en-GB", **options)
     context.set_default_timeout(timeout)
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session_key,
                           "url": base_url}])

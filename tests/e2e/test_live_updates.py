@@ -57,8 +57,10 @@ def served(live_server, request):
         yield f"http://127.0.0.1:{server.port}", game.pk, sessions
 
 
-def _open(browser, base_url: str, session: str, size: str, problems: list, name: str):
-    page = harness.signed_in_page(browser, base_url, session, size, problems, name, TIMEOUT)
+def _open(browser, base_url: str, session: str, size: str, problems: list, name: str,
+          **options):
+    page = harness.signed_in_page(browser, base_url, session, size, problems, name, TIMEOUT,
+                                  **options)
     # Marked on the page itself: the site's policy allows no script evaluated from text.
     # The poller's ticks, and the polls it sent (those the page's script let through).
     page.add_init_script("""
@@ -307,3 +309,73 @@ def test_a_streamed_page_offers_the_nudge_when_it_opens(served, browser):
     expect(nudge).to_contain_text(made["name"].title())
     marks = page.locator("html")
     assert marks.get_attribute("data-asks") == "1"
+
+
+def _say(page, text: str) -> None:
+    """Something said in the page's table talk (each reader's page asks for it)."""
+    form = page.locator("#chat-form")
+    form.locator("input[name=text]").fill(text)
+    form.locator("button[type=submit]").click()
+    expect(form.locator("input[name=text]")).to_have_value("")
+
+
+def _polls_fail(page) -> dict:
+    """The page's polls fail (a connection blip) while the dict's "blip" is true."""
+    state = {"blip": True, "failed": 0}
+
+    def handle(route):
+        if state["blip"]:
+            state["failed"] += 1
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route(lambda url: "/poll/" in url, handle)
+    return state
+
+
+@pytest.mark.parametrize("served", [30], indirect=True)
+def test_a_question_the_stream_prompted_is_asked_again_when_it_failed(served, browser):
+    """The stream tells of news, the page's question fails on a blip of the connection:
+    it asks again within seconds, not at the safety net's next poll half a minute on."""
+    base_url, game_id, sessions = served
+    expect.set_options(timeout=TIMEOUT)
+    problems: list[str] = []
+    # The reader's polls go past no service worker, where page.route would not see them.
+    reader, speaker = (_open(browser, base_url, sessions[name], "laptop", problems, name,
+                             service_workers="block") for name in ("ana", "bram"))
+    for page in (reader, speaker):
+        page.goto(f"/t/{game_id}/")
+        page.locator("html[data-stream=open]").wait_for(state="attached")
+    blip = _polls_fail(reader)
+    _say(speaker, "Anyone holding the Jester?")
+    reader.locator("html[data-asks='1']").wait_for(state="attached")
+    blip["blip"] = False
+    said = reader.locator("#chat-log li", has_text="Anyone holding the Jester?")
+    expect(said).to_have_count(1, timeout=8_000)
+    assert blip["failed"] >= 1
+
+
+@pytest.mark.parametrize("served", [30], indirect=True)
+def test_a_page_back_online_asks_at_once(served, browser):
+    """Offline when the stream told of news: back online, the page asks at once (its
+    clock stands still here, so no timer of its own could)."""
+    base_url, game_id, sessions = served
+    expect.set_options(timeout=TIMEOUT)
+    problems: list[str] = []
+    # The reader's polls go past no service worker, where page.route would not see them.
+    reader, speaker = (_open(browser, base_url, sessions[name], "laptop", problems, name,
+                             service_workers="block") for name in ("ana", "bram"))
+    for page in (reader, speaker):
+        page.goto(f"/t/{game_id}/")
+        page.locator("html[data-stream=open]").wait_for(state="attached")
+    reader.clock.pause_at(reader.evaluate("Date.now()") / 1000 + 1)
+    blip = _polls_fail(reader)
+    _say(speaker, "Back in a tick")
+    reader.locator("html[data-asks='1']").wait_for(state="attached")
+    said = reader.locator("#chat-log li", has_text="Back in a tick")
+    expect(said).to_have_count(0)
+    blip["blip"] = False
+    reader.context.set_offline(True)
+    reader.context.set_offline(False)
+    expect(said).to_have_count(1, timeout=5_000)

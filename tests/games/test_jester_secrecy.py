@@ -25,7 +25,9 @@ from tests.helpers import make_user, start_table
 
 pytestmark = pytest.mark.django_db
 
-CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
+# The form tokens, and the table talk's token for the next message: random, drawn afresh
+# for every page whatever the cards.
+CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": "|name="token" value=")[^"]+')
 # Each table's join link is a random token of its own, drawn before any card is dealt.
 JOIN_LINK = re.compile(r"(/join/)[A-Za-z0-9_-]+/")
 FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)

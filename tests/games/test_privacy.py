@@ -19,7 +19,9 @@ from tests.helpers import legal, one_instant, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
-CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
+# The form tokens, and the table talk's token for the next message: random, drawn afresh
+# for every page whatever the cards.
+CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": "|name="token" value=")[^"]+')
 
 
 def _sent_to(client, game: Game) -> list[str]:

@@ -29,7 +29,9 @@ from tests.helpers import make_user, start_table
 
 pytestmark = pytest.mark.django_db
 
-CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
+# The form tokens, and the table talk's token for the next message: random, drawn afresh
+# for every page whatever the cards.
+CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": "|name="token" value=")[^"]+')
 FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 GREAT_DALMUTI, LESSER_DALMUTI, LESSER_PEON, GREATER_PEON = 0, 1, 2, 3  # four players
 
