@@ -10,11 +10,13 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.utils import timezone
 
 from games import commands
 from games.commands.moves import hold_due
 from games.core.clock import dalmutis_hold_until
 from games.models import Game
+from tests.helpers import act_as, legal, start_table
 
 from .test_revolution_window import DEALT, _table
 
@@ -109,3 +111,28 @@ def test_the_end_of_the_hold_is_the_same_whoever_holds_the_jesters(client, slow_
                 _look(client, game, people[position])
             ends.append(_hold(game))
     assert ends == [DEALT + timedelta(seconds=30 + WINDOW)] * 3
+
+
+@pytest.mark.django_db
+def test_whoever_deals_by_their_move_has_seen_the_deal(settings, alice):
+    """The answer to the move that ends a round shows its player the new deal: they count
+    as having seen it (their page, at that version, asks nothing more)."""
+    settings.REVOLUTION_WINDOW_SECONDS = WINDOW
+    game = start_table(alice, bots=3, turn_limit=SLOW, options={"rounds": 10})
+    me = game.seats.get(user=alice)
+    with time_machine.travel(DEALT, tick=False) as clock:
+        for _ in range(5000):
+            game.refresh_from_db()
+            assert not game.is_over, "Alice's move never ended a round"
+            if str(me.player) not in game.awaiting:
+                if not commands.play_bot_move(game.pk):
+                    clock.shift(SLOW)  # past a hold
+                continue
+            before = game.round_number
+            act_as(game, me, legal(game, me)[0])
+            game.refresh_from_db()
+            if game.round_number > before and _hold(game) is not None:
+                break
+        me.refresh_from_db()
+        assert me.deal_seen == timezone.now()
+        assert _hold(game) == timezone.now() + timedelta(seconds=WINDOW)
