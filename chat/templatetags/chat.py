@@ -88,7 +88,8 @@ def flourishes_form(context) -> str:
     """The one-tap flourishes the speaker's title offers (chat/_flourishes.html): the same
     at every page of the speaker's table while they hold that title, so drawn once per
     process for what it shows (dalmuti_site.drawings), from exactly these values; each
-    page's own form token put in."""
+    page's own form token put in, and a fresh token for the flourish (one sent again is
+    said once, as a message is: chat.services.post)."""
     chat = context["chat"]
     values = {
         "game": {"pk": context["game"].pk},
@@ -97,6 +98,8 @@ def flourishes_form(context) -> str:
             "my_title": str(chat.get("my_title") or ""),
             "flourishes": [{"key": f.key, "icon": f.icon, "label": str(f.label),
                             "text": str(f.text)} for f in chat.get("flourishes") or ()],
+            "token": MESSAGE_TOKEN,
         },
     }
-    return drawn_once("chat/_flourishes.html", values, context)
+    return mark_safe(drawn_once("chat/_flourishes.html", values, context)
+                     .replace(MESSAGE_TOKEN, secrets.token_urlsafe(16)))

@@ -306,18 +306,21 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 
 // Each message goes with a token of its own (the form is drawn with the first): sent
 // again after its answer was lost on the way, it is said once. A token belongs to the
-// words it was first sent with; other words, or the next message, get a fresh one.
+// words it was first sent with (a flourish's, the button tapped); other words, or the
+// next message, get a fresh one.
 const freshToken = () => [...window.crypto.getRandomValues(new Uint8Array(16))]
   .map((byte) => byte.toString(16).padStart(2, "0")).join("");
 document.addEventListener("htmx:confirm", (event) => {
   const form = event.detail.elt.closest && event.detail.elt.closest("[data-chat-form]");
   const token = form && form.querySelector("input[name=token]");
-  const input = form && form.querySelector("input[name=text]");
-  if (!token || !input) return;
-  if (form.dataset.sentWith !== undefined && form.dataset.sentWith !== input.value) {
+  if (!token) return;
+  const input = form.querySelector("input[name=text]");
+  const submitter = event.detail.triggeringEvent && event.detail.triggeringEvent.submitter;
+  const words = input ? input.value : `flourish:${submitter ? submitter.value : ""}`;
+  if (form.dataset.sentWith !== undefined && form.dataset.sentWith !== words) {
     token.value = freshToken();
   }
-  form.dataset.sentWith = input.value;
+  form.dataset.sentWith = words;
 });
 
 // Once a message is posted, empty the input for the next one.

@@ -106,6 +106,29 @@ def test_a_message_whose_answer_was_lost_is_said_once_when_sent_again(day_table,
     assert _unexpected(problems) == []
 
 
+@AWAITED
+def test_a_flourish_whose_answer_was_lost_is_said_once_and_another_is_said_too(
+        day_table, browser, live_server):
+    """A one-tap flourish goes with a token of its own as a message does: tapped again
+    after its answer was lost, it is said once; another flourish is a new message."""
+    page, problems = _open(browser, live_server, day_table)
+    buttons = page.locator("#chat-flourishes button")
+    expect(buttons.first).to_be_visible()
+    lost = _answer_lost_once(page, "**/chat/post/")
+    buttons.first.click()
+    expect(page.locator("#alerts .error")).to_contain_text(MAYBE)
+    assert lost and lost[0].status == 200, "the flourish did not reach the server"
+    buttons.first.click()
+    expect(page.locator("#alerts .error")).to_have_count(0)
+    said = page.locator("#chat-log li")
+    expect(said).to_have_count(1)
+    buttons.last.click()
+    expect(said).to_have_count(2)
+    buttons.first.click()
+    expect(said).to_have_count(3)
+    assert _unexpected(problems) == []
+
+
 def _covered(page, selector: str) -> str | None:
     """What a tap at the middle of `selector` reaches, when it is not that element."""
     return page.evaluate("""(selector) => {
