@@ -369,8 +369,13 @@ def test_the_talk_form_is_drawn_once_for_each_speaker_and_takes_the_pages_token(
     assert "hello" in client.get(reverse("chat", args=[game.pk])).content.decode()
 
 
+# The token a one-tap flourish is sent with (said once if sent again): fresh each drawing.
+FLOURISH_TOKEN = re.compile(r'name="token" value="([^"]+)"')
+
+
 def _flourishes(page: str) -> str:
-    return TOKEN.sub("", _between(page, '<form id="chat-flourishes"', "</form>"))
+    form = _between(page, '<form id="chat-flourishes"', "</form>")
+    return FLOURISH_TOKEN.sub("", TOKEN.sub("", form))
 
 
 @pytest.mark.django_db
@@ -385,6 +390,11 @@ def test_the_flourishes_are_drawn_once_for_each_title_and_take_the_pages_token(d
     assert _flourishes(again) == form
     assert _flourishes(ada.get(reverse("chat", args=[game.pk])).content.decode()) == form
     assert drawn.count("chat/_flourishes.html") == 1
+    # ...each with a flourish token of its own.
+    first, second = (FLOURISH_TOKEN.search(_between(ada.get(f"/t/{game.pk}/").content.decode(),
+                                                    '<form id="chat-flourishes"', "</form>"))[1]
+                     for _ in range(2))
+    assert first != second
     # Another player, another title: other flourishes.
     bob = _signed_in(people[1])
     theirs = _flourishes(bob.get(f"/t/{game.pk}/").content.decode())
