@@ -383,9 +383,19 @@ document.addEventListener("htmx:afterRequest", (event) => {
 
     // The chosen cards: Play says what it plays, and only a legal set can be sent; the
     // cards to give back are counted against the number due.
+    // The move form whose move is on its way: while it is the page's, its hand is held. A
+    // form drawn since (the answer, or the table heard afresh) holds nothing.
+    let sendingForm = null;
+    const holding = () => {
+      if (root.dataset.sending === undefined) return false;
+      if (sendingForm && sendingForm.isConnected) return true;
+      delete root.dataset.sending;
+      sendingForm = null;
+      return false;
+    };
     const refreshMove = () => {
       const form = document.querySelector(".move-form");
-      if (!form || root.dataset.sending !== undefined) return;
+      if (!form || holding()) return;
       const chosen = [...form.querySelectorAll("input[name=card]:checked")]
         .map((input) => Number(input.value))
         .sort((a, b) => a - b);
@@ -422,6 +432,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
     document.addEventListener("htmx:beforeRequest", (event) => {
       if (!moveRequest(event)) return;
       root.dataset.sending = "";
+      sendingForm = (event.detail.requestConfig || {}).elt || event.detail.elt;
       const triggering = (event.detail.requestConfig || {}).triggeringEvent;
       const dock = document.getElementById("actions");
       pressed = (triggering && triggering.submitter) || null;
@@ -432,9 +443,10 @@ document.addEventListener("htmx:afterRequest", (event) => {
         pressed.setAttribute("aria-busy", "true");
       }
     });
-    document.addEventListener("htmx:afterRequest", (event) => {
+    const released = (event) => {
       if (!moveRequest(event) || root.dataset.sending === undefined) return;
       delete root.dataset.sending;
+      sendingForm = null;
       if (pressed && pressed.isConnected && pressed.dataset.shown !== undefined) {
         pressed.textContent = pressed.dataset.shown;
         delete pressed.dataset.shown;
@@ -443,9 +455,13 @@ document.addEventListener("htmx:afterRequest", (event) => {
       }
       pressed = null;
       refreshMove();
-    });
+    };
+    // The answer came, or the request ended without one.
+    for (const name of ["htmx:afterRequest", "htmx:sendAbort", "htmx:timeout"]) {
+      document.addEventListener(name, released);
+    }
     document.addEventListener("click", (event) => {
-      if (root.dataset.sending !== undefined && event.target.closest
+      if (holding() && event.target.closest
           && event.target.closest(".move-form .hcard")) {
         event.preventDefault();
       }
