@@ -45,10 +45,17 @@ class Ground:
     monday_lobby: Game
 
 
-def organiser(username):
+def make_organiser(username):
+    """A staff account in the "league organiser" group (of no league yet)."""
     user = make_user(username, is_staff=True)
     user.groups.add(Group.objects.get(name="league organiser"))
     return user
+
+
+@pytest.fixture
+def organiser(db):
+    """Olga, a league organiser of no league yet."""
+    return make_organiser("olga")
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +75,7 @@ def ground(_ground_once, db):
 
 
 def _build_ground() -> Ground:
-    olga, fred = organiser("olga"), organiser("fred")
+    olga, fred = make_organiser("olga"), make_organiser("fred")
     anna, bert, cleo, dirk, erik = (make_user(n) for n in ("anna", "bert", "cleo", "dirk",
                                                            "erik"))
     mondays = make_league("Mondays", "mondays", members=[olga, anna, bert])

@@ -14,13 +14,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organiser():
-    user = make_user("olga", is_staff=True)
-    user.groups.add(Group.objects.get(name="league organiser"))
-    return user
-
-
-@pytest.fixture
 def people():
     return [make_user(n) for n in ("anna", "bert", "cleo", "dirk")]
 

@@ -3,19 +3,11 @@ organiser picks a person (the league's member picker, the host and the guests of
 table), each is named with their username too, so that the right one is picked."""
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from .helpers import make_league, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser():
-    user = make_user("olga", is_staff=True)
-    user.groups.add(Group.objects.get(name="league organiser"))
-    return user
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ the organiser learns which, rather than finding them there later."""
 import datetime
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 from django.utils import timezone
 
@@ -14,13 +13,6 @@ from leagues.models import LeagueGame
 from .helpers import make_league, make_season, make_user, record_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser():
-    user = make_user("olga", is_staff=True)
-    user.groups.add(Group.objects.get(name="league organiser"))
-    return user
 
 
 @pytest.fixture
