@@ -334,19 +334,25 @@ def _polls_fail(page) -> dict:
     return state
 
 
-@pytest.mark.parametrize("served", [30], indirect=True)
-def test_a_question_the_stream_prompted_is_asked_again_when_it_failed(served, browser):
-    """The stream tells of news, the page's question fails on a blip of the connection:
-    it asks again within seconds, not at the safety net's next poll half a minute on."""
+def _reader_and_speaker(served, browser):
+    """Ana's page and Bram's, at the served table, their streams open; Ana's polls go past
+    no service worker, where page.route would not see them."""
     base_url, game_id, sessions = served
     expect.set_options(timeout=TIMEOUT)
     problems: list[str] = []
-    # The reader's polls go past no service worker, where page.route would not see them.
     reader, speaker = (_open(browser, base_url, sessions[name], "laptop", problems, name,
                              service_workers="block") for name in ("ana", "bram"))
     for page in (reader, speaker):
         page.goto(f"/t/{game_id}/")
         page.locator("html[data-stream=open]").wait_for(state="attached")
+    return reader, speaker
+
+
+@pytest.mark.parametrize("served", [30], indirect=True)
+def test_a_question_the_stream_prompted_is_asked_again_when_it_failed(served, browser):
+    """The stream tells of news, the page's question fails on a blip of the connection:
+    it asks again within seconds, not at the safety net's next poll half a minute on."""
+    reader, speaker = _reader_and_speaker(served, browser)
     blip = _polls_fail(reader)
     _say(speaker, "Anyone holding the Jester?")
     reader.locator("html[data-asks='1']").wait_for(state="attached")
@@ -360,15 +366,7 @@ def test_a_question_the_stream_prompted_is_asked_again_when_it_failed(served, br
 def test_a_page_back_online_asks_at_once(served, browser):
     """Offline when the stream told of news: back online, the page asks at once (its
     clock stands still here, so no timer of its own could)."""
-    base_url, game_id, sessions = served
-    expect.set_options(timeout=TIMEOUT)
-    problems: list[str] = []
-    # The reader's polls go past no service worker, where page.route would not see them.
-    reader, speaker = (_open(browser, base_url, sessions[name], "laptop", problems, name,
-                             service_workers="block") for name in ("ana", "bram"))
-    for page in (reader, speaker):
-        page.goto(f"/t/{game_id}/")
-        page.locator("html[data-stream=open]").wait_for(state="attached")
+    reader, speaker = _reader_and_speaker(served, browser)
     reader.clock.pause_at(reader.evaluate("Date.now()") / 1000 + 1)
     blip = _polls_fail(reader)
     _say(speaker, "Back in a tick")
