@@ -303,7 +303,8 @@ def deal_seen(game: Game, seat: Seat) -> None:
     if seat.played_by_bot or seat.player is None or not game.is_playing:
         return
     state = game.engine_state()
-    if state.round.phase != "taxes" or not revolution_window(game):
+    window = revolution_window(game)
+    if state.round.phase != "taxes" or not window:
         return
     began = hold_began(game, state)
     if began is None or (seat.deal_seen is not None and seat.deal_seen >= began):
@@ -312,7 +313,7 @@ def deal_seen(game: Game, seat: Seat) -> None:
     Seat.objects.filter(pk=seat.pk).update(deal_seen=seat.deal_seen)
     seats = [seat if s.pk == seat.pk else s for s in game.seats.all()]
     until = dalmutis_hold_until(game, state, seats)
-    if until is not None and until < began + revolution_window(game):
+    if until is not None and until < began + window:
         background.after_commit_at(until, "end_of_hold", game.pk)
 
 

@@ -250,6 +250,12 @@ def some_deadline_passed(awaiting: dict, now: datetime | None = None) -> bool:
     return False
 
 
+def shortest_hold() -> timedelta:
+    """The least the Dalmutis' automatic choices wait after a deal, and after the last
+    person at the table saw it: REVOLUTION_WINDOW_SECONDS."""
+    return timedelta(seconds=settings.REVOLUTION_WINDOW_SECONDS)
+
+
 def revolution_window(game: Game) -> timedelta:
     """How long after the deal a person dealt both jesters has, at the least, to call a
     revolution: the Dalmutis' choices of what to give back that nobody makes by hand (a
@@ -260,7 +266,7 @@ def revolution_window(game: Game) -> timedelta:
     The holder may decide until the Dalmutis have chosen, never after: a table that
     waited on that decision alone would tell everybody that somebody holds both jesters
     (games.commands.moves closes it)."""
-    least = timedelta(seconds=settings.REVOLUTION_WINDOW_SECONDS)
+    least = shortest_hold()
     if not least:
         return least
     return max(least, min(Rules.of(game).per_turn / 4, timedelta(hours=1)))
@@ -310,7 +316,7 @@ def _hold_from_waits(game: Game, state: engine.Game, window: timedelta,
         people = [s for s in seats if s.player is not None and not s.played_by_bot]
         if people and all(s.deal_seen is not None and s.deal_seen >= began for s in people):
             last = max(s.deal_seen for s in people)
-            until = min(until, last + timedelta(seconds=settings.REVOLUTION_WINDOW_SECONDS))
+            until = min(until, last + shortest_hold())
     return until
 
 
@@ -327,7 +333,7 @@ def dalmutis_hold_may_have_ended(game: Game, state: engine.Game,
         return False
     now = now or timezone.now()
     began = hold_began(game, state)
-    if began is None or now < began + timedelta(seconds=settings.REVOLUTION_WINDOW_SECONDS):
+    if began is None or now < began + shortest_hold():
         return False
     if began + window <= now:
         return True
