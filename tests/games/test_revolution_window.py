@@ -124,6 +124,8 @@ class TestTheHold:
         assert holder_seat.timeouts_in_row == 0  # no missed turn
         said = ("The taxes are due: the Dalmutis have chosen what they give back, and you "
                 "kept your two Jesters to yourself.")
+        # Signed in again today: the session made on the day of the deal has lapsed since.
+        client.force_login(people[2])
         assert said in client.get(f"/t/{game.pk}/log/").content.decode()
         client.force_login(people[3])
         assert "Jesters to yourself" not in client.get(f"/t/{game.pk}/log/").content.decode()
