@@ -618,6 +618,48 @@ document.addEventListener("htmx:afterRequest", (event) => {
   }
 }
 
+// Answers that crossed on the way. A poll, a move or any form that answers with the
+// table is asked of the table as the page showed it, and answered in place of its poller;
+// another answer may have moved the page on (and drawn a new poller) before this one
+// comes back: the player's move answered while a poll was out, a poll while the move was,
+// an update the stream brought. A poll's answer then swaps nothing: drawn again, the hand
+// would lose the cards chosen since, or the page go back to an older table; where it
+// knew of a newer table than the page shows, the page asks again. A form's answer (a
+// refusal with its message among them) is swapped in where the page's poller is now;
+// where that took the page back to an older table, the page asks at once.
+{
+  const versionIn = (html) => {
+    const found = /id="poller"[^>]*?\?v=(\d+)&/.exec(html || "");
+    return found ? Number(found[1]) : null;
+  };
+  const ask = () => {
+    const poller = document.getElementById("poller");
+    if (poller && window.htmx) window.htmx.trigger(poller, "ask");
+  };
+  // Once the answer swapping now has settled: its new poller listens only then.
+  const askWhenSettled = () => document.addEventListener("htmx:afterSettle", ask, { once: true });
+  document.addEventListener("htmx:beforeCleanupElement", (event) => {
+    const replaced = event.target;
+    if (replaced.id !== "poller") return;
+    replaced.addEventListener("htmx:beforeSwap", (swap) => {
+      const shown = pollerShows();
+      const answered = versionIn(swap.detail.serverResponse);
+      if ((swap.detail.requestConfig || {}).elt === replaced) {
+        swap.detail.shouldSwap = false;
+        // An answer without a version is the game's end, or nothing at all.
+        if (shown && (answered === null ? Boolean(swap.detail.serverResponse) : answered > shown.v)) {
+          window.setTimeout(ask, 0);
+        }
+        return;
+      }
+      const poller = document.getElementById("poller");
+      if (!poller) return;
+      swap.detail.target = poller;
+      if (shown && answered !== null && answered < shown.v) askWhenSettled();
+    });
+  });
+}
+
 // A live stream tells the page of every change at once, and brings it: an update drawn
 // for every page of the table (games/views/updates.py) comes right after the change's
 // "table" event, with what the page must show for it to fit (the version it starts from,
