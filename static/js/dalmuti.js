@@ -249,10 +249,28 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     window.addEventListener("scroll", place, { passive: true });
     window.addEventListener("resize", place);
     document.addEventListener("toggle", place, true);
-    alerts.addEventListener("click", clear);
+    // A tap anywhere on it takes it away; its ✕ is a button, for the keyboard and the
+    // screen reader. Closed from the keyboard, the focus goes on into the page.
+    alerts.addEventListener("click", () => {
+      const focused = alerts.contains(document.activeElement);
+      clear();
+      const main = document.getElementById("main");
+      if (focused && main) main.focus({ preventScroll: true });
+    });
+    const closable = () => {
+      const line = alerts.querySelector(".error");
+      if (!line || line.querySelector(".alert-close")) return;
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "alert-close";
+      close.setAttribute("aria-label", alerts.dataset.close);
+      close.textContent = "✕";
+      line.append(close);
+    };
     document.addEventListener("htmx:afterSwap", (event) => {
       if (event.detail.target === alerts) {
         alerts.dataset.kind = "unavailable";
+        closable();
         place();
         window.clearTimeout(timer);
         timer = window.setTimeout(clear, ALERT_MS);
@@ -282,6 +300,7 @@ document.addEventListener("htmx:beforeSwap", (event) => {
       line.textContent = text;
       alerts.replaceChildren(line);
       alerts.dataset.kind = kind;
+      closable();
       place();
       window.clearTimeout(timer);
       timer = window.setTimeout(clear, ALERT_MS);

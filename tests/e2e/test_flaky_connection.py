@@ -204,3 +204,29 @@ def test_a_move_on_its_way_holds_the_hand_as_it_was_sent(day_table, browser, liv
     expect(page.locator("#actions")).to_have_count(0)
     expect(page.locator(".log").first).to_contain_text(words)
     assert _unexpected(problems) == []
+
+
+@AWAITED
+def test_an_alert_is_closed_from_the_keyboard(day_table, browser, live_server):
+    """Its close button is on the keyboard's way from the top of the page, named for a
+    screen reader; closed, the focus goes on into the page, not back to its top."""
+    page, problems = _open(browser, live_server, day_table)
+    _choose_a_legal_play(page)
+    page.context.set_offline(True)
+    page.locator("[data-play-button]").click()
+    alert = page.locator("#alerts .error")
+    expect(alert).to_contain_text(NOTHING_SENT)
+    page.context.set_offline(False)
+    close = page.get_by_role("button", name="Close this message")
+    expect(close).to_be_visible()
+    page.locator(".skip-link").focus()
+    for _ in range(30):
+        if close.evaluate("button => button === document.activeElement"):
+            break
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError("Tab never reaches the alert's close button")
+    page.keyboard.press("Enter")
+    expect(alert).to_have_count(0)
+    assert page.evaluate("document.activeElement.id") == "main"
+    assert _unexpected(problems) == []
