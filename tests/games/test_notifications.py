@@ -84,7 +84,7 @@ def test_the_email_has_text_html_a_link_and_a_one_click_unsubscribe(client, tabl
     # The link opened again says it is done, rather than asking again.
     again = client.get(path).content.decode()
     assert "You get no game emails already" in again and 'type="submit"' not in again.split(
-        '<main id="main">')[1]
+        '<main id="main" tabindex="-1">')[1]
 
 
 def test_a_forged_unsubscribe_link_changes_nothing(client, alice):

@@ -55,7 +55,7 @@ def test_the_header_links_to_the_rules_for_everybody(client, alice):
 
 def test_visitors_get_a_welcome_with_sign_up_first(client):
     content = client.get("/").content.decode()
-    main = content[content.index('<main id="main">'):]
+    main = content[content.index('<main id="main" tabindex="-1">'):]
     assert main.index(reverse("signup")) < main.index(reverse("login"))
     assert "Sign up and play" in main
     assert "img/table.svg" in main
