@@ -9,7 +9,7 @@ the better (lower) average finishing position. Players equal on all four share t
 and are listed by name.
 """
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -33,6 +33,8 @@ class Row:
     greater_peon: int = 0
     wins: int = 0
     rank: int = 0
+    # The name shown: with the username beside it where another row shows the same name.
+    label: str = ""
     game_ids: set = field(default_factory=set, repr=False)
     won_game_ids: set = field(default_factory=set, repr=False)
 
@@ -130,12 +132,17 @@ class Occupants:
 
 
 def rank(rows: list[Row]) -> list[Row]:
+    """The rows in order, each with its rank and the name it is shown by: two players may
+    choose the same display name (never the same username), and a table of standings
+    where two lines read "Camille" says nothing of either."""
     rows = sorted(rows, key=lambda r: (r.sort_key(), r.name.lower(), r.user.pk))
+    names = Counter(row.name.casefold() for row in rows)
     previous = None
     for i, row in enumerate(rows):
         key = row.sort_key()
         row.rank = rows[i - 1].rank if key == previous else i + 1
         previous = key
+        row.label = row.user.name_to_pick if names[row.name.casefold()] > 1 else row.name
     return rows
 
 
@@ -203,7 +210,7 @@ CSV_HEADER = [
 
 def csv_row(row: Row) -> list:
     return [
-        row.rank, row.name, row.games, row.rounds, row.points,
+        row.rank, row.label, row.games, row.rounds, row.points,
         f"{float(row.points_per_round):.2f}", f"{float(row.average_place):.2f}",
         row.great_dalmuti, row.greater_peon, row.wins,
     ]

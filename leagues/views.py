@@ -1,5 +1,5 @@
 import csv
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -78,7 +78,7 @@ def league_page(request, slug: str):
         "league": league, "seasons": seasons, "season": season, "rows": rows,
         "me": request.user, "options": engine.Options.from_json(league.default_options).to_json(),
         **_league_tables(league, season, request.user,
-                         winners={g: row.name for row in rows for g in row.won_game_ids}),
+                         winners={g: row.label for row in rows for g in row.won_game_ids}),
     })
 
 
@@ -103,24 +103,27 @@ def _league_tables(league: League, season: Season | None, user,
     played: dict[int, list[dict]] = defaultdict(list)
     mine = set()
     # A seat the organiser gave to a bot: its player played the rounds before, and left.
-    replaced = {(r.game_id, r.player): r.user.name for r in
+    replaced = {(r.game_id, r.player): r.user for r in
                 Replacement.objects.filter(game_id__in=ids).select_related("user")}
     for seat in Seat.objects.filter(game_id__in=ids).select_related("user") \
             .order_by("game_id", "player", "joined", "pk"):
         if not seat.left:
-            players[seat.game_id].append(seat.name)
+            players[seat.game_id].append({"name": seat.name, "user": seat.user})
         if (seat.game_id, seat.player) in replaced:
-            played[seat.game_id].append(
-                {"name": replaced[(seat.game_id, seat.player)], "left": True})
-        played[seat.game_id].append({"name": seat.name, "left": seat.left})
+            left_by = replaced[(seat.game_id, seat.player)]
+            played[seat.game_id].append({"name": left_by.name, "user": left_by, "left": True})
+        played[seat.game_id].append({"name": seat.name, "user": seat.user, "left": seat.left})
         if seat.user_id == user.pk:
             mine.add(seat.game_id)
+    for names in (*players.values(), *played.values()):
+        _tell_apart(names)
     invited = set(Invitation.objects.for_user(user).filter(game_id__in=ids)
                   .values_list("game_id", flat=True))
     open_tables, in_play, finished = [], [], []
     for link in links:
         game = link.game
-        entry = {"game": game, "season": link.season_id, "players": players[game.pk],
+        entry = {"game": game, "season": link.season_id,
+                 "players": [p["name"] for p in players[game.pk]],
                  "played": played[game.pk],
                  "seated": game.pk in mine, "invited": game.pk in invited,
                  "winner": (winners or {}).get(game.pk)}
@@ -134,6 +137,15 @@ def _league_tables(league: League, season: Season | None, user,
     return {"open_tables": open_tables, "in_play": in_play,
             "finished": finished[:FINISHED_LISTED],
             "more_finished": max(0, len(finished) - FINISHED_LISTED)}
+
+
+def _tell_apart(names: list[dict]) -> None:
+    """Two people of one table who chose the same display name are named with their
+    usernames too (never the same)."""
+    counts = Counter(entry["name"].casefold() for entry in names)
+    for entry in names:
+        if entry["user"] is not None and counts[entry["name"].casefold()] > 1:
+            entry["name"] = entry["user"].name_to_pick
 
 
 def csv_header() -> list[str]:

@@ -1,11 +1,12 @@
 """Two players may choose the same display name, never the same username: wherever an
 organiser picks a person (the league's member picker, the host and the guests of a new
-table), each is named with their username too, so that the right one is picked."""
+table), each is named with their username too, so that the right one is picked; and the
+league's standings (its page, its spreadsheet, the games' winners) tell them apart."""
 
 import pytest
 from django.urls import reverse
 
-from .helpers import make_league, make_user
+from .helpers import make_league, make_user, record_game
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +59,23 @@ def test_a_player_whose_display_name_is_their_username_is_named_once(client, org
         "term": "dir",
     })
     assert [r["text"] for r in response.json()["results"]] == ["dirk"]
+
+
+def test_the_league_page_tells_two_players_of_one_name_apart(client, two_camilles):
+    one, other = two_camilles
+    anna = make_user("anna", display_name="Anna")
+    league = make_league(members=[*two_camilles, anna])
+    # Anna first, then the two Camilles; the second Camille wins the game.
+    record_game([one, other, anna, None], [([0, 1, 2, 3], [2, 1, 0, 3]),
+                                          ([2, 1, 0, 3], [1, 0, 2, 3])], league)
+    client.force_login(anna)
+    page = client.get(reverse("league", args=[league.slug])).content.decode()
+    assert ">Camille (@camille)</a>" in page and ">Camille (@camille_r)</a>" in page
+    assert ">Anna</a>" in page and "(@anna)" not in page
+    assert "Won by Camille (@camille_r)" in page
+    # The finished game's players.
+    assert "<bdi>Camille (@camille)</bdi>" in page and "<bdi>Camille (@camille_r)</bdi>" in page
+    assert "<bdi>Anna</bdi>" in page
+    sheet = client.get(reverse("league_standings_csv", args=[league.slug])).content.decode()
+    assert "Camille (@camille)," in sheet and "Camille (@camille_r)," in sheet
+    assert ",Anna," in sheet
