@@ -5,8 +5,8 @@ from datetime import datetime
 
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
 from games.engine import JESTER
 
@@ -316,7 +316,7 @@ def moment(value) -> str:
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
     local = timezone.localtime(value)
-    return f"{date_format(local, 'DATETIME_FORMAT')} {local.tzname()}"
+    return f"{_first_of_month(date_format(local, 'DATETIME_FORMAT'), local)} {local.tzname()}"
 
 
 def day(value) -> str:
@@ -327,4 +327,12 @@ def day(value) -> str:
         return ""
     if isinstance(value, datetime):
         value = timezone.localtime(value)
-    return date_format(value, "DATE_FORMAT")
+    return _first_of_month(date_format(value, "DATE_FORMAT"), value)
+
+
+def _first_of_month(written: str, value) -> str:
+    """French writes the first day of a month as an ordinal, « 1er décembre », which
+    Django's formats (« j F Y ») cannot say."""
+    if value.day == 1 and (get_language() or "").startswith("fr") and written.startswith("1 "):
+        return "1er" + written[1:]
+    return written

@@ -7,8 +7,6 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.formats import date_format
-from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -16,6 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts import throttle
 from dalmuti_site.compiled import CompiledQuery
 from games.core.turns import no_next_round, room_for_newcomers
+from games.core.words import moment
 from games.read.access import seat_for_user
 from players.reliability import RELIABILITY_MIN_TURNS, reliability, why_not_admitted
 
@@ -158,8 +157,7 @@ def invite(request, game_id: int):
             messages.info(request, _(
                 "%(who)s is already invited, until %(lapses)s: that invitation went out "
                 "when you sent it. Share the table's link if it did not arrive."
-            ) % {"who": who, "lapses": date_format(localtime(invitation.lapses),
-                                                    "DATETIME_FORMAT")})
+            ) % {"who": who, "lapses": moment(invitation.lapses)})
             return back_to_invitations(game)
     messages.success(request, _("Invitation sent."))
     return back_to_invitations(game)

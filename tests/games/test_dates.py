@@ -3,14 +3,16 @@ time zone with the zone named, wherever they appear: the log, My games, the reco
 emails; a wait under a minute is "just now"."""
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 import time_machine
 from django.core import mail
+from django.utils import timezone, translation
 
 from games.away import emails
 from games.commands import notifications
+from games.core import words
 from games.models import Game, TurnLimit
 from tests.helpers import make_user, play_until, start_table, waiting_humans
 
@@ -90,3 +92,17 @@ def _words(page: str) -> str:
     """A page's text, its tags left out (a time is an element the page's script writes
     on)."""
     return re.sub(r"<[^>]+>", "", page)
+
+
+@pytest.mark.parametrize(("language", "first", "second"), [
+    ("fr", "1er décembre 2026", "2 décembre 2026"),
+    ("en", "Dec. 1, 2026", "Dec. 2, 2026"),
+    ("de", "1. Dezember 2026", "2. Dezember 2026"),
+    ("nl", "1 december 2026", "2 december 2026"),
+])
+def test_french_writes_the_first_of_a_month_as_an_ordinal(language, first, second):
+    with translation.override(language), timezone.override("UTC"):
+        assert words.day(date(2026, 12, 1)) == first
+        assert words.day(date(2026, 12, 2)) == second
+        assert words.moment(datetime(2026, 12, 1, 9, 5, tzinfo=UTC)).startswith(first)
+        assert words.moment(datetime(2026, 12, 2, 9, 5, tzinfo=UTC)).startswith(second)

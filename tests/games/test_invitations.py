@@ -4,6 +4,7 @@ is in the recipient's language and shows player-chosen names as quotes, never as
 site's own words; one invitation per address, even when requests race; unanswered, an
 invitation lapses after 14 days, its invitee warned the day before."""
 
+import re
 import threading
 from datetime import timedelta
 
@@ -341,6 +342,9 @@ def test_inviting_again_says_the_invitation_is_already_out(
     assert "Invitation sent." not in again and "Invitation sent." not in by_name_again
     assert "Friend@example.com is already invited" in again  # as typed
     assert "Carla is already invited" in by_name_again
+    # Until a moment written as every other: in the host's zone, the zone named.
+    assert re.search(r"already invited, until \w+\. \d+, \d{4}, [^:]+:\d\d [ap]\.m\. CET: ",
+                     by_name_again)
     assert len(mail.outbox) == 2
 
 
