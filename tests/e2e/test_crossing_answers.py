@@ -1,7 +1,9 @@
-"""Answers that cross on the way. A poll asked from the table as a page showed it may be
-answered after the page has moved on (its player's move answered, another poll's answer):
-that answer must not draw the hand again over what the player has done since (the cards
-chosen for the next move), nor take the page back to an older table."""
+"""Answers that cross on the way. A request asked of the table as a page showed it may
+be answered after the page has moved on: a poll answered after the player's own move was,
+a move's answer (a refusal with its message) after a poll's. A poll's late answer must not
+draw the hand again over what the player has done since (the cards chosen for the next
+move), nor take the page back to an older table; a move's late answer is shown, and the
+page then catches up with the table."""
 
 import json
 import re
