@@ -123,12 +123,16 @@ def verdict_sentence(decision: ReviewedDecision, name: str, is_me: bool,
 def replay_mark(marks: dict[int, ReviewedDecision], actions, step: int, state_before,
                 names: dict[int, str], me: int | None) -> dict:
     """What the replay says of the decision at ``step`` (1-based), and where the next
-    mistake or blunder is."""
+    mistake or blunder is: anybody's, and the reader's own (``me``) where it comes later
+    (a table of friends has every person's decisions reviewed)."""
     action = actions[step - 1]
-    out: dict = {"mark": None, "next_mistake": None}
-    later = [i + 1 for i, a in enumerate(actions)
+    out: dict = {"mark": None, "next_mistake": None, "next_own_mistake": None}
+    later = [(i + 1, marks[a.seq].player) for i, a in enumerate(actions)
              if i + 1 > step and a.seq in marks and marks[a.seq].kind in SERIOUS]
-    out["next_mistake"] = later[0] if later else None
+    out["next_mistake"] = later[0][0] if later else None
+    own = [at for at, player in later if me is not None and player == me]
+    if own and own[0] != out["next_mistake"]:
+        out["next_own_mistake"] = own[0]
     decision = marks.get(action.seq)
     if decision is None or state_before is None:
         return out

@@ -1,9 +1,13 @@
 """The review of a finished game, computed from the record (games.commands.reviews)."""
 
+import re
+from types import SimpleNamespace
+
 import pytest
 
 from games.commands import reviews
 from games.models import Review, ReviewedDecision, ReviewSummary
+from games.read.reviews import replay_mark
 from tests.helpers import play_out, start_table
 
 pytestmark = pytest.mark.django_db
@@ -92,3 +96,44 @@ def test_the_pages_show_the_review_to_whoever_may_see_the_record(finished, alice
     # No seat, no review.
     client.force_login(bob)
     assert client.get(f"/history/{finished.pk}/review/").status_code == 404
+
+
+def test_the_replay_leads_a_player_to_their_own_next_mistake_too():
+    """At a table of friends every person's decisions are reviewed: besides the next
+    mistake (anybody's), a player is led to their own next one."""
+    actions = [SimpleNamespace(seq=seq, player=seq % 3) for seq in range(1, 10)]
+    marks = {seq: ReviewedDecision(seq=seq, player=player, kind=kind) for seq, player, kind in (
+        (3, 0, "inaccuracy"), (4, 1, "mistake"), (7, 2, "blunder"), (8, 1, "blunder"),
+    )}
+    mark = replay_mark(marks, actions, 1, None, {}, me=2)
+    assert (mark["next_mistake"], mark["next_own_mistake"]) == (4, 7)
+    # Theirs is the next anyway: one way there.
+    assert replay_mark(marks, actions, 5, None, {}, me=2)["next_own_mistake"] is None
+    assert replay_mark(marks, actions, 5, None, {}, me=2)["next_mistake"] == 7
+    # None left of theirs, or nobody's own (a watcher's replay).
+    assert replay_mark(marks, actions, 7, None, {}, me=2)["next_own_mistake"] is None
+    assert replay_mark(marks, actions, 1, None, {}, me=None)["next_own_mistake"] is None
+
+
+def test_the_replay_page_offers_the_players_own_next_mistake(finished, alice, client):
+    """Drawn on the replay's page, named as theirs."""
+    reviews.judge_some(finished.pk)
+    seat = finished.seats.get(user=alice)
+    own = ReviewedDecision.objects.filter(review__game=finished, player=seat.player)
+    first, last = own.order_by("seq").first(), own.order_by("seq").last()
+    # Another reader's mistake comes first, theirs later.
+    ReviewedDecision.objects.filter(pk=last.pk).update(kind="blunder")
+    ReviewedDecision.objects.filter(pk=first.pk).update(player=seat.player + 1,
+                                                        kind="mistake")
+    ReviewedDecision.objects.filter(review__game=finished).exclude(
+        pk__in=[first.pk, last.pk]).update(kind="")
+    client.force_login(alice)
+    page = client.get(f"/history/{finished.pk}/replay/?step=1").content.decode()
+    anybodys = re.search(r'href="\?step=(\d+)&amp;by=action"[^>]*data-replay-next-mistake>'
+                         r"Next mistake<", page)
+    own = re.search(r'href="\?step=(\d+)&amp;by=action"[^>]*data-replay-own-mistake>'
+                    r"Your next mistake<", page)
+    assert anybodys and own and int(anybodys[1]) < int(own[1])
+    # The step it leads to is the reader's blunder.
+    there = client.get(f"/history/{finished.pk}/replay/?step={own[1]}").content.decode()
+    assert "Your choice:" in there and "Blunder" in there
