@@ -661,6 +661,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
     const replaced = event.target;
     if (replaced.id !== "poller") return;
     replaced.addEventListener("htmx:beforeSwap", (swap) => {
+      // An answer the server sent elsewhere ("that did not go through", to the alerts)
+      // is not the table's.
+      if (swap.detail.target !== replaced) return;
       const shown = pollerShows();
       const answered = versionIn(swap.detail.serverResponse);
       if ((swap.detail.requestConfig || {}).elt === replaced) {

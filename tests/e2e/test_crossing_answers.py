@@ -11,9 +11,10 @@ import threading
 from types import SimpleNamespace
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from playwright.sync_api import expect
 
+from dalmuti_site.errors import database_unavailable
 from games import engine
 from tests.e2e import harness
 from tests.helpers import act_as, make_user, play_until, session_for, start_table
@@ -228,3 +229,39 @@ def test_a_refusal_answered_after_the_page_moved_on_is_shown_and_caught_up(
     for part in ("#status .turn", "#me"):
         assert page.locator(part).inner_text() == fresh.locator(part).inner_text(), part
     assert not problems, problems
+
+
+@pytest.fixture
+def lost_database(rf):
+    """The server's answer to a move sent by htmx when the database could not be reached
+    (dalmuti_site.errors.database_unavailable): the alert, sent to the page's alerts."""
+    request = rf.post("/t/1/act/", headers={"HX-Request": "true"})
+    answer = database_unavailable(request, OperationalError("connection lost"))
+    return {"status": answer.status_code, "headers": dict(answer.headers),
+            "body": answer.content.decode()}
+
+
+def test_a_failure_answered_after_the_page_moved_on_is_said_where_alerts_go(
+        taxes, lost_database, browser, live_server):
+    problems: list[str] = []
+    page = _open(browser, live_server, taxes, taxes.lesser, problems)
+    expect(page.locator("#move-form")).to_have_attribute("data-move", "give_back")
+    held = []
+    page.route("**/act/", lambda route: held.append(route))
+    _give_back_on(page)
+    page.locator("html[data-sending]").wait_for(state="attached")
+    assert len(held) == 1, "the move was not sent"
+    # The Great Dalmuti gives back; the page asks and shows it.
+    _gives_back(taxes.game, taxes.great)
+    _ask(page)
+    page.wait_for_function("() => window.answered === true")
+    shown = _version(page)
+
+    # The move's answer comes last: the database could not be reached.
+    held[0].fulfill(**lost_database)
+    expect(page.locator("#alerts .error")).to_contain_text("That did not go through")
+    # The table stays as it was shown, and the page still asks for what changes.
+    assert _version(page) == shown
+    _ask(page)
+    page.wait_for_function("() => window.answered === true")
+    assert [p for p in problems if "503" not in p] == []
