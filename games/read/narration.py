@@ -383,7 +383,15 @@ def unseen_lines(game: Game, me: Seat | None, names: dict[int, str], log: list[d
             lines = lines[len(already):]
         return lines + log, False
     if looked is not None and timezone.now() - looked > AWAY:
-        return [line for line in log if line["time"] > looked], True
+        # Away across the end of a round, as an update reaches back (`SUMMARY_ROUNDS`):
+        # how the round the player left ended, and what was done in their name there,
+        # are what they most need to read.
+        earlier = list(Action.objects.filter(
+            game=game, round_number__gte=game.round_number - SUMMARY_ROUNDS,
+            round_number__lt=game.round_number, created__gt=looked,
+        ).order_by("seq")) if game.round_number > 1 else []
+        lines = log_lines(earlier, me, names) if earlier else []
+        return [line for line in lines + log if line["time"] > looked], True
     return [], False
 
 

@@ -13,7 +13,14 @@ from games.core.words import cards_phrase
 from games.models import Game
 from games.read.narration import last_trick, since_you_looked
 from games.read.seat import SLOTS, seat_slots
-from tests.helpers import form_for, legal, make_user, play_until, start_table
+from tests.helpers import (
+    form_for,
+    legal,
+    make_user,
+    play_until,
+    start_on_the_clock,
+    start_table,
+)
 
 NAMES = {0: "Ada", 1: "Bram", 2: "Cato", 3: "Tess"}
 
@@ -207,6 +214,32 @@ def test_a_player_back_after_a_while_reads_what_happened_meanwhile(client, table
         game = play_until(game, lambda g: g.actions.count() >= before + 3)
         page = client.get(f"/t/{game.pk}/").content.decode()
     assert "While you were away:" in page
+
+
+@pytest.mark.django_db
+def test_a_player_back_after_a_round_ended_reads_how_it_ended(client):
+    """Away for days while the clock played her turns, the round ended and the next was
+    dealt: the page tells what was done in her name and how the round she left ended,
+    not only the new one's deal."""
+    tess = make_user("tess", display_name="Tess")
+    game = start_on_the_clock(tess, [], 24 * 3600, bots=3)
+    client.force_login(tess)
+    client.get(f"/t/{game.pk}/")
+    now = timezone.now()
+    while game.round_number < 2:
+        now += timezone.timedelta(days=1, minutes=1)
+        with time_machine.travel(now, tick=False):
+            commands.enforce_deadlines(game.pk)
+            game.refresh_from_db()
+            while game.round_number < 2 and commands.play_bot_move(game.pk):
+                game.refresh_from_db()
+    with time_machine.travel(now, tick=False):
+        page = client.get(f"/t/{game.pk}/").content.decode()
+    summary = page.split('class="since"', 1)[1].split("</p>", 1)[0]
+    assert "While you were away:" in summary
+    assert "the round is over" in summary and "round 2 was dealt" in summary
+    assert summary.index("the round is over") < summary.index("round 2 was dealt")
+    assert "for you" in summary
 
 
 @pytest.mark.django_db
