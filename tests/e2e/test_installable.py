@@ -68,8 +68,10 @@ def test_manifest_service_worker_and_offline_page(player, browser, live_server, 
                                "url": live_server.url}])
     page.goto(f"{live_server.url}/history/")
     expect(page.locator("html")).to_have_attribute("lang", "de")
+    # The page's own language, not the language menu's German choice (lang="de" too).
     page.wait_for_function(
-        "async () => (await (await caches.match('/offline/')).text()).includes('lang=\"de\"')",
+        "async () => (await (await caches.match('/offline/')).text())"
+        ".includes('<html lang=\"de\"')",
         timeout=15_000)
     context.set_offline(True)
     page.goto(f"{live_server.url}/")
