@@ -20,7 +20,7 @@ record.
 
 import logging
 import sys
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from django.core.exceptions import DisallowedHost
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
@@ -80,6 +80,16 @@ def return_path(request) -> str:
         found = urlsplit(referer)
         return f"{found.path or '/'}{f'?{found.query}' if found.query else ''}"
     return "/"
+
+
+def login_return(request) -> str:
+    """The query that brings someone who logs in or signs up from this page back to it
+    (a table they were watching, an invitation, a league's page): none from the home
+    page, nor from the account pages themselves."""
+    back = return_path(request)
+    if back == "/" or back.startswith("/accounts/"):
+        return ""
+    return f"?{urlencode({'next': back})}"
 
 
 # The last resort: no template, no translation, nothing that can fail.

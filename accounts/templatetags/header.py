@@ -18,13 +18,13 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from dalmuti_site.drawings import drawn_once
-from dalmuti_site.errors import return_path
+from dalmuti_site.errors import login_return, return_path
 
 register = template.Library()
 
 # Characters no name, address or text of the site holds.
-NAME, MY_URL, NEXT, CURRENT = (f"\ue000{part}\ue001" for part in
-                               ("name", "my_url", "next", "current"))
+NAME, MY_URL, NEXT, CURRENT, BACK = (f"\ue000{part}\ue001" for part in
+                                     ("name", "my_url", "next", "current", "back"))
 LINK = re.compile(f'href="([^"]*)"{CURRENT}')
 IS_CURRENT = ' aria-current="page"'
 
@@ -40,19 +40,21 @@ def site_header(context) -> SafeString:
               "staff": signed_in and user.is_staff,
               # The count is asked of the database once per page (games.views.context).
               "awaiting_count": (awaiting() if callable(awaiting) else awaiting) or 0,
-              "name": NAME, "my_url": MY_URL, "next": NEXT, "current": CURRENT}
+              "name": NAME, "my_url": MY_URL, "next": NEXT, "current": CURRENT,
+              "back": BACK}
     header = drawn_once("_site_header.html", values, context)
     path = request.path if request is not None else ""
     my_url = reverse("player", args=[user.username]) if signed_in else ""
 
     def current(link: re.Match) -> str:
-        href = unquote(my_url if link[1] == MY_URL else unescape(link[1]))
+        href = unquote(my_url if link[1] == MY_URL else unescape(link[1].replace(BACK, "")))
         return link[0].replace(CURRENT, IS_CURRENT if href == path else "")
 
     # The links first, while the header holds nothing but what the template drew; then
     # what differs from reader to reader, escaped here (the rest as the template drew it).
     header = LINK.sub(current, header).replace(
-        NEXT, escape(return_path(request)) if request is not None else "")
+        NEXT, escape(return_path(request)) if request is not None else "").replace(
+        BACK, escape(login_return(request)) if request is not None and not signed_in else "")
     if signed_in:
         header = header.replace(NAME, escape(user.name)).replace(MY_URL, escape(my_url))
     return mark_safe(header)

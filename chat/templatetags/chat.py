@@ -4,16 +4,21 @@ import secrets
 from django import template
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import get_language
 
 from dalmuti_site.drawings import drawn_once
+from dalmuti_site.errors import login_return
 
 register = template.Library()
 
 # Where the kept form takes its message's token: a character no name or text can hold.
 MESSAGE_TOKEN = "\ue000message\ue001"
+# And the address of the log-in page, with the way back to the page it was drawn for.
+LOGIN_URL = "\ue000login\ue001"
 
 # One message of the talk, drawn by `talk_items`.
 MESSAGE = "chat/_message.html"
@@ -78,9 +83,14 @@ def chat_form(context) -> str:
         "text": str(chat.get("text") or ""),
         "names": [str(name) for name in chat.get("names") or ()],
         "token": MESSAGE_TOKEN,
+        "login_url": LOGIN_URL,
     }}
+    request = context.get("request")
+    # Who may not talk yet is a watcher not signed in: logged in, they come back here.
+    login_url = reverse("login") + (login_return(request) if request is not None else "")
     return mark_safe(drawn_once("chat/_form.html", values, context)
-                     .replace(MESSAGE_TOKEN, secrets.token_urlsafe(16)))
+                     .replace(MESSAGE_TOKEN, secrets.token_urlsafe(16))
+                     .replace(LOGIN_URL, escape(login_url)))
 
 
 @register.simple_tag(takes_context=True)

@@ -7,7 +7,7 @@ from django.utils import translation
 from chat import services as chat
 from games import commands
 from games.models import Game
-from tests.helpers import make_user, play_out, start_table
+from tests.helpers import PASSWORD, make_user, play_out, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -84,3 +84,28 @@ def test_the_marks_stored_with_watchers_names_are_taken_off():
     import_module("chat.migrations.0004_watchers_plain_names").take_marks_off(apps, None)
     assert [Message.objects.get(pk=m.pk).name for m in said] == [
         "Friend", "Ann", "Bo", "Cy", "Dee (watching)", "Eve"]
+
+
+def test_a_watcher_who_logs_in_or_signs_up_comes_back_to_the_table(client):
+    """Not signed in, a watcher who wants to talk logs in (or signs up) from the watch
+    page, and lands on it again, now able to talk."""
+    host = make_user("hosting")
+    make_user("nora", display_name="Nora")
+    game = _watched(host, [make_user("other")])
+    address = f"/watch/{game.watch_token}/"
+    page = client.get(address).content.decode()
+    back = f"?next={address.replace('/', '%2F')}"
+    # The talk's invitation to log in, and the header's ways in, lead back here.
+    assert f'<a href="/accounts/login/{back}">Log in to talk at the table.</a>' in page
+    assert f'href="/accounts/login/{back}"' in page.split("</header>")[0]
+    assert f'href="/accounts/signup/{back}"' in page.split("</header>")[0]
+    answer = client.post(f"/accounts/login/{back}", {
+        "username": "nora", "password": PASSWORD, "next": address})
+    assert answer.status_code == 302 and answer["Location"] == address
+    assert 'id="chat-form"' in client.get(address).content.decode()
+
+
+def test_the_headers_ways_in_lead_nowhere_else_from_home_and_the_account_pages(client):
+    for address in ("/", "/accounts/login/", "/accounts/signup/"):
+        header = client.get(address).content.decode().split("</header>")[0]
+        assert 'href="/accounts/login/"' in header and "next=" not in header, address
