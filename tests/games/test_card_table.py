@@ -280,3 +280,16 @@ def test_the_hint_under_the_hand_names_the_jester_only_to_a_hand_that_holds_one(
 
     play_until(game, look)
     assert seen == {True, False}
+
+
+@pytest.mark.django_db
+def test_a_finished_tables_seats_break_their_places_between_syllables(client):
+    """At ten seats on a phone a seat is narrow: "eindplaats 3" and "winnaar" break with
+    a hyphen, as the titles do, never "eindplaa|ts"."""
+    tess = make_user("tess", display_name="Tess", language="nl")
+    game = play_until(start_table(tess, bots=3, options={"rounds": 1}), lambda g: g.is_over)
+    client.force_login(tess)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    felt = page.split('class="felt', 1)[1].split("</ol>", 1)[0]
+    assert "win\u00adnaar" in felt
+    assert "eind\u00adplaats 2" in felt and "eindplaats" not in felt
