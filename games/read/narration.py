@@ -231,13 +231,15 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
         return ""
     if len(parts) > SUMMARY_PARTS:
         # The latest parts, and before them every move made in the reader's name (the
-        # latest so many of those), in the order they came; the rest is counted.
+        # latest so many of those), in the order they came; the rest is counted, unless
+        # that is one move: counted, it would take the room it takes told.
         kept = set(range(len(parts) - SUMMARY_PARTS, len(parts)))
         kept |= set([i for i, part in enumerate(parts) if part[2] and i not in kept]
                     [-SUMMARY_PARTS:])
         earlier = len(parts) - len(kept)
-        parts = [(ngettext("%(count)d earlier move", "%(count)d earlier moves", earlier)
-                  % {"count": earlier}, False, False)] + [parts[i] for i in sorted(kept)]
+        if earlier > 1:
+            parts = [(ngettext("%(count)d earlier move", "%(count)d earlier moves", earlier)
+                      % {"count": earlier}, False, False)] + [parts[i] for i in sorted(kept)]
     # Between its parts, as the language writes a semicolon (French puts a space first).
     sentence = pgettext("between the parts of a summary", "; ").join(
         text for text, _named, _for_you in parts)

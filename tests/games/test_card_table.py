@@ -78,6 +78,10 @@ def test_the_summary_says_you_for_my_own_moves_and_counts_what_it_leaves_out():
     assert summary.count(";") == 6
     assert "you played" not in summary  # the oldest part is among the three left out
     assert since_you_looked([_line(events[0])], 3, NAMES) == "You played 1 Cook"
+    # One move more than the summary tells whole is told rather than counted.
+    seven = since_you_looked([_line(e) for e in events[:7]], my_player=3, names=NAMES)
+    assert "earlier move" not in seven and seven.count(";") == 6
+    assert seven.startswith("You played 1 Cook; ")
     # French: the moves left out are "earlier" ones (précédents), and a semicolon takes
     # a space before it, one that never leaves it alone at a line's start.
     with translation.override("fr"):
