@@ -195,6 +195,7 @@ def _own(sight: Sight, bots_held: str | None) -> dict:
         **game_facts(sight),
         "my_title": my_title(sight.view),
         "taxes_note": taxes_note(sight.view),
+        "trade_note": trade_note(sight.view),
         **seat_changes(sight),
         **ending_by_agreement(sight),
         **tip_context(sight.game, sight.me, sight.view),
@@ -453,6 +454,15 @@ def taxes_note(view: dict) -> dict | None:
     if view["phase"] != "play" or not (taxes["gave"] and taxes["received"]):
         return None
     return {"gave": cards_phrase(taxes["gave"]), "received": cards_phrase(taxes["received"])}
+
+
+def trade_note(view: dict) -> dict | None:
+    """What the reader gave and received in this round's merchant trade, told with their
+    hand as the taxes are: a card of theirs gone, another come in. Theirs alone."""
+    trade = view["trade"]
+    if view["phase"] != "play" or not trade or not (trade["gave"] and trade["received"]):
+        return None
+    return {"gave": cards_phrase(trade["gave"]), "received": cards_phrase(trade["received"])}
 
 
 def my_title(view: dict) -> str:

@@ -317,6 +317,7 @@ def hand_panel(context) -> str:
         "pick": str(context.get("pick") or ""),
         "my_title": str(context.get("my_title") or ""),
         "taxes_note": {k: str(v) for k, v in (context.get("taxes_note") or {}).items()},
+        "trade_note": {k: str(v) for k, v in (context.get("trade_note") or {}).items()},
         "hand_cards": [{"rank": int(c["rank"]), "name": str(c["name"]), "ok": bool(c["ok"]),
                         "checked": bool(c["checked"]), "new_rank": bool(c["new_rank"])}
                        for c in context.get("hand_cards") or ()],

@@ -1,9 +1,11 @@
 """The merchant trade at a table of six, through the pages."""
 
+import re
+
 import pytest
 
 from games.core.words import cards_phrase
-from tests.helpers import form_for, play_until, start_table, waiting_humans
+from tests.helpers import act_as, form_for, play_until, start_table, waiting_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +78,32 @@ def test_a_random_trade_says_so(client, make_user):
     page = client.get(f"/t/{game.pk}/").content.decode()
     assert "A random card goes each way." in page
     assert "If they trade, a random card goes each way (never a Jester)." in page
+
+
+def test_each_trader_reads_with_their_hand_what_they_gave_and_received(client, table):
+    """Once the trade is done, each of the two Merchants reads under their hand, all round
+    long, the card they gave and the card they got (as the taxes are told); the others read
+    nothing of it."""
+    chooser = waiting_humans(table)[0]
+    view = table.engine_state().view(chooser.player)
+    partner = next(a for a in view["legal_actions"] if a["type"] == "trade" and a["partner"])
+    act_as(table, chooser, partner)
+    table.refresh_from_db()
+    for seat in waiting_humans(table):
+        act_as(table, seat, table.engine_state().view(seat.player)["legal_actions"][0])
+        table.refresh_from_db()
+    state = table.engine_state()
+    assert state.round.phase == "play"
+    told = 0
+    for seat in table.seats.select_related("user"):
+        client.force_login(seat.user)
+        hand = re.search(r'<fieldset class="hand.*?</fieldset>',
+                         client.get(f"/t/{table.pk}/").content.decode(), re.S)[0]
+        trade = state.view(seat.player)["trade"]
+        if trade["gave"]:
+            told += 1
+            assert (f"In the merchants' trade you gave {cards_phrase(trade['gave'])} and "
+                    f"received {cards_phrase(trade['received'])}.") in hand
+        else:
+            assert "merchants' trade" not in hand
+    assert told == 2
