@@ -40,10 +40,12 @@ def test_the_last_rounds_revolution_is_not_announced_once_the_game_is_over(clien
 
 
 def _seat_states(page: str) -> dict[str, str]:
-    """Each seat's player and what its state line says, as drawn round the felt."""
+    """Each seat's player and what its state line says, as drawn round the felt (read
+    without the soft hyphens it may break at)."""
     seats = re.findall(r'<li class="seat .*?<bdi>(.*?)</bdi>'
                        r'.*?<span class="seat-state">(.*?)</span>\s*</li>', page, re.S)
-    return {name: " ".join(re.sub(r"<[^>]+>", " ", state).split()) for name, state in seats}
+    return {name: " ".join(re.sub(r"<[^>]+>", " ", state).replace("\u00ad", "").split())
+            for name, state in seats}
 
 
 def test_once_the_game_is_over_each_seat_says_its_place_in_the_final_standings(client):
