@@ -194,8 +194,8 @@ def _own(sight: Sight, bots_held: str | None) -> dict:
         **turn_context(sight),
         **game_facts(sight),
         "my_title": my_title(sight.view),
-        "taxes_note": taxes_note(sight.view),
-        "trade_note": trade_note(sight.view),
+        "taxes_note": given_and_received(sight.view, "taxes"),
+        "trade_note": given_and_received(sight.view, "trade"),
         **seat_changes(sight),
         **ending_by_agreement(sight),
         **tip_context(sight.game, sight.me, sight.view),
@@ -446,23 +446,15 @@ def round_exchanges(sight: Sight) -> dict:
     }
 
 
-def taxes_note(view: dict) -> dict | None:
-    """What the reader gave and received in this round's taxes, told with their hand while
-    the round is played: their best cards are gone from it, or cards they did not have
-    came in. Their own cards, in their own part of the page alone."""
-    taxes = view["taxes"]
-    if view["phase"] != "play" or not (taxes["gave"] and taxes["received"]):
+def given_and_received(view: dict, exchange: str) -> dict | None:
+    """What the reader gave and received in this round's `exchange` ("taxes", or the
+    merchants' "trade"), told with their hand while the round is played: cards of theirs
+    gone from it, cards they did not have come in. Their own cards, in their own part of
+    the page alone."""
+    done = view[exchange]
+    if view["phase"] != "play" or not done or not (done["gave"] and done["received"]):
         return None
-    return {"gave": cards_phrase(taxes["gave"]), "received": cards_phrase(taxes["received"])}
-
-
-def trade_note(view: dict) -> dict | None:
-    """What the reader gave and received in this round's merchant trade, told with their
-    hand as the taxes are: a card of theirs gone, another come in. Theirs alone."""
-    trade = view["trade"]
-    if view["phase"] != "play" or not trade or not (trade["gave"] and trade["received"]):
-        return None
-    return {"gave": cards_phrase(trade["gave"]), "received": cards_phrase(trade["received"])}
+    return {"gave": cards_phrase(done["gave"]), "received": cards_phrase(done["received"])}
 
 
 def my_title(view: dict) -> str:
