@@ -1,5 +1,6 @@
 """Making players and games for the tests, through the same services the site uses."""
 
+import re
 import socket
 import threading
 import time
@@ -103,6 +104,11 @@ def templates_drawn(monkeypatch, module) -> list[str]:
 
     monkeypatch.setattr(module, "render_to_string", counted)
     return names
+
+
+def hand_of(page: str) -> str:
+    """The reader's hand as a page draws it, with what is told beside it."""
+    return re.search(r'<fieldset class="hand.*?</fieldset>', page, re.S)[0]
 
 
 def sse_events(chunk: bytes | str) -> list[str]:

@@ -2,18 +2,12 @@
 player who took part reads, with their hand, what they gave and received, all round long;
 the others (a Merchant) read nothing of it, and nobody reads another's cards."""
 
-import re
-
 import pytest
 
 from games.core.words import cards_phrase
-from tests.helpers import make_user, play_until, start_table
+from tests.helpers import hand_of, make_user, play_until, start_table
 
 pytestmark = pytest.mark.django_db
-
-
-def _hand(page: str) -> str:
-    return re.search(r'<fieldset class="hand.*?</fieldset>', page, re.S)[0]
 
 
 def test_each_player_of_the_taxes_reads_with_their_hand_what_they_gave_and_received(client):
@@ -24,7 +18,7 @@ def test_each_player_of_the_taxes_reads_with_their_hand_what_they_gave_and_recei
     told = 0
     for seat in game.seats.select_related("user"):
         client.force_login(seat.user)
-        hand = _hand(client.get(f"/t/{game.pk}/").content.decode())
+        hand = hand_of(client.get(f"/t/{game.pk}/").content.decode())
         taxes = state.view(seat.player)["taxes"]
         if taxes["gave"]:
             told += 1

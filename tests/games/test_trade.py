@@ -1,11 +1,16 @@
 """The merchant trade at a table of six, through the pages."""
 
-import re
-
 import pytest
 
 from games.core.words import cards_phrase
-from tests.helpers import act_as, form_for, play_until, start_table, waiting_humans
+from tests.helpers import (
+    act_as,
+    form_for,
+    hand_of,
+    play_until,
+    start_table,
+    waiting_humans,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -97,8 +102,7 @@ def test_each_trader_reads_with_their_hand_what_they_gave_and_received(client, t
     told = 0
     for seat in table.seats.select_related("user"):
         client.force_login(seat.user)
-        hand = re.search(r'<fieldset class="hand.*?</fieldset>',
-                         client.get(f"/t/{table.pk}/").content.decode(), re.S)[0]
+        hand = hand_of(client.get(f"/t/{table.pk}/").content.decode())
         trade = state.view(seat.player)["trade"]
         if trade["gave"]:
             told += 1
