@@ -68,10 +68,12 @@ def _gives_back(game, seat) -> None:
 
 
 def _open(browser, live_server, taxes, seat, problems):
+    """`seat`'s page, where its player is to give cards back."""
     page = harness.signed_in_page(browser, live_server.url, taxes.sessions[seat.player],
                                   "laptop", problems, seat.user.username,
                                   service_workers="block")
     page.goto(f"{live_server.url}/t/{taxes.game.pk}/")
+    expect(page.locator("#move-form")).to_have_attribute("data-move", "give_back")
     return page
 
 
@@ -87,6 +89,25 @@ def _hold_polls(page) -> list:
             held.append(route)
 
     page.route(lambda url: "/poll/" in url, handle)
+    return held
+
+
+def _poll_held(page) -> list:
+    """A poll from the table as the page shows it, held on the way (the list's one)."""
+    held = _hold_polls(page)
+    _ask(page)
+    page.locator("#poller.htmx-request").wait_for(state="attached")
+    assert len(held) == 1, "the page did not ask"
+    return held
+
+
+def _give_back_held(page) -> list:
+    """The cards given back on the page, the move held on the way (the list's one)."""
+    held = []
+    page.route("**/act/", lambda route: held.append(route))
+    _give_back_on(page)
+    page.locator("html[data-sending]").wait_for(state="attached")
+    assert len(held) == 1, "the move was not sent"
     return held
 
 
@@ -128,13 +149,9 @@ def test_a_poll_answered_after_the_move_leaves_the_next_choice_alone(taxes, brow
     problems: list[str] = []
     page = _open(browser, live_server, taxes, taxes.great, problems)
     form = page.locator("#move-form")
-    expect(form).to_have_attribute("data-move", "give_back")
 
     # A poll goes out from the table as it is, and is held on the way.
-    held = _hold_polls(page)
-    _ask(page)
-    page.locator("#poller.htmx-request").wait_for(state="attached")
-    assert len(held) == 1, "the page did not ask"
+    held = _poll_held(page)
 
     # The cards given back; the answer shows the first trick, which the player leads.
     _give_back_on(page)
@@ -165,15 +182,10 @@ def test_a_poll_answered_after_the_move_leaves_the_next_choice_alone(taxes, brow
 def test_a_poll_answered_late_does_not_take_the_page_back(taxes, browser, live_server):
     problems: list[str] = []
     page = _open(browser, live_server, taxes, taxes.lesser, problems)
-    form = page.locator("#move-form")
-    expect(form).to_have_attribute("data-move", "give_back")
 
     # A poll is held on the way; the Great Dalmuti gives back meanwhile, and the poll is
     # answered with that (the answer is held too).
-    held = _hold_polls(page)
-    _ask(page)
-    page.locator("#poller.htmx-request").wait_for(state="attached")
-    assert len(held) == 1, "the page did not ask"
+    held = _poll_held(page)
     _gives_back(taxes.game, taxes.great)
     late = held[0].fetch()
 
@@ -197,15 +209,9 @@ def test_a_refusal_answered_after_the_page_moved_on_is_shown_and_caught_up(
         taxes, browser, live_server):
     problems: list[str] = []
     page = _open(browser, live_server, taxes, taxes.lesser, problems)
-    form = page.locator("#move-form")
-    expect(form).to_have_attribute("data-move", "give_back")
 
     # The Lesser Dalmuti gives back, and the answer is held on the way …
-    held = []
-    page.route("**/act/", lambda route: held.append(route))
-    _give_back_on(page)
-    page.locator("html[data-sending]").wait_for(state="attached")
-    assert len(held) == 1, "the move was not sent"
+    held = _give_back_held(page)
     # … while the same player gives back from another tab, which reaches the table first:
     # the held move is refused. Then the Great Dalmuti gives back and the trick begins.
     _gives_back(taxes.game, taxes.lesser)
@@ -245,12 +251,7 @@ def test_a_failure_answered_after_the_page_moved_on_is_said_where_alerts_go(
         taxes, lost_database, browser, live_server):
     problems: list[str] = []
     page = _open(browser, live_server, taxes, taxes.lesser, problems)
-    expect(page.locator("#move-form")).to_have_attribute("data-move", "give_back")
-    held = []
-    page.route("**/act/", lambda route: held.append(route))
-    _give_back_on(page)
-    page.locator("html[data-sending]").wait_for(state="attached")
-    assert len(held) == 1, "the move was not sent"
+    held = _give_back_held(page)
     # The Great Dalmuti gives back; the page asks and shows it.
     _gives_back(taxes.game, taxes.great)
     _ask(page)
