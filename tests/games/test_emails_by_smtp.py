@@ -4,7 +4,7 @@ each player reads theirs in their own language — the profile's, else the langu
 the last page they were served — whatever language the sender was in."""
 
 import smtplib
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.policy import default as email_policy
 
@@ -245,3 +245,23 @@ def test_an_invitation_says_who_and_until_when_in_the_invitees_language_and_zone
                    for to, text in mail_server.received if to == ["eve@example.org"]]
     assert stranger["Subject"] == "An invitation to play The Great Dalmuti"
     assert "creating a free account" in _text(stranger)
+
+
+def test_a_french_turn_email_writes_the_first_of_the_month_as_french_does(
+        alice, bob, mail_server):
+    """Over the wire, in the reader's zone (Montreal, a day behind the 1st in the site's
+    zone for part of the day): a deadline on the first of a month reads « 1er »."""
+    bob.language, bob.time_zone = "fr", "America/Montreal"
+    bob.save(update_fields=["language", "time_zone"])
+    # The turn begins on 30 November at 15:00 in Montreal; a day a turn.
+    start = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
+    with time_machine.travel(start, tick=False):
+        game = start_table(alice, [bob], bots=2, name="Mardi", turn_limit=24 * HOUR)
+        game.seats.update(auto_pass=False)
+        _on_to_a_turn_of(game, [bob])
+    due = start + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS + 1)
+    outcomes = _deliver_due(due) + _deliver_due(due)
+    assert outcomes.count("refused") == 1 and "sent" in outcomes
+    (message,) = [m for m in _received(mail_server, bob)
+                  if m["Subject"].startswith("À vous de jouer")]
+    assert "1er décembre 2026 15:00 EST" in _text(message)
