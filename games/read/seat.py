@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.core.clock import (
+    TIMEOUTS_BEFORE_STAND_IN,
     UNTIMED_PATIENCE,
     VACATION_DAYS,
     bank_for_show,
@@ -69,6 +70,9 @@ class PlayerRow:
     pause: str = ""
     # Until when the player is away from all their tables (set in the profile), if away.
     away_until: datetime | None = None
+    # When a paused clock runs again: said as the time left, which reads alike in every
+    # zone (a day would not), so that the seat is drawn once for every reader.
+    back_at: datetime | None = None
     # When the turn of a seat the table waits on runs out (timed tables), or when a bot's
     # choice held after the deal comes (`bots_held_until`).
     deadline: str | None = None
@@ -295,6 +299,7 @@ def player_rows(sight: Sight, bots_held: str | None) -> list[PlayerRow]:
         if row.on_vacation:
             row.pause = ("vacation" if seat.vacation_until and seat.vacation_until > sight.now
                          else "away")
+            row.back_at = seat.paused_until
         if row.is_turn and bots_held and seat and seat.played_by_bot:
             row.deadline = bots_held
         elif row.is_turn and game.turn_limit:
@@ -485,10 +490,17 @@ def _trade(view: dict, name_of) -> dict | None:
         return None
     seats = view["seats"]
     # The best placed Merchant (third position) chooses; public knowledge.
-    chooser = name_of(seats[view["order"][2]]) if len(view["order"]) > 2 else ""
+    chooser_seat = view["order"][2] if len(view["order"]) > 2 else None
+    chooser = name_of(seats[chooser_seat]) if chooser_seat is not None else ""
+    # The reader's part in it, for the two Merchants to read of themselves as "you".
+    mine = view["seat"]
+    part = ("from" if mine is not None and mine == trade["from"]
+            else "to" if mine is not None and mine == trade["to"]
+            else "chooser" if mine is not None and mine == chooser_seat else "")
     return {
         "status": trade["status"],
         "chooser": chooser,
+        "me": part,
         "from": name_of(seats[trade["from"]]) if trade["from"] is not None else "",
         "to": name_of(seats[trade["to"]]) if trade["to"] is not None else "",
         "gave": cards_phrase(trade["gave"]) if trade["gave"] else "",
@@ -683,6 +695,11 @@ def my_orders(sight: Sight) -> dict:
         "turn_limit": game.turn_limit,
         "bank": bank_for_show(game, me.user_id),
         "stand_in": me.stand_in and not (me.leaving or me.left),
+        # Turns whose time ran out in a row, told to the player alone while they count.
+        "timeouts_in_row": (me.timeouts_in_row
+                            if game.turn_limit and not me.stand_in and not me.left else 0),
+        "timeouts_before_vote": TIMEOUTS_BEFORE_VOTE,
+        "timeouts_before_stand_in": TIMEOUTS_BEFORE_STAND_IN,
         "on_vacation": on_vacation,
         "vacation_until": me.vacation_until if on_vacation else None,
         "away_until": me.user.away_until if me.user_id and me.user.is_away(now) else None,

@@ -96,15 +96,17 @@ def seat_ring(rows: list, phase: str, scoring: bool) -> str:
     holds nothing a spectator may not see.
 
     A move changes one or two seats of a ring (whose turn it is, the cards left, a pass),
-    so each seat is drawn once per process for what it shows (its row, its clock's "time
-    left" as it reads now, the phase, the scores shown, the language) and shared by every
-    page of the table (dalmuti_site.drawings): a drawing can never be out of date."""
+    so each seat is drawn once per process for what it shows (its row, its clock's and its
+    pause's "time left" as they read now, the phase, the scores shown, the language) and
+    shared by every page of the table (dalmuti_site.drawings): a drawing can never be out
+    of date."""
     language = get_language()
     drawn = []
     for row in rows:
         # The rows are flat (no dataclass within), so their fields as they are do for the key.
         key = json.dumps(["games/table/_seat.html", language, phase, scoring, vars(row),
-                          time_left(row.deadline)], sort_keys=True, default=str)
+                          time_left(row.deadline), time_left(row.back_at)],
+                         sort_keys=True, default=str)
         drawn.append(kept(key, lambda row=row: render_to_string(
             "games/table/_seat.html", {"p": row, "phase": phase, "scoring": scoring})))
     # Our own template's output, escaped as it was drawn.

@@ -248,3 +248,61 @@ def test_a_pause_and_its_early_end_are_news_to_every_open_page(table, pause):
     table.refresh_from_db()
     versions.append(table.version)
     assert versions[0] < versions[1] < versions[2]
+
+
+def test_the_player_whose_time_ran_out_reads_it_on_the_page_until_they_act(client, table):
+    """The count of turns that ran out in a row is the player's alone: their page says it,
+    and how many more bring the stand-in, until a move of theirs starts it again."""
+    from tests.helpers import legal
+
+    seat = _waiting_seat(table)
+    other = table.seats.exclude(pk=seat.pk).exclude(user=None).get()
+    client.force_login(seat.user)
+    told = "Your time ran out on your last turn."
+    assert told not in client.get(f"/t/{table.pk}/").content.decode()
+    later = timezone.now() + timedelta(minutes=61)
+    with time_machine.travel(later):
+        commands.enforce_deadlines(table.pk)
+        bots_play_on(table)
+        page = client.get(f"/t/{table.pk}/").content.decode()
+        assert told in page
+        assert "If your time runs out 3 times in a row, the stand-in bot plays" in page
+        client.force_login(other.user)
+        assert "ran out on your last" not in client.get(f"/t/{table.pk}/").content.decode()
+    seat.timeouts_in_row = 2
+    seat.save(update_fields=["timeouts_in_row"])
+    client.force_login(seat.user)
+    with time_machine.travel(later):
+        page = client.get(f"/t/{table.pk}/").content.decode()
+    assert "Your time ran out on your last 2 turns in a row." in page
+    assert "The others may now vote the stand-in bot in for you." in page
+    with time_machine.travel(later):
+        for _move in range(20):
+            table.refresh_from_db()
+            if str(seat.player) in table.awaiting:
+                break
+            for waiting in waiting_humans(table):
+                act_as(table, waiting, legal(table, waiting)[0])
+            bots_play_on(table)
+        act_as(table, seat, legal(table, seat)[0])
+        assert "ran out on your last" not in client.get(f"/t/{table.pk}/").content.decode()
+
+
+def test_a_seat_on_vacation_says_when_its_player_is_back(client, table):
+    """The seat says how long the clock waits, in a time the page counts down: the same
+    for every reader whatever their zone."""
+    seat = _waiting_seat(table)
+    other = table.seats.exclude(pk=seat.pk).exclude(user=None).get()
+    with time_machine.travel(timezone.now(), tick=False):
+        commands.start_vacation(table.pk, seat.user, 2)
+        seat.refresh_from_db()
+        client.force_login(other.user)
+        page = client.get(f"/t/{table.pk}/").content.decode().replace("\u00ad", "")
+    chunk = next(c for c in page.split('<li class="seat ')
+                 if f"<bdi>{seat.user.name}</bdi>" in c)
+    assert "on vacation" in chunk
+    assert (f'back in <time datetime="{seat.vacation_until.isoformat()}" data-left>2\xa0d 0\xa0h'
+            in chunk)
+    with time_machine.travel(seat.vacation_until + timedelta(minutes=1), tick=False):
+        page = client.get(f"/t/{table.pk}/").content.decode()
+    assert "back in" not in page

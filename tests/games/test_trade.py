@@ -27,9 +27,9 @@ def test_the_best_placed_merchant_is_offered_the_trade(client, table):
     client.force_login(chooser.user)
     page = client.get(f"/t/{table.pk}/").content.decode()
     assert "As the best placed Merchant you may trade" in page
-    # The table's kind of trade, said with the offer and to everyone.
+    # The table's kind of trade, said with the offer and on the felt.
     assert "Each of you gives a card of your choice, at the same time." in page
-    assert "If they trade, each gives a card of their choice" in page
+    assert "If you trade, each of you gives a card of your choice" in page
     assert page.count('name="partner"') == 2  # the other Merchant, and "No trade"
 
 
@@ -82,7 +82,7 @@ def test_a_random_trade_says_so(client, make_user):
     client.force_login(waiting_humans(game)[0].user)
     page = client.get(f"/t/{game.pk}/").content.decode()
     assert "A random card goes each way." in page
-    assert "If they trade, a random card goes each way (never a Jester)." in page
+    assert "If you trade, a random card goes each way (never a Jester)." in page
 
 
 def test_each_trader_reads_with_their_hand_what_they_gave_and_received(client, table):
@@ -111,3 +111,55 @@ def test_each_trader_reads_with_their_hand_what_they_gave_and_received(client, t
         else:
             assert "merchants' trade" not in hand
     assert told == 2
+
+
+def _trade_box(client, game) -> str:
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    return page.split('<div class="trade">')[1].split("</div>")[0]
+
+
+def test_the_trade_box_speaks_to_each_reader(client, table):
+    """The two Merchants read the trade about themselves as "you"; the others by name."""
+    chooser = waiting_humans(table)[0]
+    bystander = next(s for s in table.seats.select_related("user")
+                     if s.pk != chooser.pk and s.user is not None)
+    client.force_login(chooser.user)
+    box = _trade_box(client, table)
+    assert "You may trade with another Merchant." in box and "If you trade," in box
+    assert chooser.name not in box
+    client.force_login(bystander.user)
+    box = _trade_box(client, table)
+    assert f"{chooser.name} may trade with another Merchant." in box
+    assert "If they trade," in box
+
+    view = table.engine_state().view(chooser.player)
+    offer = next(a for a in view["legal_actions"] if a["type"] == "trade" and a["partner"])
+    act_as(table, chooser, offer)
+    table.refresh_from_db()
+    partner = next(s for s in waiting_humans(table) if s.pk != chooser.pk)
+    if bystander.pk == partner.pk:
+        bystander = next(s for s in table.seats.select_related("user")
+                         if s.pk not in (chooser.pk, partner.pk))
+    expected = {chooser: f"You trade with {partner.name}.",
+                partner: f"{chooser.name} trades with you.",
+                bystander: f"{chooser.name} trades with {partner.name}."}
+    for seat, words in expected.items():
+        client.force_login(seat.user)
+        assert words in _trade_box(client, table), seat.name
+
+    for seat in waiting_humans(table):
+        act_as(table, seat, table.engine_state().view(seat.player)["legal_actions"][0])
+        table.refresh_from_db()
+    expected = {chooser: f"You traded a card with {partner.name}.",
+                partner: f"You traded a card with {chooser.name}.",
+                bystander: f"{chooser.name} and {partner.name} traded a card."}
+    for seat, words in expected.items():
+        client.force_login(seat.user)
+        assert words in _trade_box(client, table), seat.name
+
+
+def test_the_merchant_who_declined_reads_it_as_their_own_choice(client, table):
+    chooser = waiting_humans(table)[0]
+    act_as(table, chooser, {"type": "trade", "partner": None})
+    client.force_login(chooser.user)
+    assert "You chose not to trade." in _trade_box(client, table)
