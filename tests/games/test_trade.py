@@ -118,6 +118,12 @@ def _trade_box(client, game) -> str:
     return page.split('<div class="trade">')[1].split("</div>")[0]
 
 
+def _each_reads(client, game, words_of: dict) -> None:
+    for seat, words in words_of.items():
+        client.force_login(seat.user)
+        assert words in _trade_box(client, game), seat.name
+
+
 def test_the_trade_box_speaks_to_each_reader(client, table):
     """The two Merchants read the trade about themselves as "you"; the others by name."""
     chooser = waiting_humans(table)[0]
@@ -140,22 +146,16 @@ def test_the_trade_box_speaks_to_each_reader(client, table):
     if bystander.pk == partner.pk:
         bystander = next(s for s in table.seats.select_related("user")
                          if s.pk not in (chooser.pk, partner.pk))
-    expected = {chooser: f"You trade with {partner.name}.",
-                partner: f"{chooser.name} trades with you.",
-                bystander: f"{chooser.name} trades with {partner.name}."}
-    for seat, words in expected.items():
-        client.force_login(seat.user)
-        assert words in _trade_box(client, table), seat.name
+    _each_reads(client, table, {chooser: f"You trade with {partner.name}.",
+                                partner: f"{chooser.name} trades with you.",
+                                bystander: f"{chooser.name} trades with {partner.name}."})
 
     for seat in waiting_humans(table):
         act_as(table, seat, table.engine_state().view(seat.player)["legal_actions"][0])
         table.refresh_from_db()
-    expected = {chooser: f"You traded a card with {partner.name}.",
-                partner: f"You traded a card with {chooser.name}.",
-                bystander: f"{chooser.name} and {partner.name} traded a card."}
-    for seat, words in expected.items():
-        client.force_login(seat.user)
-        assert words in _trade_box(client, table), seat.name
+    _each_reads(client, table, {chooser: f"You traded a card with {partner.name}.",
+                                partner: f"You traded a card with {chooser.name}.",
+                                bystander: f"{chooser.name} and {partner.name} traded a card."})
 
 
 def test_the_merchant_who_declined_reads_it_as_their_own_choice(client, table):
