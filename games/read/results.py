@@ -2,6 +2,8 @@
 standings, the scoreboard round by round, the last round's result and the seating draw.
 Each takes `name_of` (a player's name at the table)."""
 
+import math
+
 from games.core.words import card_name, title_name
 from games.engine.cards import title
 
@@ -44,22 +46,27 @@ def _places(g: dict, player: int) -> list[int | None]:
 
 
 def scoreboard(g: dict, name_of, my_player) -> dict:
-    """Each player's points round by round: those at the table, then whoever left it
-    (their points stand, as in the standings)."""
+    """Each player's points round by round, in the standings' order: those at the table,
+    most points first, a tie broken by the better place in the last round they played
+    (RULES.md §7); then whoever left it (their points stand, as in the standings)."""
     rounds = [r["round"] for r in g["results"]]
     players = list(g["lineup"])
     for result in g["results"]:
         players += [p["player"] for p in result["players"] if p["player"] not in players]
-    rows = []
+    ranked_rows = []
     for player in players:
-        points = []
+        points, last_place = [], math.inf
         for result in g["results"]:
             entry = next((p for p in result["players"] if p["player"] == player), None)
             points.append(entry["points"] if entry else None)
-        rows.append({"name": name_of(player), "points": points, "total": g["scores"][player],
-                     "is_me": player == my_player, "left": player not in g["lineup"]})
-    rows.sort(key=lambda r: -r["total"])
-    return {"rounds": rounds, "rows": rows}
+            if entry:
+                last_place = entry["place"]
+        left = player not in g["lineup"]
+        ranked_rows.append(((left, -g["scores"][player], last_place), {
+            "name": name_of(player), "points": points, "total": g["scores"][player],
+            "is_me": player == my_player, "left": left}))
+    ranked_rows.sort(key=lambda ranked_row: ranked_row[0])
+    return {"rounds": rounds, "rows": [row for _rank, row in ranked_rows]}
 
 
 def result_rows(result: dict, name_of) -> dict:
