@@ -215,3 +215,21 @@ def test_the_replays_last_step_says_the_last_play_not_one_to_beat(client, alice,
     page = client.get(replay_url(game, game.actions.count())).content.decode()
     assert "The last play, by" in page
     assert "played, to beat:" not in page and "the others must beat this" not in page
+
+
+def test_a_round_is_reached_at_the_step_size_chosen_and_the_round_shown_is_marked(
+        client, alice, game):
+    """Going to a round keeps the player's step size (a player stepping move by move who
+    jumps to round 2 goes on move by move from its start), and the round's link is
+    answered with the steps too, so it follows each step."""
+    game = finish(game)
+    client.force_login(alice)
+    second = game.actions.get(kind="next_round").seq
+    page = client.get(replay_url(game, 3) + "&by=trick").content.decode()
+    assert f'href="?step={second}&amp;by=trick"' in page
+    assert f'hx-get="?step={second}&amp;by=trick"' in page
+    assert "by=round" not in page.split('class="replay-rounds"')[1].split("</nav>")[0]
+    step = client.get(replay_url(game, second + 1), headers={"HX-Request": "true"})
+    rounds = step.content.decode().split('class="replay-rounds"')[1].split("</nav>")[0]
+    assert '<strong aria-current="true">Round 2</strong>' in " ".join(rounds.split())
+    assert 'href="?step=1&amp;by=action"' in rounds
