@@ -27,7 +27,8 @@ register = template.Library()
 # (`waited`): one table for the filters and for the page's script, which writes them on
 # while the page stays open.
 TIME_WORDS = {
-    "under": gettext_noop("under a minute"),
+    # As short as the others: a narrow seat on a phone writes it under its "to play".
+    "under": gettext_noop("<1 min"),
     "days": gettext_noop("%(days)d d %(hours)d h"),
     "hours": gettext_noop("%(hours)d h %(minutes)d min"),
     "minutes": gettext_noop("%(minutes)d min"),
@@ -79,7 +80,7 @@ def _time_words(language: str) -> str:
 @register.filter
 def time_left(moment) -> str:
     """What is left until `moment`, short enough for a seat on a phone: "2 d 4 h",
-    "3 h 20 min", "5 min", "under a minute"."""
+    "3 h 20 min", "5 min", "<1 min"."""
     if not moment:
         return ""
     if isinstance(moment, str):
@@ -106,7 +107,7 @@ def span(length: timedelta | None) -> str:
         return ""
     seconds = int(length.total_seconds())
     if seconds < 60:
-        return _(TIME_WORDS["under"])
+        return _bound(_(TIME_WORDS["under"]))
     minutes = seconds // 60
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)

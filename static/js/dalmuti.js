@@ -863,7 +863,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
         .replace(/(\d) /g, "$1\u00a0");
     const span = (ms) => {
       const seconds = Math.trunc(ms / 1000);
-      if (seconds < 60) return words.under;
+      if (seconds < 60) return fill(words.under, {});
       let minutes = Math.floor(seconds / 60);
       const days = Math.floor(minutes / 1440);
       minutes -= days * 1440;

@@ -128,8 +128,8 @@ def test_what_is_left_is_said_shortly_in_the_readers_language():
             "3\u00a0h 20\u00a0min")
         assert time_left(now + timedelta(days=2, hours=4)) == "2\u00a0d 4\u00a0h"
         assert time_left(now + timedelta(minutes=5)) == "5\u00a0min"
-        assert time_left(now + timedelta(seconds=20)) == "under a minute"
-        assert time_left(now - timedelta(hours=1)) == "under a minute"
+        assert time_left(now + timedelta(seconds=20)) == "<1\u00a0min"
+        assert time_left(now - timedelta(hours=1)) == "<1\u00a0min"
         with translation.override("de"):
             assert time_left(now + timedelta(hours=3, minutes=20)) == "3\u00a0Std. 20\u00a0Min."
         with translation.override("nl"):
