@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.text import capfirst
-from django.utils.translation import get_language_info, ngettext
+from django.utils.translation import get_language_info, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from dalmuti_site.channels import ChannelURLField
@@ -23,6 +23,10 @@ from dalmuti_site.text import PlainLineField, one_line
 
 from . import outbox, throttle
 from .models import AWAY_DAYS, OutgoingEmail, User, time_zone_choices
+
+# Django's own words under the second password field (sign-up, reset, change), in our
+# catalogue, which is read before Django's: its German writes "das selbe" for "dasselbe".
+gettext_noop("Enter the same password as before, for verification.")
 
 
 def zoneinfo_for(name: str) -> zoneinfo.ZoneInfo:

@@ -103,3 +103,8 @@ def test_the_profile_shows_the_language_in_force_and_saving_it_keeps_it(client, 
         "notify_by": "email", "language": "fr"})
     assert saved.cookies[COOKIE].value == "fr"
     assert client.get("/").headers["Content-Language"] == "fr"
+
+
+def test_the_second_password_field_is_explained_in_good_german(client):
+    page = client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "noch einmal dasselbe Passwort" in page and "das selbe" not in page

@@ -311,3 +311,13 @@ def test_the_seat_list_marks_the_readers_own_seat(client, alice, bob):
     bob_line = next(line for line in seats.split("<li>") if "Bob" in line)
     alice_line = next(line for line in seats.split("<li>") if "Alice" in line)
     assert "(you)" in bob_line and "(you)" not in alice_line and "(host)" in alice_line
+
+
+def test_the_hosts_own_seat_is_marked_once_in_one_bracket(client, alice):
+    game = commands.create_table(alice, "Waiting", 5, {})
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    seats = page[page.index('<ul class="seat-list">'):]
+    alice_line = next(line for line in seats.split("<li>") if "Alice" in line)
+    assert '<span class="muted">(host, you)</span>' in alice_line
+    assert "(host)" not in alice_line and "(you)" not in alice_line
