@@ -844,6 +844,25 @@ document.addEventListener("htmx:afterRequest", (event) => {
   });
 }
 
+// A table drawn in another language than the page (its reader chose another on another
+// device): the page is read again whole, in that language, rather than the server's
+// words in one and the script's in the other. Once per change: a page that came back in
+// its old language is not read again and again.
+document.addEventListener("htmx:afterSettle", () => {
+  const poller = document.getElementById("poller");
+  const drawnIn = poller && poller.dataset.lang;
+  const shown = document.documentElement.lang;
+  if (!drawnIn || drawnIn === shown) return;
+  const change = `${shown}>${drawnIn}`;
+  try {
+    if (window.sessionStorage.getItem("dalmuti-language-change") === change) return;
+    window.sessionStorage.setItem("dalmuti-language-change", change);
+  } catch {
+    return; // no storage to remember it by: the page stays as it is
+  }
+  window.location.reload();
+});
+
 // A seat's clock and how long a table has waited run on while the page stays open: an
 // unchanged table sends the page nothing, so the times it was drawn with would stand
 // still. They are written again every REFRESH_MS (and when the tab comes back), in the
