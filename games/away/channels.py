@@ -17,6 +17,7 @@ from dalmuti_site import channels, outbound
 from games.commands import group_channel
 from games.core import channel_owners
 from games.models import ChannelNotice, Game, Notification, Round
+from games.read.results import ranked
 from push import sender as push_sender
 
 log = logging.getLogger(__name__)
@@ -48,14 +49,14 @@ def notice_message(notice: ChannelNotice) -> channels.Message:
                 "round": payload["round"], "order": order}
         elif notice.kind == Kind.OVER:
             state = game.engine_state()
-            if not state.results:
-                standings = ""
-            elif state.options.scoring:
-                standings = ", ".join(f"{s['rank']}. {names.get(s['player'], '?')} "
-                                      f"({s['score']})" for s in state.standings)
+            # As the table ranks them: whoever left shares the last place.
+            placed = ranked(state.view(None)["game"], {s.player: s for s in game.seats.all()})
+            if state.options.scoring:
+                standings = ", ".join(f"{rank}. {names.get(s['player'], '?')} ({s['score']})"
+                                      for rank, s, _left in placed)
             else:
-                standings = ", ".join(f"{s['rank']}. {names.get(s['player'], '?')}"
-                                      for s in state.standings)
+                standings = ", ".join(f"{rank}. {names.get(s['player'], '?')}"
+                                      for rank, s, _left in placed)
             text = _("The game is over. Final standings: %(standings)s.") % {
                 "standings": standings} if standings else \
                 _("The game is over. No round was finished.")

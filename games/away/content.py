@@ -17,6 +17,7 @@ from games.core.words import TITLE_NAMES, cards_phrase
 from games.models import CANCELLED_BEFORE_START, NOT_STARTED_IN_TIME, OPEN_TABLE_DAYS
 from games.read.access import replacement_context
 from games.read.narration import log_lines, names_phrase, since_you_looked
+from games.read.results import ranked
 from leagues.models import League, Replacement
 
 # How many lines of table talk an email quotes: the latest, the rest is on the site.
@@ -32,13 +33,14 @@ def game_context(game, user) -> dict:
     if game.state is not None:
         view = game.engine_state().view(seat.player)
         kinds = {a["type"] for a in view["legal_actions"]}
-        names = {s.player: s.name for s in game.seats_with_users()}
+        seats = {s.player: s for s in game.seats_with_users()}
+        names = {player: s.name for player, s in seats.items()}
         context.update({
             "round_number": view["game"]["round_number"],
             "my_title": TITLE_NAMES[view["titles"][view["seat"]]] if view["seat"] is not None
             else "",
             "decision": _decision(view["phase"], kinds),
-            "standings": _standings(view, names, seat.player),
+            "standings": _standings(view, seats, names, seat.player),
         })
         if game.is_over and game.seq:  # the number of its last action: 0, none
             # The whole game to read back, every hand shown, and replay.
@@ -190,12 +192,12 @@ def _decision(phase: str, kinds: set[str]) -> str:
     return "play"
 
 
-def _standings(view, names: dict[int, str], me: int | None) -> list[dict]:
-    if not view["game"]["results"]:
-        return []  # ended before a round was finished: nobody is placed
-    return [{"rank": s["rank"], "name": names.get(s["player"], "?"), "score": s["score"],
-             "me": s["player"] == me}
-            for s in view["game"]["standings"]]
+def _standings(view, seats: dict, names: dict[int, str], me: int | None) -> list[dict]:
+    """The final standings as the table ranks them (`ranked`: whoever left shares the
+    last place); none for a game ended before a round was finished."""
+    return [{"rank": rank, "name": names.get(s["player"], "?"), "score": s["score"],
+             "me": s["player"] == me, "left": left}
+            for rank, s, left in ranked(view["game"], seats)]
 
 
 def end_proposal_context(notification) -> dict:

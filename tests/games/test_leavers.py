@@ -5,6 +5,7 @@ and the ratings they share the last place with anyone else who left."""
 import re
 
 import pytest
+from django.core import mail
 
 from games.models import Game
 from players.models import RatingChange
@@ -85,3 +86,28 @@ def test_a_leaving_seat_says_leaving_alone(client):
     seat = page[page.index("<bdi>Sl3</bdi>"):]
     seat = seat[:seat.index("</li>")].replace("\u00ad", "")  # the tags' soft hyphens
     assert "leaving" in seat and "a bot stands in" not in seat
+
+
+def test_the_end_email_and_the_group_channel_rank_the_leaver_as_the_table_does(
+        finished_with_a_leaver):
+    """The email that tells the end, to those who played it out and to the one who left,
+    and the group channel's last word, list the leaver at the shared last place, as the
+    table's final standings do."""
+    from games.away import channels as channel_sender
+    from games.away import emails
+    from games.models import ChannelNotice, Notification
+
+    game, users, leaver, _dialog = finished_with_a_leaver
+    points = game.engine_state().scores[game.seats.get(user=leaver).player]
+    for reader in (users[0], leaver):
+        mail.outbox.clear()
+        over = Notification.objects.get(game=game, kind="over", user=reader)
+        assert emails.deliver(over.pk) == "sent"
+        body = mail.outbox[0].body
+        standings = [line for line in body.splitlines() if line[:1].isdigit()]
+        assert len(standings) == 5, body
+        mine = " (you, left)" if reader == leaver else " (left)"
+        assert standings[-1].startswith(f"5. {leaver.name}{mine} — {points} point")
+    notice = ChannelNotice(game=game, kind="over", payload={})
+    text = channel_sender.notice_message(notice).body
+    assert f"5. {leaver.name} ({points})" in text
