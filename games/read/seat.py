@@ -624,6 +624,7 @@ def seat_changes(sight: Sight) -> dict:
         "joining": joining, "next_round": view["game"]["round_number"] + 1,
         "me_joining": me is not None and me.joining,
         "me_leaving": me is not None and (me.leaving or me.left),
+        "me_left": me is not None and me.left,
         "can_leave": me is not None and game.is_playing and not me.leaving and not me.left,
     }
 

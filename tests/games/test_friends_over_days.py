@@ -503,6 +503,10 @@ def test_with_two_middle_places_the_great_dalmuti_chooses(client, friends):
     assert "you choose where Dana sits: place 3 or 4" in page
     assert "without a choice it is place 4" in page  # the default, shown with its deadline
     client.post(f"/t/{game.pk}/join-place/", {"seat": newcomer.pk, "place": "upper"})
+    # The choice made is said as made, not as the default.
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "you chose where Dana sits: place 3." in page
+    assert "without a choice" not in page
     game = _round_over_soon(game)
     newcomer.refresh_from_db()
     assert game.engine_state().seats.index(newcomer.player) == 2  # place 3 of 6: upper

@@ -111,3 +111,20 @@ def test_the_end_email_and_the_group_channel_rank_the_leaver_as_the_table_does(
     notice = ChannelNotice(game=game, kind="over", payload={})
     text = channel_sender.notice_message(notice).body
     assert f"5. {leaver.name} ({points})" in text
+
+
+def test_whoever_left_reads_that_they_left_not_an_empty_hand(client):
+    users = [make_user(n, display_name=n) for n in ("gus", "hal", "ivy", "jon", "kim")]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    leaver = users[4]
+    client.force_login(leaver)
+    assert client.post(f"/t/{game.pk}/leave-game/").status_code == 302
+    game = play_until(game, lambda g: g.round_number == 2)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    me = page.split('id="me"', 1)[1].split("</section>", 1)[0]
+    assert "You left this game" in me
+    assert "No cards left" not in me and "Your hand" not in me
+    assert "Standing orders and your clock" not in page
+    # The others' pages go on as before.
+    client.force_login(users[0])
+    assert "You left this game" not in client.get(f"/t/{game.pk}/").content.decode()
