@@ -125,6 +125,7 @@ def test_whoever_left_reads_that_they_left_not_an_empty_hand(client):
     assert "You left this game" in me
     assert "No cards left" not in me and "Your hand" not in me
     assert "Standing orders and your clock" not in page
+    assert "when the table needs you" not in page
     # The others' pages go on as before.
     client.force_login(users[0])
     assert "You left this game" not in client.get(f"/t/{game.pk}/").content.decode()
