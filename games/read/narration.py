@@ -375,10 +375,7 @@ def unseen_lines(game: Game, me: Seat | None, names: dict[int, str], log: list[d
         if seen_round == game.round_number:
             return log[seen_lines:], False
         first = max(seen_round, game.round_number - SUMMARY_ROUNDS)
-        earlier = list(Action.objects.filter(
-            game=game, round_number__gte=first, round_number__lt=game.round_number,
-        ).order_by("seq"))
-        lines = log_lines(earlier, me, names)
+        lines = _earlier_rounds_lines(game, me, names, first)
         if first == seen_round:
             # The lines of the round the page was in, less those it showed.
             already = [line for line in lines if line["round"] == seen_round][:seen_lines]
@@ -388,13 +385,25 @@ def unseen_lines(game: Game, me: Seat | None, names: dict[int, str], log: list[d
         # Away across the end of a round, as an update reaches back (`SUMMARY_ROUNDS`):
         # how the round the player left ended, and what was done in their name there,
         # are what they most need to read.
-        earlier = list(Action.objects.filter(
-            game=game, round_number__gte=game.round_number - SUMMARY_ROUNDS,
-            round_number__lt=game.round_number, created__gt=looked,
-        ).order_by("seq")) if game.round_number > 1 else []
-        lines = log_lines(earlier, me, names) if earlier else []
+        lines = _earlier_rounds_lines(game, me, names,
+                                      game.round_number - SUMMARY_ROUNDS, after=looked)
         return [line for line in lines + log if line["time"] > looked], True
     return [], False
+
+
+def _earlier_rounds_lines(game: Game, me: Seat | None, names: dict[int, str], first: int,
+                          after: datetime | None = None) -> list[dict]:
+    """The log lines of the rounds from `first` to the one in play (not included), as this
+    seat may read them; only those of actions after `after`, if given. None in round 1,
+    without asking the database."""
+    if game.round_number <= 1:
+        return []
+    actions = Action.objects.filter(game=game, round_number__gte=first,
+                                    round_number__lt=game.round_number)
+    if after is not None:
+        actions = actions.filter(created__gt=after)
+    earlier = list(actions.order_by("seq"))
+    return log_lines(earlier, me, names) if earlier else []
 
 
 def mark_arrivals(trick_plays: list[dict], new_lines: list[dict]) -> None:
