@@ -111,6 +111,28 @@ def hand_of(page: str) -> str:
     return re.search(r'<fieldset class="hand.*?</fieldset>', page, re.S)[0]
 
 
+def exchanges_told_with_the_hand(client, game: Game, part: str, opening: str,
+                                 absent: str) -> int:
+    """How many players read under their hand what they gave and received in the round's
+    `part` ("taxes" or "trade"), as "<opening> you gave … and received …."; each of the
+    others is checked to read nothing of it (no `absent`)."""
+    from games.core.words import cards_phrase
+
+    state = game.engine_state()
+    told = 0
+    for seat in game.seats.select_related("user"):
+        client.force_login(seat.user)
+        hand = hand_of(client.get(f"/t/{game.pk}/").content.decode())
+        exchange = state.view(seat.player)[part]
+        if exchange["gave"]:
+            told += 1
+            assert (f"{opening} you gave {cards_phrase(exchange['gave'])} and received "
+                    f"{cards_phrase(exchange['received'])}.") in hand
+        else:
+            assert absent not in hand
+    return told
+
+
 def sse_events(chunk: bytes | str) -> list[str]:
     """The server-sent events in one chunk a stream sent, each with its blank line (a
     change's event goes out with what follows it)."""

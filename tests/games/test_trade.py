@@ -5,8 +5,8 @@ import pytest
 from games.core.words import cards_phrase
 from tests.helpers import (
     act_as,
+    exchanges_told_with_the_hand,
     form_for,
-    hand_of,
     play_until,
     start_table,
     waiting_humans,
@@ -97,19 +97,9 @@ def test_each_trader_reads_with_their_hand_what_they_gave_and_received(client, t
     for seat in waiting_humans(table):
         act_as(table, seat, table.engine_state().view(seat.player)["legal_actions"][0])
         table.refresh_from_db()
-    state = table.engine_state()
-    assert state.round.phase == "play"
-    told = 0
-    for seat in table.seats.select_related("user"):
-        client.force_login(seat.user)
-        hand = hand_of(client.get(f"/t/{table.pk}/").content.decode())
-        trade = state.view(seat.player)["trade"]
-        if trade["gave"]:
-            told += 1
-            assert (f"In the merchants' trade you gave {cards_phrase(trade['gave'])} and "
-                    f"received {cards_phrase(trade['received'])}.") in hand
-        else:
-            assert "merchants' trade" not in hand
+    assert table.engine_state().round.phase == "play"
+    told = exchanges_told_with_the_hand(client, table, "trade", "In the merchants' trade",
+                                        absent="merchants' trade")
     assert told == 2
 
 
