@@ -265,3 +265,24 @@ def test_a_french_turn_email_writes_the_first_of_the_month_as_french_does(
     (message,) = [m for m in _received(mail_server, bob)
                   if m["Subject"].startswith("À vous de jouer")]
     assert "1er décembre 2026 15:00 EST" in _text(message)
+
+
+def test_the_end_is_told_to_whoever_left_in_their_language_at_the_shared_last_place(
+        alice, bob, carol, mail_server):
+    from tests.helpers import play_until
+
+    bob.language = "nl"
+    bob.save(update_fields=["language"])
+    game = start_table(alice, [bob, carol], bots=1, options={"rounds": 2}, name="Vrijdag")
+    commands.leave_game(game.pk, bob)
+    game = play_until(game, lambda g: g.is_over)
+    points = game.engine_state().scores[game.seats.get(user=bob).player]
+    mail_server.refusals = mail_server.refused + 1
+    later = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS + 1)
+    outcomes = _deliver_due(later) + _deliver_due(later)
+    assert outcomes.count("refused") == 1
+    (message,) = [m for m in _received(mail_server, bob) if "is voorbij" in m["Subject"]]
+    body = _text(message)
+    standings = [line for line in body.splitlines() if line[:1].isdigit()]
+    assert len(standings) == 4
+    assert standings[-1].startswith(f"4. Bob (jij, vertrokken) — {points} punt")
