@@ -106,6 +106,12 @@ def templates_drawn(monkeypatch, module) -> list[str]:
     return names
 
 
+def names(text: str, word: str) -> bool:
+    """Whether `text` has `word` standing alone: the page's random tokens (CSRF, the
+    talk's, the push key) are letters, digits, '-' and '_', and may hold any short word."""
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+
+
 def hand_of(page: str) -> str:
     """The reader's hand as a page draws it, with what is told beside it."""
     return re.search(r'<fieldset class="hand.*?</fieldset>', page, re.S)[0]
