@@ -211,7 +211,8 @@ class ProfileForm(forms.ModelForm):
             "When to tell you about your games. The daily summary comes at %(time)s "
             "(%(zone)s time), with a reminder when your time would run out before the next "
             "summary; what no summary tells comes as it happens: a game's start and end, a "
-            "friend's nudge, a table or an invitation about to lapse."
+            "friend's nudge, the last seat of a table you host taken, a table or an invitation "
+            "about to lapse."
         ) % {"time": date_format(summary, "TIME_FORMAT"),
              "zone": str(zone).replace("_", " ")}
         # Seeing the time it is there tells at once whether the zone is the right one.

@@ -742,6 +742,7 @@ class Notification(models.Model):
         REMOVED = "removed", _("The host took you off a table")
         HOSTING = "hosting", _("A table opened for you to host")
         CLOSED = "closed", _("A table closed before it started")
+        SEATED = "seated", _("Everyone is seated at a table you host")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

@@ -21,6 +21,7 @@ from games.away.content import (
     end_proposal_context,
     game_context,
     hosting_context,
+    last_seat_context,
     mention_context,
     removed_context,
     replaced_context,
@@ -87,6 +88,13 @@ def message(notification: Notification) -> dict:
         if kind == Kind.HOSTING:
             title = render_to_string("emails/hosting-subject.txt", hosting_context(notification))
             return {"title": one_line(title), "body": _("Start it once everyone is seated."),
+                    "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
+        if kind == Kind.SEATED:
+            context = last_seat_context(notification)
+            title = render_to_string("emails/seated-subject.txt", context)
+            body = _("%(name)s took the last seat. Start the game when you are ready.") % {
+                "name": context["newcomer"]}
+            return {"title": one_line(title), "body": one_line(body),
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
         if kind == Kind.EXPIRING:
             context = {"game": game, "closes": game.created + timedelta(days=OPEN_TABLE_DAYS)}

@@ -144,6 +144,18 @@ def hosting_context(notification) -> dict:
             "link": settings.SITE_URL + game.get_absolute_url()}
 
 
+def last_seat_context(notification) -> dict:
+    """What the host of a table that filled is told: who took the last seat, who sits at
+    it, and until when it waits for its start."""
+    game = notification.game
+    seats = game.seats_with_users()  # before the start: in the order they sat down
+    last = int(notification.key.split(":")[2])
+    return {"game": game, "newcomer": next((s.name for s in seats if s.pk == last), ""),
+            "seated": names_phrase([s.name for s in seats]), "count": len(seats),
+            "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),
+            "link": settings.SITE_URL + game.get_absolute_url()}
+
+
 def invitation_context(invitation) -> dict:
     """What an invitation to a table says: who invites, to which table, until when, and,
     where an organiser invites to a league's table they do not host, the league and its

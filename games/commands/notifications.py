@@ -259,6 +259,34 @@ def for_closed(game: Game) -> None:
             notify(seat.user, f"{Kind.CLOSED}:{game.pk}", Kind.CLOSED, now, game)
 
 
+def for_last_seat(game: Game, seat: Seat) -> list[Notification]:
+    """A friend took the last free seat of an open table: tell its host, who alone may
+    start it and otherwise hears nothing until it closes unstarted. It waits like a turn
+    email, and is dropped if the host saw it happen at the table, or if the table started,
+    closed or has a free seat again by then."""
+    host = game.host
+    if seat.user_id == host.pk or host.notify == host.Notify.NEVER:
+        return []
+    due = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
+    return notify(host, f"{Kind.SEATED}:{game.pk}:{seat.pk}", Kind.SEATED, due, game)
+
+
+def _last_seat_still_news(notification: Notification) -> tuple[str, datetime | None]:
+    game = notification.game
+    seats = list(game.seats.all())
+    if not game.is_open:
+        return "started or closed", None
+    # The one who took the last seat gave it back: a later newcomer's notice tells it.
+    last = int(notification.key.split(":")[2])
+    if len(seats) < game.seats_wanted or all(s.pk != last for s in seats):
+        return "a seat freed", None
+    host = next((s for s in seats if s.user_id == notification.user_id), None)
+    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
+    if host and host.last_seen and host.last_seen > notification.created - watching:
+        return "at the table", None
+    return "send", None
+
+
 def for_hosting(game: Game, host, organiser) -> list[Notification]:
     """`organiser` opened a league table for `host`: tell them it is theirs to start once
     their friends are seated (else it waits until it closes), whatever they chose for
@@ -290,7 +318,7 @@ def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime 
 # and what no summary tells, which tells only of games in play: a game's start and its
 # final standings, a table of theirs about to close, an invitation about to lapse.
 DAILY_TOO = (Kind.REMINDER, Kind.NUDGE, Kind.STARTED, Kind.OVER, Kind.EXPIRING,
-             Kind.LAPSING)
+             Kind.LAPSING, Kind.SEATED)
 
 
 def for_everyone(game: Game, kind: str, except_user=None) -> None:
@@ -392,6 +420,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         return ("send", None) if seated else ("no seat", None)
     if notification.kind == Kind.EXPIRING:
         return ("send", None) if game.is_open else ("started or closed", None)
+    if notification.kind == Kind.SEATED:
+        return _last_seat_still_news(notification)
     if notification.kind == Kind.LAPSING:
         answered = not Invitation.objects.filter(pk=notification.key.split(":")[1]).exists()
         if answered or game.is_over or game.seats.filter(user=user).exists():

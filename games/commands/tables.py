@@ -79,6 +79,8 @@ def join(game_id: int, user) -> Seat:
         answer_invitations(game, user)
         keep_names_apart(game)
         game.save(update_fields=["updated"])
+        if game.seats.count() == game.seats_wanted:
+            notifications.for_last_seat(game, seat)
     return seat
 
 
