@@ -47,8 +47,8 @@ def test_the_host_hears_that_the_last_seat_was_taken_in_their_language(
     commands.join(game.pk, dora)
     _deliver_later()
     (told,) = _mail_to(olga)
-    assert told.subject == "Iedereen zit aan “Friday”"
-    assert "Dora nam de laatste plaats aan “Friday”" in told.body
+    assert told.subject == "Bij “Friday” zijn alle plaatsen bezet"
+    assert "Dora nam bij “Friday” de laatste plaats." in told.body
     assert f"/t/{game.pk}/" in told.body and "/unsubscribe/" in told.body
     assert "Dora" in told.alternatives[0][0]
     assert [m for m in mail.outbox if m.to != [olga.email]] == []
