@@ -743,6 +743,7 @@ class Notification(models.Model):
         HOSTING = "hosting", _("A table opened for you to host")
         CLOSED = "closed", _("A table closed before it started")
         SEATED = "seated", _("Everyone is seated at a table you host")
+        JOIN_PLACE = "join_place", _("A newcomer waits for your choice of their place")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

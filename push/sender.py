@@ -21,6 +21,7 @@ from games.away.content import (
     end_proposal_context,
     game_context,
     hosting_context,
+    join_place_context,
     last_seat_context,
     mention_context,
     removed_context,
@@ -88,6 +89,14 @@ def message(notification: Notification) -> dict:
         if kind == Kind.HOSTING:
             title = render_to_string("emails/hosting-subject.txt", hosting_context(notification))
             return {"title": one_line(title), "body": _("Start it once everyone is seated."),
+                    "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
+        if kind == Kind.JOIN_PLACE:
+            context = join_place_context(notification)
+            title = render_to_string("emails/join_place-subject.txt", context)
+            body = " ".join((
+                _("%(name)s joins at round %(number)s.") % context,
+                _("As Great Dalmuti you choose their place: %(upper)s or %(lower)s.") % context))
+            return {"title": one_line(title), "body": one_line(body),
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
         if kind == Kind.SEATED:
             context = last_seat_context(notification)

@@ -156,6 +156,18 @@ def last_seat_context(notification) -> dict:
             "link": settings.SITE_URL + game.get_absolute_url()}
 
 
+def join_place_context(notification) -> dict:
+    """What the Great Dalmuti is told of a newcomer whose place they choose: the two
+    places and the one taken without a choice, as their page at the table says it."""
+    game = notification.game
+    newcomer = game.seats.filter(pk=notification.key.split(":")[2]).first()
+    state = game.engine_state()
+    upper, lower = state.join_places()
+    return {"game": game, "name": newcomer.name if newcomer else "",
+            "number": state.round_number + 1, "upper": upper, "lower": lower,
+            "link": settings.SITE_URL + game.get_absolute_url()}
+
+
 def invitation_context(invitation) -> dict:
     """What an invitation to a table says: who invites, to which table, until when, and,
     where an organiser invites to a league's table they do not host, the league and its

@@ -21,6 +21,7 @@ from games.away.content import (
     game_context,
     hosting_context,
     invitation_context,
+    join_place_context,
     last_seat_context,
     mention_context,
     removed_context,
@@ -192,6 +193,8 @@ def _email_for(notification: Notification) -> tuple[str, dict]:
         return "closed", closed_context(notification)
     if notification.kind == Notification.Kind.SEATED:
         return "seated", last_seat_context(notification)
+    if notification.kind == Notification.Kind.JOIN_PLACE:
+        return "join_place", join_place_context(notification)
     context = game_context(notification.game, user)
     context["timeouts_before_stand_in"] = TIMEOUTS_BEFORE_STAND_IN
     if notification.kind == Notification.Kind.END_PROPOSED:

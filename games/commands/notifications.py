@@ -287,6 +287,44 @@ def _last_seat_still_news(notification: Notification) -> tuple[str, datetime | N
     return "send", None
 
 
+def for_join_place(game: Game, state, newcomer: Seat) -> list[Notification]:
+    """A friend joins the game in progress where two middle places are free: tell the
+    Great Dalmuti, who chooses theirs until the round ends (RULES.md section 8) and,
+    often out of cards early, may have no turn left to bring them to the table. It waits
+    like a turn email, and is dropped if the choice is made, or no longer theirs to make,
+    by then."""
+    if len(state.join_places()) != 2:
+        return []
+    great = game.seats.select_related("user").filter(
+        player=state.seats[state.round.order[0]]).first()
+    if great is None or great.user is None or great.user.notify == great.user.Notify.NEVER:
+        return []
+    due = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
+    return notify(great.user, f"{Kind.JOIN_PLACE}:{game.pk}:{newcomer.pk}:{state.round_number}",
+                  Kind.JOIN_PLACE, due, game)
+
+
+def _join_place_still_news(notification: Notification) -> tuple[str, datetime | None]:
+    game = notification.game
+    _kind, _game, newcomer, number = notification.key.split(":")
+    newcomer = game.seats.filter(pk=newcomer, joining=True).first()
+    if not game.is_playing or newcomer is None:
+        return "no newcomer", None
+    if newcomer.join_choice:
+        return "chosen", None
+    state = game.engine_state()
+    if state.round_number != int(number) or len(state.join_places()) != 2:
+        return "round over", None
+    seat = game.seats.filter(player=state.seats[state.round.order[0]],
+                             user=notification.user_id).first()
+    if seat is None:
+        return "not theirs", None
+    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
+    if seat.last_seen and seat.last_seen > notification.created - watching:
+        return "at the table", None
+    return "send", None
+
+
 def for_hosting(game: Game, host, organiser) -> list[Notification]:
     """`organiser` opened a league table for `host`: tell them it is theirs to start once
     their friends are seated (else it waits until it closes), whatever they chose for
@@ -318,7 +356,7 @@ def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime 
 # and what no summary tells, which tells only of games in play: a game's start and its
 # final standings, a table of theirs about to close, an invitation about to lapse.
 DAILY_TOO = (Kind.REMINDER, Kind.NUDGE, Kind.STARTED, Kind.OVER, Kind.EXPIRING,
-             Kind.LAPSING, Kind.SEATED)
+             Kind.LAPSING, Kind.SEATED, Kind.JOIN_PLACE)
 
 
 def for_everyone(game: Game, kind: str, except_user=None) -> None:
@@ -422,6 +460,8 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         return ("send", None) if game.is_open else ("started or closed", None)
     if notification.kind == Kind.SEATED:
         return _last_seat_still_news(notification)
+    if notification.kind == Kind.JOIN_PLACE:
+        return _join_place_still_news(notification)
     if notification.kind == Kind.LAPSING:
         answered = not Invitation.objects.filter(pk=notification.key.split(":")[1]).exists()
         if answered or game.is_over or game.seats.filter(user=user).exists():

@@ -25,6 +25,7 @@ from players.reliability import why_not_admitted
 
 from .. import engine
 from ..models import Game, Invitation, Removal, Seat
+from . import notifications
 from .base import Rejected, save_state, table_touched
 from .moves import wake_bots
 
@@ -154,6 +155,7 @@ def join_in_progress(game_id: int, user) -> Seat:
         answer_invitations(game, user)
         keep_names_apart(game)
         table_touched(game)
+        notifications.for_join_place(game, state, seat)
     return seat
 
 
