@@ -427,8 +427,11 @@ def open_rematch(game_id: int, user) -> Game:
             order = sorted(seats)
         order = [p for p in order if p in seats]
         name = rematch_name(game.name)
-        # The same rules, clock included: a rematch of a timed table must not stall.
-        new = create_table(user, name, len(order), game.options, game.turn_limit,
+        # The same rules, clock included: a rematch of a timed table must not stall. At
+        # least four seats: a game that ended short of players (a friend left a table of
+        # four) would otherwise open a table that can never start.
+        size = max(len(order), engine.MIN_PLAYERS)
+        new = create_table(user, name, size, game.options, game.turn_limit,
                            game.leaver_bot, game.min_on_time, game.bank_reserve,
                            game.hints_allowed)
         keys, guests = [], []

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
 from games.models import Game, Invitation, Removal, Seat
-from leagues.models import League, Replacement
+from leagues.models import League, Rematch, Replacement
 
 # Every page and every action at a table asks one of these first (compiled once).
 _SEAT_WITH_TABLE = CompiledQuery(
@@ -167,3 +167,12 @@ def table_named_to(user, path: str) -> Game | None:
                 or Invitation.objects.for_user(user).filter(game_id=game_id).exists()):
             return Game.objects.filter(pk=game_id).first()
     return None
+
+
+def rematch_for(game: Game, user) -> dict:
+    """The one way a finished game's page and record offer to its rematch: to open one;
+    to join it while it fills up and the reader has no seat there; else to go to it."""
+    rematch = Rematch.objects.filter(previous=game).select_related("game").first()
+    return {"rematch": rematch,
+            "join_rematch": rematch is not None and rematch.game.is_open
+            and not rematch.game.seats.filter(user=user).exists()}

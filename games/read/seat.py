@@ -40,6 +40,7 @@ from games.core.turns import (
 )
 from games.core.words import cards_phrase, title_name
 from games.models import STAND_IN_LEVEL, BotLevel, Game, Notification, Seat, StandInVote
+from games.read.access import rematch_for
 from games.read.hand import hand_cards, my_actions
 from games.read.hints import hint_line
 from games.read.results import ranked, result_rows, scoreboard, seating_draw, standings
@@ -206,6 +207,8 @@ def _own(sight: Sight, bots_held: str | None) -> dict:
     }
     if sight.me is not None:
         context["orders"] = my_orders(sight)
+        if sight.view["game"]["is_over"]:
+            context.update(rematch_for(sight.game, sight.me.user))
     context["me_key"] = own_key(sight.view, context["turn_token"], context.get("orders"))
     return context
 

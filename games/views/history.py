@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from games import engine
 from games.core.words import title_name
 from games.read import reviews
-from games.read.access import finished_seat_for_user, record_reader
+from games.read.access import finished_seat_for_user, record_reader, rematch_for
 from games.read.replay import (
     ROUND_BEGINS,
     SeatNames,
@@ -34,7 +34,7 @@ from games.read.replay import (
     replay_neighbours,
     replay_script,
 )
-from leagues.models import League, Rematch, Replacement
+from leagues.models import League, Replacement
 from leagues.standings import finished_rounds
 
 from .. import commands
@@ -153,7 +153,6 @@ def game_record(request, game_id: int):
     # The log folded by round, one round open at a time: a long game has over a thousand
     # lines, far too many for one page.
     log = record_log(game, seat_names)
-    rematch = Rematch.objects.filter(previous=game).select_related("game").first()
     try:
         open_round = int(request.GET.get("round", ""))
     except ValueError:
@@ -171,11 +170,7 @@ def game_record(request, game_id: int):
         "rounds": table,
         "log_rounds": log.rounds, "open_round": open_round,
         "league": League.objects.of_game(game),
-        "rematch": rematch,
-        # One way to the rematch: join it while it fills up and the reader has no seat
-        # there, else go to it.
-        "join_rematch": rematch is not None and rematch.game.is_open
-        and not rematch.game.seats.filter(user=request.user).exists(),
+        **rematch_for(game, request.user),
         "can_replay": log.can_replay,
         # A game its table agreed to end: after which round (the record of the agreement).
         "agreed_after": log.agreed_after,
@@ -271,5 +266,19 @@ def rematch(request, game_id: int):
     except commands.Rejected as rejected:
         messages.error(request, rejected.message)
         return redirect("game_record", game.pk)
-    messages.success(request, _("The rematch table is open; the other players are invited."))
+    if new.host_id != request.user.pk:
+        # Another player opened it: this one took a seat there (or found it full).
+        if new.seats.filter(user=request.user).exists():
+            messages.success(request, _("You took your seat at the rematch."))
+        return redirect(new)
+    # What is left to do there: wait for the friends invited, fill the seats left free
+    # (a friend who left, an account deleted), or both.
+    said = [_("The rematch table is open; the other players are invited.")
+            if new.invitations.exists() else _("The rematch table is open.")]
+    free = new.seats_wanted - new.seats.count()
+    if free:
+        said.append(ngettext("%(count)d seat is free: invite a friend or add a bot.",
+                             "%(count)d seats are free: invite friends or add bots.",
+                             free) % {"count": free})
+    messages.success(request, " ".join(said))
     return redirect(new)

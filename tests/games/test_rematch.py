@@ -8,6 +8,7 @@ from games import commands, engine
 from games.commands import rematch_lineup
 from games.models import Game, Invitation
 from leagues.models import LeagueGame, Rematch
+from tests.helpers import play_until
 from tests.leagues.helpers import (
     make_league,
     make_user,
@@ -168,18 +169,24 @@ def _rematch_controls(page: str) -> tuple[bool, bool, bool]:
             "Go to the rematch" in page)
 
 
-def test_the_record_offers_one_way_to_the_rematch(client, finished, alice, bob):
+@pytest.mark.parametrize("page", ["game_record", "game"])
+def test_the_record_and_the_table_offer_one_way_to_the_rematch(page, client, finished, alice,
+                                                               bob):
     """Before one is opened, to open it; then, to whoever has no seat there yet, to join it;
-    to whoever sits there, or once it has begun, to go to it: never two at once."""
-    record = reverse("game_record", args=[finished.pk])
+    to whoever sits there, or once it has begun, to go to it: never two at once. The
+    finished table's own page as its record."""
+    url = reverse(page, args=[finished.pk])
     client.force_login(bob)
-    assert _rematch_controls(client.get(record).content.decode()) == (True, False, False)
+    assert _rematch_controls(client.get(url).content.decode()) == (True, False, False)
     client.post(reverse("rematch", args=[finished.pk]))
-    assert _rematch_controls(client.get(record).content.decode()) == (False, False, True)
+    assert _rematch_controls(client.get(url).content.decode()) == (False, False, True)
     client.force_login(alice)
-    assert _rematch_controls(client.get(record).content.decode()) == (False, True, False)
-    client.post(reverse("rematch", args=[finished.pk]))
-    assert _rematch_controls(client.get(record).content.decode()) == (False, False, True)
+    assert _rematch_controls(client.get(url).content.decode()) == (False, True, False)
+    joined = client.post(reverse("rematch", args=[finished.pk]), follow=True)
+    # Whoever joins is told so, not that they opened a table and invited the others.
+    said = joined.content.decode()
+    assert "You took your seat at the rematch." in said and "are invited" not in said
+    assert _rematch_controls(client.get(url).content.decode()) == (False, False, True)
 
 
 def test_a_rematch_is_named_in_no_language_and_counts_on(client, finished, alice, bob):
@@ -192,3 +199,27 @@ def test_a_rematch_is_named_in_no_language_and_counts_on(client, finished, alice
     third = commands.open_rematch(
         play_game(alice, [bob], bots=2, options=OPTIONS, name=second.name).pk, alice)
     assert third.name == "Friday · 3"
+
+
+def test_a_game_that_ended_short_of_players_opens_a_rematch_that_can_start(
+        client, alice, bob):
+    """Ended early when a friend left a table of four: the rematch keeps the four seats
+    (three would never start), the free one for a bot or another friend, and says so
+    rather than that the others are invited."""
+    game = start_game(alice, [bob], bots=2, options={"rounds": 3}, name="Friday")
+    commands.leave_game(game.pk, bob)
+    game = play_until(game, lambda g: g.is_over)
+    assert game.is_over and game.round_number < 3
+    client.force_login(alice)
+    answer = client.post(reverse("rematch", args=[game.pk]), follow=True)
+    new = Game.objects.exclude(pk=game.pk).get()
+    assert new.seats_wanted == engine.MIN_PLAYERS and new.seats.count() == 3
+    assert not Invitation.objects.filter(game=new).exists()
+    page = answer.content.decode()
+    assert "the other players are invited" not in page
+    assert "The rematch table is open. 1 seat is free: invite a friend or add a bot." in page
+    client.post(reverse("add_bot", args=[new.pk]), {"level": "basic", "bots": 2})
+    assert new.seats.count() == 4
+    client.post(reverse("start", args=[new.pk]))
+    assert Game.objects.get(pk=new.pk).is_playing
+
