@@ -6,6 +6,8 @@ another open one is freed, and at a game in progress a bot plays their cards to 
 of the round and they are out from the next (or the bot plays on, at tables where it
 takes a leaver's seat)."""
 
+import re
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -30,6 +32,7 @@ def delete_account(user_id: int, erase_talk: bool = False) -> bool:
         user = get_user_model()._default_manager.select_for_update().get(pk=user_id)
         if user.deleted:
             return False
+        _unname(user)
         # Every message of theirs: one said in a lobby they left keeps the name it was
         # said under.
         said = Message.objects.filter(author=user)
@@ -74,6 +77,19 @@ def _leave(seat: Seat, user) -> None:
             remove_seat(game.pk, seat.pk, by_host=False)
         elif game.is_playing and not (seat.leaving or seat.left):
             leave_game(game.pk, user)
+
+
+def _unname(user) -> None:
+    """Their name goes from the talk too where it named them as the talk names a player
+    ("@Alice", read as chat.services.named_seats reads it): at each table they have a
+    seat at, under the name the table showed them by. Called before the seats go."""
+    for seat in Seat.objects.filter(user=user).select_related("user"):
+        named = re.compile(rf"(?<!\w)@{re.escape(seat.name)}(?!\w)", re.IGNORECASE)
+        for message in Message.objects.filter(game_id=seat.game_id,
+                                              text__icontains="@" + seat.name):
+            text = named.sub("@…", message.text)
+            if text != message.text:
+                Message.objects.filter(pk=message.pk).update(text=text)
 
 
 def _erase(user) -> None:

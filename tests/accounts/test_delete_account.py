@@ -9,13 +9,21 @@ from django.test import Client
 
 from accounts.models import User
 from chat import services as chat
+from chat.models import Message
 from games import commands
 from games.away.content import table_talk
 from games.models import Game, Seat
 from leagues.models import League, Membership
 from players.models import PlayerProfile, Rating
 from push.models import PushSubscription
-from tests.helpers import PASSWORD, bots_play_on, deliver_due, play_out, start_table
+from tests.helpers import (
+    PASSWORD,
+    bots_play_on,
+    deliver_due,
+    names,
+    play_out,
+    start_table,
+)
 
 URL = "/accounts/delete/"
 
@@ -229,6 +237,28 @@ def test_what_they_said_stays_said_by_a_former_player(client, alice, bob, carol,
     page = client.get(watched.get_absolute_url() + "?chat=open").content.decode()
     assert "Nice play, Carol" in page and "Alice" not in page
     assert "Former player (watching)" in page
+
+
+def test_the_others_naming_them_in_the_talk_no_longer_name_them(client, alice, bob, tables):
+    """"@Alice" in the others' messages (how the talk names a player to tell them) goes
+    with the name, in any case and wherever it stands; a word that only begins like it,
+    an address, the rest of the message, and the same name at a table Alice never sat
+    at stay as written."""
+    in_play, _hosted, seated = tables
+    other = start_table(bob, bots=3, name="Bob's evening")
+    bob_seat = Seat.objects.get(game=in_play, user=bob)
+    chat.post(in_play, bob_seat, "@Alice your turn, @alice! Ask @Alicey or alice@x.nl")
+    chat.post(seated, Seat.objects.get(game=seated, user=alice), "(@Alice) is me")
+    chat.post(other, Seat.objects.get(game=other, user=bob), "Where is @Alice tonight?")
+    commands.delete_account(alice.pk)
+
+    texts = dict(Message.objects.values_list("game_id", "text"))
+    assert texts[in_play.pk] == "@… your turn, @…! Ask @Alicey or alice@x.nl"
+    assert texts[seated.pk] == "(@…) is me"
+    assert texts[other.pk] == "Where is @Alice tonight?"
+    client.force_login(bob)
+    page = client.get(in_play.get_absolute_url() + "?chat=open").content.decode()
+    assert "@… your turn" in page and not names(page, "Alice")
 
 
 def test_the_player_may_erase_what_they_said_too(client, alice, bob, carol, tables):
