@@ -260,6 +260,14 @@ def move_sentence(event: dict, name_of, by: str = "", actor: int | None = None,
     kind = event["type"]
     if kind == "game_over" and reader is not None and event.get("winner") == reader:
         return _("The game is over: you win!")
+    if kind in ("tax_exchange", "trade_exchange") and reader in (event["from"], event["to"]):
+        # Private to the two: each reads their own part as "you", as their hand tells it.
+        cards = cards_phrase(event["cards"])
+        if reader == event["from"]:
+            return _("You gave %(cards)s to %(taker)s") % {
+                "cards": cards, "taker": name_of(event["to"])}
+        return _("%(giver)s gave %(cards)s to you") % {
+            "cards": cards, "giver": name_of(event["from"])}
     if actor is None or event.get("player") != actor:
         return event_sentence(event, name_of)
     who = name_of(actor)
