@@ -1,6 +1,8 @@
 """Watching a table by its link: the public view only, no seat, counted nowhere; and the
 host's switch that lets people watch (and talk)."""
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -13,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from chat import services as chat
 from chat.models import Message as ChatMessage
 from chat.panel import panel_context
+from games.models import Game
 from games.read.access import game_to_watch, seat_for_user
 from games.read.narration import lines_of_game
 
@@ -21,9 +24,26 @@ from .drawn import int_param, page_behind
 from .page import catch_up, refusals_answered, render_table
 
 
+def by_watch_link(view):
+    """The view of a table by its watch link, given the game; while the host does not
+    share it (any more), a page that says so (404), the same for a link never shared, so
+    that it tells nobody whether a table was there; an open page's request is answered by
+    reloading it to that page."""
+    @functools.wraps(view)
+    def wrapped(request, token: str):
+        try:
+            game = game_to_watch(token)
+        except Http404:
+            if request.htmx:
+                return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+            return render(request, "games/not_watchable.html", status=404)
+        return view(request, token, game)
+    return wrapped
+
+
 @never_cache
-def watch(request, token: str):
-    game = game_to_watch(token)
+@by_watch_link
+def watch(request, token: str, game: Game):
     if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
         return redirect(game)
     if game.ended_early:
@@ -33,8 +53,8 @@ def watch(request, token: str):
 
 @never_cache
 @require_GET
-def watch_poll(request, token: str):
-    game = game_to_watch(token)
+@by_watch_link
+def watch_poll(request, token: str, game: Game):
     # The newest message is read only for a page that shows the watchers' talk.
     newest = (ChatMessage.objects.filter(game=game).order_by("-pk")
               .values_list("pk", flat=True).first()
@@ -49,8 +69,8 @@ def watch_poll(request, token: str):
 
 
 @never_cache
-def watch_log(request, token: str):
-    game = game_to_watch(token)
+@by_watch_link
+def watch_log(request, token: str, game: Game):
     names = {s.player: s.name for s in game.seats_with_users()}
     return render(request, "games/log.html", {
         "game": game, "me": None, "log": lines_of_game(game, None, names),
@@ -60,10 +80,10 @@ def watch_log(request, token: str):
 
 @never_cache
 @require_GET
-def watch_talk(request, token: str):
+@by_watch_link
+def watch_talk(request, token: str, game: Game):
     """The whole table talk, for watchers where the host lets them talk (the panel on the
     watch page shows the newest messages)."""
-    game = game_to_watch(token)
     if not game.watchers_talk:
         raise Http404(_("Watchers do not take part in this table's talk."))
     return render(request, "chat/page.html", {
@@ -74,9 +94,9 @@ def watch_talk(request, token: str):
 
 @require_POST
 @login_required
-def watch_chat(request, token: str):
+@by_watch_link
+def watch_chat(request, token: str, game: Game):
     """A watcher says something, where the host lets watchers talk."""
-    game = game_to_watch(token)
     error, status = "", 200
     try:
         chat.post_as_watcher(game, request.user, request.POST.get("text", ""),

@@ -262,6 +262,26 @@ def test_a_watch_link_works_only_while_the_host_shares_it(client, make_user):
     assert client.get("/watch//").status_code == 404
 
 
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_watcher_reads_that_the_link_stopped_working(debug, client, make_user, settings):
+    """The host stops sharing while a watcher's page is open: its next poll reloads it,
+    and the page says why there is nothing to watch (as it does for a link never shared,
+    so it tells nobody whether a table was there), whatever the server's DEBUG."""
+    settings.DEBUG = debug
+    host = make_user("hosting")
+    game = start_table(host, bots=3)
+    commands.set_watchable(game.pk, host, True)
+    game.refresh_from_db()
+    token = game.watch_token
+    commands.set_watchable(game.pk, host, False)
+    poll = client.get(f"/watch/{token}/poll/?v=0", headers={"HX-Request": "true"})
+    assert poll.status_code == 204 and poll["HX-Refresh"] == "true"
+    for address in (f"/watch/{token}/", f"/watch/{token}/log/", "/watch/nothing-here/"):
+        page = client.get(address)
+        assert page.status_code == 404
+        assert "Nobody can watch this table with this link" in page.content.decode()
+
+
 def test_watchers_talk_only_where_the_host_lets_them(client, make_user):
     host, other, watcher = make_user("hostess"), make_user("player"), make_user("friend")
     game = start_table(host, [other], bots=2)
