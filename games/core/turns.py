@@ -91,6 +91,18 @@ def no_next_round(state: engine.Game) -> bool:
     return state.ending or (rounds is not None and state.round_number >= rounds)
 
 
+def leaving_ends_game(game: Game, seats: list[Seat], state: engine.Game) -> bool:
+    """Whether one more player leaving would end the game when this round does: no bot
+    takes a leaver's seat at this table, a next round was to come, and with the others
+    already leaving gone and the newcomers seated, fewer than four would be left to
+    play it (`apply_seat_changes`)."""
+    if game.leaver_bot or no_next_round(state):
+        return False
+    leaving = sum(1 for s in seats if s.leaving)
+    joining = sum(1 for s in seats if s.joining)
+    return len(state.lineup) - leaving - 1 + joining < engine.MIN_PLAYERS
+
+
 def room_for_newcomers(game: Game, seats: list[Seat] | None = None) -> bool:
     """Whether someone could still take a seat: a free seat at an open table, or, in a
     game in progress, a next round to join at and room at the table. `seats`: the

@@ -3,12 +3,14 @@ confirms it: by the player on their own page, by a superuser in the admin."""
 
 from dataclasses import dataclass, field
 
+from games.core.turns import leaving_ends_game
 from games.models import Game, Seat
 
 
 @dataclass
 class TablesLeft:
     in_play: list[Game] = field(default_factory=list)  # a bot plays their cards
+    ended: set[int] = field(default_factory=set)  # in play, and ended by their leaving
     hosted: list[Game] = field(default_factory=list)  # open, closed with them
     seated: list[Game] = field(default_factory=list)  # open, their seat freed
 
@@ -27,6 +29,8 @@ def tables_left(user_id: int) -> TablesLeft:
         game = seat.game
         if game.is_playing:
             left.in_play.append(game)
+            if leaving_ends_game(game, list(game.seats.all()), game.engine_state()):
+                left.ended.add(game.pk)
         elif game.host_id == user_id:
             left.hosted.append(game)
         else:

@@ -29,6 +29,7 @@ from games.core.turns import (
     TIMEOUTS_BEFORE_VOTE,
     at_the_table,
     end_tally,
+    leaving_ends_game,
     may_vote_on_ending,
     no_next_round,
     nudge_after,
@@ -629,6 +630,7 @@ def seat_changes(sight: Sight) -> dict:
         "me_leaving": me is not None and (me.leaving or me.left),
         "me_left": me is not None and me.left,
         "can_leave": me is not None and game.is_playing and not me.leaving and not me.left,
+        "leave_ends_game": game.is_playing and leaving_ends_game(game, sight.seats, state),
     }
 
 

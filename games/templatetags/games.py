@@ -525,6 +525,7 @@ def orders_panel(context) -> str:
         "error_in_form": error_in_form,
         "error": str(context.get("error", "")) if error_in_form == "vacation" else "",
         "can_leave": bool(context.get("can_leave")),
+        "leave_ends_game": bool(context.get("leave_ends_game")),
         "can_propose_end": bool(context.get("can_propose_end")),
         "is_host": is_host,
         "host_open": is_host and bool(context.get("host_open")),
