@@ -34,6 +34,7 @@ from .base import (
     player_events,
     record,
     save_state,
+    table_touched,
 )
 
 log = logging.getLogger("games.bots")
@@ -315,6 +316,12 @@ def deal_seen(game: Game, seat: Seat) -> None:
     until = dalmutis_hold_until(game, state, seats)
     if until is not None and until < began + window:
         background.after_commit_at(until, "end_of_hold", game.pk)
+        # The bots' seats count down to the new end on every page: the pages drawn
+        # before (the whole hold) are told, as of any change to what the table shows.
+        with transaction.atomic():
+            locked = Game.locked(game.pk)
+            table_touched(locked)
+            game.version = locked.version
 
 
 def end_of_hold(game_id: int) -> bool:

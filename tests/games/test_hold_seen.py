@@ -70,6 +70,35 @@ def test_the_hold_ends_soon_after_everybody_has_seen_the_deal(client, slow_table
 
 
 @pytest.mark.django_db
+def test_the_pages_open_before_the_last_look_are_told_the_new_end(client, slow_table):
+    """The first to look saw the bots' seats count down the whole hold; when the last
+    person looks and the hold shortens, the table has news: their open page's next poll
+    brings the new end (a page left saying "59 min" beside another's "<1 min" reads as a
+    bot stalling). Looking again later changes nothing more."""
+    with time_machine.travel(DEALT, tick=False) as clock:
+        game, people = slow_table(None)
+        _look(client, game, people[2])
+        game.refresh_from_db()
+        first_seen = game.version
+        clock.move_to(DEALT + timedelta(seconds=10))
+        _look(client, game, people[3])
+        game.refresh_from_db()
+        assert game.version == first_seen  # somebody has still not seen it
+        clock.move_to(DEALT + timedelta(seconds=30))
+        _look(client, game, people[4])
+        game.refresh_from_db()
+        assert game.version == first_seen + 1
+        client.force_login(people[2])
+        polled = client.get(f"/t/{game.pk}/poll/?v={first_seen}&me=x",
+                            headers={"HX-Request": "true"}).content.decode()
+        ends = (DEALT + timedelta(seconds=30 + WINDOW)).isoformat()
+        assert polled.count(f'datetime="{ends}"') == 2
+        _look(client, game, people[4])
+        game.refresh_from_db()
+        assert game.version == first_seen + 1
+
+
+@pytest.mark.django_db
 def test_while_somebody_has_not_seen_the_deal_the_hold_runs_its_length(client, slow_table):
     with time_machine.travel(DEALT, tick=False) as clock:
         game, people = slow_table(None)
