@@ -483,9 +483,11 @@ class Invitation(models.Model):
 
     class Meta:
         constraints = [
+            # One by the player's name and one by each address typed for them: a host
+            # who invites both ways is told nothing of whose the address is.
             models.UniqueConstraint(
-                fields=["game", "user"], condition=models.Q(user__isnull=False),
-                name="one_invitation_per_user",
+                Lower("email"), "game", "user", condition=models.Q(user__isnull=False),
+                name="one_invitation_per_user_and_way",
             ),
             models.UniqueConstraint(
                 Lower("email"), "game", condition=models.Q(user__isnull=True),

@@ -136,8 +136,10 @@ def hosting_context(notification) -> dict:
     it, for which league, whom it invites, and until when it waits for its start."""
     game = notification.game
     organiser = User.objects.get(pk=notification.key.split(":")[2])
-    invited = [invitation.user.name for invitation in
-               game.invitations.exclude(user=None).select_related("user").order_by("pk")]
+    # Each once, though invited both by name and by address.
+    invited = list(dict.fromkeys(
+        invitation.user.name for invitation in
+        game.invitations.exclude(user=None).select_related("user").order_by("pk")))
     return {"game": game, "organiser": organiser, "league": League.objects.of_game(game),
             "invited": names_phrase(invited) if invited else "",
             "closes": game.created + timedelta(days=OPEN_TABLE_DAYS),

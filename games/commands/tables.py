@@ -222,9 +222,14 @@ def expire_invitations(now=None) -> int:
     alive = (Game.Status.OPEN, Game.Status.PLAYING)
     within_a_day = Q(created__lte=lapsing + timedelta(days=1)) | Q(
         game__status=Game.Status.OPEN, game__created__lte=lapsing + timedelta(days=1))
+    warned = set()
     for invitation in Invitation.objects.filter(
         within_a_day, game__status__in=alive, created__gt=lapsing,
-    ).exclude(user=None).select_related("user", "game"):
+    ).exclude(user=None).select_related("user", "game").order_by("created", "pk"):
+        # Invited by name and by address: warned once, of the first to lapse.
+        if (invitation.user_id, invitation.game_id) in warned:
+            continue
+        warned.add((invitation.user_id, invitation.game_id))
         key = f"lapsing:{invitation.pk}"
         if _wants_notice(invitation.user) and not Notification.objects.filter(
                 user=invitation.user, key=key).exists():
@@ -317,10 +322,13 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
                 user is not None and not user.is_active):
             # All the inviter learns: no more than for a typing mistake.
             raise Rejected(could_not_invite(email or user.name), 403)
-        if user is not None:
-            found = game.invitations.filter(user=user).first()
+        # Already out as the host typed it: by this name, or by this address (whoever's
+        # it is). An address typed for a player invited by name is a new invitation:
+        # answering otherwise would tell the host whose address it is.
+        if email:
+            found = game.invitations.filter(email__iexact=email).first()
         else:
-            found = game.invitations.filter(user=None, email__iexact=email).first()
+            found = game.invitations.filter(user=user, email="").first()
         if found is not None:
             return found, False
         if limited:

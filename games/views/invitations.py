@@ -212,7 +212,8 @@ def join(request, token: str):
 @login_required
 def decline_invitation(request, invitation_id: int):
     invitation = get_object_or_404(Invitation.objects.for_user(request.user), pk=invitation_id)
-    invitation.delete()
+    # Invited by name and by address, the table is declined whole.
+    Invitation.objects.for_user(request.user).filter(game=invitation.game_id).delete()
     messages.info(request, _("Invitation declined."))
     return redirect("home")
 

@@ -102,12 +102,13 @@ def my_games(request):
     finished = [entry for entry in finished if entry["game"].started is not None]
     sweep_in_process()
     # Only where a seat can still be taken: not a full table, nor a game in its last round.
-    invitations = [
-        invitation for invitation in Invitation.objects.for_user(user)
+    # Each table once, though its host invited them both by name and by address.
+    invitations = list({
+        invitation.game_id: invitation for invitation in Invitation.objects.for_user(user)
         .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
-        .select_related("game", "invited_by")
+        .select_related("game", "invited_by").order_by("-created", "-pk")
         if room_for_newcomers(invitation.game)
-    ]
+    }.values())
     # The lists alone for the page that draws them again.
     lists = request.htmx.target == "my-games"
     return render(request, "games/my_games.html#lists" if lists else "games/my_games.html", {

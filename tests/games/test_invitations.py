@@ -348,6 +348,35 @@ def test_inviting_again_says_the_invitation_is_already_out(
     assert len(mail.outbox) == 2
 
 
+@pytest.mark.parametrize("order", ["name first", "address first"])
+def test_an_address_and_a_name_invited_tell_the_host_nothing_of_each_other(
+    order, client, table, alice, make_user, django_capture_on_commit_callbacks, eager_tasks
+):
+    """Carla invited by her name and by her confirmed address: the host is answered as for
+    any two invitations and sees both in the list as typed, never that they are one person
+    (the address is hers alone to give). Carla hears of each, finds the table once among
+    her invitations, and declining it declines it whole."""
+    carla = make_user("carla")
+    ways = ["carla", "carla@example.com"]
+    if order == "address first":
+        ways.reverse()
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [_invite(client, table, way).content.decode() for way in ways]
+    for answer in answers:
+        assert "Invitation sent." in answer and "already invited" not in answer
+    listed = client.get(f"/t/{table.pk}/").content.decode()
+    assert ">Carla<" in listed and "carla@example.com" in listed
+    assert [m.to for m in mail.outbox] == [["carla@example.com"]] * 2
+
+    client.force_login(carla)
+    home = client.get("/").content.decode()
+    assert home.count(f'action="/join/{table.invite_token}/"') == 1
+    first = Invitation.objects.filter(game=table).first()
+    client.post(f"/invitations/{first.pk}/decline/")
+    assert not Invitation.objects.filter(game=table).exists()
+
+
 def test_the_host_withdraws_an_invitation_nobody_answered(
     client, table, alice, bob, make_user, settings,
     django_capture_on_commit_callbacks, eager_tasks
