@@ -33,6 +33,10 @@ class Message(models.Model):
     by_watcher = models.BooleanField(default=False)
     text = models.CharField(_("text"), max_length=MAX_LENGTH, blank=True)
     flourish = models.CharField(_("flourish"), max_length=40, blank=True)
+    # The speaker's title when they spoke ("" without one: before the start, a watcher):
+    # a line said as Great Dalmuti reads so in the rounds after. None: said before titles
+    # were kept, shown with the present one (hence null, apart from "").
+    title = models.CharField(_("title"), max_length=20, null=True, blank=True)  # noqa: DJ001
     # Its words taken back by its speaker when they deleted their account: the line stays
     # (the others' answers follow it), saying nothing.
     erased = models.BooleanField(_("erased"), default=False)

@@ -41,10 +41,11 @@ def _int(value) -> int | None:
 
 def lines(messages: list[Message], me: Seat | None, titles: dict[int, str],
           seats: list[Seat] | None) -> list[dict]:
-    """The messages as the talk panel shows them to `me`: each speaker named and titled as
-    they are now, found among `seats` (the table's, with their users); a message whose
-    speaker has no seat at the table any more (who left it before it began, a watcher)
-    keeps the name it was said under (`Message.speaker`)."""
+    """The messages as the talk panel shows them to `me`: each speaker named as they are
+    now and titled as when they spoke (`Message.title`), found among `seats` (the
+    table's, with their users); a message whose speaker has no seat at the table any
+    more (who left it before it began, a watcher) keeps the name it was said under
+    (`Message.speaker`)."""
     by_pk = {seat.pk: seat for seat in seats or ()}
     missing = {m.seat_id for m in messages if m.seat_id is not None} - by_pk.keys()
     if missing:
@@ -54,7 +55,8 @@ def lines(messages: list[Message], me: Seat | None, titles: dict[int, str],
     out = []
     for m in messages:
         seat = by_pk.get(m.seat_id) if m.seat_id is not None else None
-        title = titles.get(seat.player) if seat is not None and seat.player is not None else None
+        title = m.title if m.title is not None else (
+            titles.get(seat.player) if seat is not None and seat.player is not None else None)
         flourish = flourishes.BY_KEY.get(m.flourish) if m.flourish else None
         out.append({
             "id": m.pk,

@@ -97,6 +97,7 @@ def post(game: Game, seat: Seat, text: str = "", flourish: str = "", token: str 
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
         message = Message.objects.create(
             game=game, seat=seat, name=seat.name, text=text, flourish=flourish,
+            title=titles(game, seat).get(seat.player, ""),
             author_id=seat.user_id, token=token,
         )
         tell_the_named(game, message, speaker=seat)
@@ -212,7 +213,7 @@ def post_as_watcher(game: Game, user, text: str, token: str = "") -> Message:
         if recent >= limit:
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
         message = Message.objects.create(game=game, seat=None, name=user.name, text=text,
-                                         author=user, by_watcher=True, token=token)
+                                         title="", author=user, by_watcher=True, token=token)
         tell_the_named(game, message)
         live.chat_posted(game.pk, message.pk)
         return message

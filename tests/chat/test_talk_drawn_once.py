@@ -1,8 +1,9 @@
 """The talk's messages on a page: each drawn once per process for what it shows and kept
 (as the round's log lines are), its speaker found among the table's seats the page has
 read rather than read again with every message. Kept, a message must still read as drawn
-afresh to each reader: their own marked, each speaker named and titled as they are now,
-in the reader's language, with its date from the next day on, escaped."""
+afresh to each reader: their own marked, each speaker named as they are now and titled
+as when they spoke, in the reader's language, with its date from the next day on,
+escaped."""
 
 from datetime import datetime, timedelta
 
@@ -18,8 +19,8 @@ from chat.models import Message
 from chat.templatetags import chat as chat_tags
 from dalmuti_site import drawings
 from games import commands
-from games.models import Game
-from tests.helpers import make_user, play_until, start_table, templates_drawn
+from games.models import Game, Seat
+from tests.helpers import make_user, play_until, shed_worst, start_table, templates_drawn
 
 pytestmark = pytest.mark.django_db
 
@@ -82,16 +83,23 @@ def test_each_message_is_drawn_once_and_marked_as_its_readers_own(table, drawn):
     assert "<bdi>Bob</bdi>" in _message(neither, "Thanks")
 
 
-def test_a_speaker_is_named_and_titled_as_they_are_now(table, drawn):
+def test_a_speaker_is_named_as_they_are_now_and_titled_as_when_they_spoke(table, drawn):
+    """A line said as Great Dalmuti (a flourish of that title, say) reads so in the
+    rounds after, on a page open since and on one loaded later alike."""
     game, people, seats = table
-    before = _message(_talk(_page(people[2], game)), "good luck")
-    game = play_until(game, lambda g: g.round_number == 2)
-    titles = talk.titles(game, seats["ada"])
-    title = titles[game.seats.get(pk=seats["ada"].pk).player]
-    after = _message(_talk(_page(people[2], game)), "good luck")
-    assert f"title-{title}" in after
-    if f"title-{title}" not in before:
-        assert after != before
+    said_as = talk.titles(game, None)
+    before = {name: _message(_talk(_page(people[2], game)), f"{name} in round 1")
+              for name in seats if talk.post(game, seats[name], f"{name} in round 1")}
+    # Shedding their worst cards first, somebody ends round 1 in a new place.
+    game = play_until(game, lambda g: g.round_number == 2, choose=shed_worst)
+    now = talk.titles(game, None)
+    moved = next(name for name, seat in seats.items()
+                 if now[seat.player] != said_as[seat.player])
+    talk.post(game, Seat.objects.get(pk=seats[moved].pk), "a new round")
+    page = _talk(_page(people[2], game))
+    assert _message(page, f"{moved} in round 1") == before[moved]
+    assert f"title-{said_as[seats[moved].player]}" in before[moved]
+    assert f"title-{now[seats[moved].player]}" in _message(page, "a new round")
     # A player who renames themself is named anew on every message they wrote.
     people[0].display_name = "Ada the Great"
     people[0].save()
