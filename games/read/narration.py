@@ -229,6 +229,18 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
     flush()
     if not parts:
         return ""
+    # The same thing again at once (Bram winning two tricks with 2 Peasants) is said once,
+    # with how often: repeated, it reads as a line printed twice by mistake.
+    repeated: list[tuple[str, bool, bool, int]] = []
+    for text, named, for_you in parts:
+        if repeated and repeated[-1][0] == text:
+            repeated[-1] = (text, named, for_you or repeated[-1][2], repeated[-1][3] + 1)
+        else:
+            repeated.append((text, named, for_you, 1))
+    parts = [(text if count == 1 else ngettext(
+        "%(part)s (%(count)d time)", "%(part)s (%(count)d times)", count) % {
+        "part": text, "count": count}, named, for_you)
+        for text, named, for_you, count in repeated]
     if len(parts) > SUMMARY_PARTS:
         # The latest parts, and before them every move made in the reader's name (the
         # latest so many of those), in the order they came; the rest is counted, unless

@@ -69,6 +69,21 @@ def test_the_summary_groups_passes_and_says_who_won_the_trick_with_what():
         "you, Ada and Bram passed; Cato won the trick")
 
 
+def test_the_summary_tells_the_same_thing_happening_again_once_with_how_often():
+    """Two tricks in a row won alike read as one part said twice over, not as a line
+    repeated by mistake."""
+    trick = [{"type": "play", "player": 1, "title": "merchant", "cards": [12, 12]},
+             {"type": "pass", "player": 2}, {"type": "pass", "player": 0},
+             {"type": "trick_won", "player": 1, "leader": 1}]
+    summary = since_you_looked([_line(e) for e in trick * 2], my_player=3, names=NAMES)
+    assert summary == "Bram won the trick with 2 Peasants (2 times)"
+    three = since_you_looked([_line(e) for e in trick * 3], my_player=3, names=NAMES)
+    assert three.endswith("Bram won the trick with 2 Peasants (3 times)")
+    with translation.override("de"):
+        german = since_you_looked([_line(e) for e in trick * 2], my_player=3, names=NAMES)
+    assert german.endswith("(2-mal)")
+
+
 def test_the_summary_says_you_for_my_own_moves_and_counts_what_it_leaves_out():
     events = [{"type": "play", "player": 3, "title": "merchant", "cards": [9]}]
     events += [{"type": "play", "player": p % 3, "title": "merchant", "cards": [8 - p]}
