@@ -71,6 +71,19 @@ def test_it_filters_by_status_league_result_and_name(client, alice, bob):
     assert len(names_listed(client.get(HISTORY, {"q": "Dirk"}))) == 3
 
 
+def test_an_empty_history_says_why_as_an_empty_filter_does(client, alice, bob):
+    """Somebody who has played nothing is not told that no game matches a filter they
+    never set; a filter that finds nothing says so. Nor does the ratings page say that
+    nobody is rated, when it lists only the reader and the people they played with."""
+    client.force_login(make_user("newcomer"))
+    page = client.get(HISTORY).content.decode()
+    assert "No games yet: every game you play in is listed here" in page
+    assert "No finished games match." not in page
+    assert "No finished games match." in client.get(HISTORY + "?q=nothing").content.decode()
+    ratings = client.get(reverse("ratings")).content.decode()
+    assert "Neither you nor anyone you have played with is rated yet" in ratings
+
+
 def test_visitors_must_log_in(client):
     response = client.get(HISTORY)
     assert response.status_code == 302
