@@ -40,12 +40,13 @@ def _int(value) -> int | None:
 
 
 def lines(messages: list[Message], me: Seat | None, titles: dict[int, str],
-          seats: list[Seat] | None) -> list[dict]:
+          seats: list[Seat] | None, watcher_id: int | None = None) -> list[dict]:
     """The messages as the talk panel shows them to `me`: each speaker named as they are
     now and titled as when they spoke (`Message.title`), found among `seats` (the
     table's, with their users); a message whose speaker has no seat at the table any
     more (who left it before it began, a watcher) keeps the name it was said under
-    (`Message.speaker`)."""
+    (`Message.speaker`). `watcher_id`: the signed-in watcher reading (no seat), whose
+    own lines are theirs as a player's are."""
     by_pk = {seat.pk: seat for seat in seats or ()}
     missing = {m.seat_id for m in messages if m.seat_id is not None} - by_pk.keys()
     if missing:
@@ -63,7 +64,8 @@ def lines(messages: list[Message], me: Seat | None, titles: dict[int, str],
             "name": seat.name if seat is not None else m.speaker,
             "title_key": title or "",
             "title": title_name(title) if title else "",
-            "mine": me is not None and m.seat_id == me.pk,
+            "mine": m.seat_id == me.pk if me is not None else (
+                watcher_id is not None and m.by_watcher and m.author_id == watcher_id),
             "text": str(flourish.text) if flourish else m.text or _("(deleted)"),
             "icon": flourish.icon if flourish else "",
             "flourish": bool(m.flourish),
@@ -118,7 +120,8 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
         last_id = newest_id if newest_id is not None else _newest_id(game)
     if seats is None and (messages and send_log or not oob or send_tools):
         seats = game.seats_with_users()
-    shown = lines(messages, me, titles, seats) if send_log else []
+    watcher_id = request.user.pk if me is None and request.user.is_authenticated else None
+    shown = lines(messages, me, titles, seats, watcher_id) if send_log else []
     # What the player had read before this page: the page counts what came since as
     # unread until they open the panel.
     if oob or me is None:

@@ -58,6 +58,20 @@ def test_a_watchers_words_are_marked_watching_in_each_readers_language(client):
     assert "Friend (watching)" in talk
 
 
+def test_a_watchers_own_words_are_marked_theirs_and_never_unread_to_them(client):
+    """Their page counts the messages not theirs it has not shown as unread: a watcher's
+    own line is theirs on their page (alone: to other watchers it is anyone's)."""
+    host, watcher, other = make_user("hosting"), make_user("friend"), make_user("other")
+    game = _watched(host, [make_user("player")])
+    chat.post_as_watcher(game, watcher, "Go Bram!")
+    page = client.get(f"/watch/{game.watch_token}/")  # signed out
+    assert 'class="chat-msg mine"' not in page.content.decode()
+    for reader, mine in ((watcher, True), (other, False)):
+        client.force_login(reader)
+        page = client.get(f"/watch/{game.watch_token}/").content.decode()
+        assert ('class="chat-msg mine"' in page) == mine
+
+
 def test_an_empty_talk_asks_watchers_for_no_rank(client):
     host, watcher = make_user("hosting"), make_user("watcher")
     game = _watched(host, [make_user("other")])
