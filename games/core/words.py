@@ -68,7 +68,7 @@ def card_set(rank: int, count: int) -> str:
 
 def cards_phrase(cards: list[int]) -> str:
     """A played set in words: "3 Knights (1 Jester)" for two Knights and a jester played as
-    three Knights; "2 Jesters" for jesters alone; "1 Cook, 1 Peasant" for loose cards."""
+    three Knights; "2 Jesters" for jesters alone; "1 Cook and 1 Peasant" for loose cards."""
     ranks = sorted({c for c in cards if c != JESTER})
     jesters = cards.count(JESTER)
     if not ranks:
@@ -83,7 +83,7 @@ def cards_phrase(cards: list[int]) -> str:
     parts = [card_set(r, cards.count(r)) for r in ranks]
     if jesters:
         parts.append(card_set(JESTER, jesters))
-    return ", ".join(parts)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(parts[:-1]), "last": parts[-1]}
 
 
 def illegal_move_message(exc) -> str:

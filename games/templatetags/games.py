@@ -46,6 +46,15 @@ def _bound(length_words: str) -> str:
 
 
 @register.filter
+def listed(names) -> str:
+    """Names as a list in the reader's language: "Ada, Bram and Cato"."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+@register.filter
 def title_name(key: str) -> str:
     """A title key ("great_dalmuti") in the reader's language."""
     return _title_name(key) if key else ""

@@ -11,6 +11,15 @@ def test_a_set_with_a_jester_reads_as_the_rulebook_says():
     assert cards_phrase([1]) == "1 Dalmuti"
 
 
+def test_loose_cards_read_as_a_list_in_the_readers_language():
+    """Cards given in the taxes are of different ranks: "1 Dalmuti and 1 Archbishop",
+    so that "you gave 1 Dalmuti, 1 Archbishop and received …" no longer runs on."""
+    assert cards_phrase([2, 1]) == "1 Dalmuti and 1 Archbishop"
+    assert cards_phrase([11, 12, 12, 10]) == "1 Shepherdess, 1 Stonecutter and 2 Peasants"
+    with translation.override("de"):
+        assert " und " in cards_phrase([2, 1])
+
+
 def test_the_log_names_the_player_and_their_title():
     event = {"type": "play", "player": 0, "title": "great_dalmuti", "cards": [6, 6, 13]}
     assert event_sentence(event, {0: "Ana"}.get) == (
@@ -53,3 +62,14 @@ def test_since_you_looked_decides_for_every_kind_of_event():
 
     assert TOLD_SINCE_YOU_LOOKED.isdisjoint(NOT_TOLD_SINCE_YOU_LOOKED)
     assert TOLD_SINCE_YOU_LOOKED | NOT_TOLD_SINCE_YOU_LOOKED == set(EVENT_KINDS)
+
+
+def test_the_players_waited_for_read_as_a_list_and_stay_escaped():
+    from django.template import Context, Template
+
+    turn = Template('{% load i18n games %}{% blocktranslate with names=waiting|listed %}'
+                    'Waiting for {{ names }}{% endblocktranslate %}')
+    assert turn.render(Context({"waiting": ["Ada", "Bram"]})) == "Waiting for Ada and Bram"
+    with translation.override("fr"):
+        assert turn.render(Context({"waiting": ["Ada", "<b>", "Cy"]})) == (
+            "On attend Ada, &lt;b&gt; et Cy")
