@@ -227,6 +227,8 @@ LANGUAGES = [
     ("fr", _("French")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# A moment in French, Dutch and German as a sentence writes it (dalmuti_site/formats).
+FORMAT_MODULE_PATH = "dalmuti_site.formats"
 USE_I18N = True
 TIME_ZONE = os.getenv("TIME_ZONE", "Europe/Amsterdam")
 USE_TZ = True

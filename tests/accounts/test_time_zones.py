@@ -64,14 +64,14 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time_on_the_page(
 
         client.force_login(new_york)
         page = client.get(f"/t/{game.pk}/").content.decode()
-        assert ("Votre temps de décision expire le 24 novembre 2026 15:30 EST "
+        assert ("Votre temps de décision expire le 24 novembre 2026 à 15:30 EST "
                 "(dans 20\u00a0h 20\u00a0min).") in re.sub(r"<[^>]+>", "", page)
         assert f'<time datetime="{STARTED.isoformat()}">15:30</time>' in page
         assert not names(page, "JST")
 
         # What a poll sends when the table changed is in the reader's zone as well.
         polled = client.get(f"/t/{game.pk}/poll/?v=0&me=x").content.decode()
-        assert "24 novembre 2026 15:30 EST" in polled
+        assert "24 novembre 2026 à 15:30 EST" in polled
 
 
 def test_two_players_read_the_same_deadline_each_in_their_own_time_in_emails(two_zones):
@@ -96,7 +96,7 @@ def test_two_players_read_the_same_deadline_each_in_their_own_time_in_emails(two
         assert "p.m.." not in message.body + html
 
     _started, turn, reminder = to[new_york.email]
-    french = "Votre temps expire le 24 novembre 2026 15:30 EST"
+    french = "Votre temps expire le 24 novembre 2026 à 15:30 EST"
     for message, left in ((turn, "23\u00a0h 55\u00a0min"), (reminder, "6\u00a0h 0\u00a0min")):
         html = message.alternatives[0][0]
         assert f"{french} (dans {left})" in message.body and french in html

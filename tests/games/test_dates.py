@@ -22,9 +22,9 @@ MOMENT = datetime(2026, 11, 24, 15, 38, tzinfo=UTC)
 FORMS = {
     # Amsterdam, the site's zone: 16:38 CET.
     "en": "Nov. 24, 2026, 4:38 p.m. CET",
-    "nl": "24 november 2026 16:38 CET",
-    "de": "24. November 2026 16:38 CET",
-    "fr": "24 novembre 2026 16:38 CET",
+    "nl": "24 november 2026 om 16:38 CET",
+    "de": "24. November 2026 um 16:38 CET",
+    "fr": "24 novembre 2026 à 16:38 CET",
 }
 
 
@@ -64,7 +64,7 @@ def test_emails_write_a_deadline_in_the_same_one_format(dealt, language):
     with time_machine.travel(MOMENT + timedelta(minutes=5), tick=False):
         for pk in notifications.due_ids():
             emails.deliver(pk)
-    deadline = {"en": "Nov. 25, 2026, 4:38 p.m. CET", "fr": "25 novembre 2026 16:38 CET"}
+    deadline = {"en": "Nov. 25, 2026, 4:38 p.m. CET", "fr": "25 novembre 2026 à 16:38 CET"}
     mine = [m for m in mail.outbox if m.to == [waiting.email]]
     assert any(deadline[language] in m.body for m in mine), [m.body for m in mine]
 

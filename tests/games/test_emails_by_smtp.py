@@ -239,7 +239,7 @@ def test_an_invitation_says_who_and_until_when_in_the_invitees_language_and_zone
     (german,) = _received(mail_server, dora)
     assert german["Subject"] == "„Alice“ lädt dich zu einer Partie „Der Große Dalmuti“ " \
                                 "am Tisch „Freitag“ ein"
-    assert "6. Dezember 2026 18:00 JST" in _text(german)
+    assert "6. Dezember 2026 um 18:00 JST" in _text(german)
     assert "kostenloses Konto" not in _text(german)
     (stranger,) = [message_from_bytes(text.encode("utf-8"), policy=email_policy)
                    for to, text in mail_server.received if to == ["eve@example.org"]]
@@ -264,7 +264,7 @@ def test_a_french_turn_email_writes_the_first_of_the_month_as_french_does(
     assert outcomes.count("refused") == 1 and "sent" in outcomes
     (message,) = [m for m in _received(mail_server, bob)
                   if m["Subject"].startswith("À vous de jouer")]
-    assert "1er décembre 2026 15:00 EST" in _text(message)
+    assert "1er décembre 2026 à 15:00 EST" in _text(message)
 
 
 def test_the_end_is_told_to_whoever_left_in_their_language_at_the_shared_last_place(

@@ -490,7 +490,7 @@ def test_an_invitation_into_a_game_short_of_its_merchant_trade_says_it_waits(
 
 @pytest.mark.parametrize(("language", "zone", "when"), [
     ("en", "Europe/Amsterdam", "Dec. 6, 2026, 10 a.m. CET"),
-    ("de", "Asia/Tokyo", "6. Dezember 2026 18:00 JST"),
+    ("de", "Asia/Tokyo", "6. Dezember 2026 um 18:00 JST"),
 ])
 def test_the_email_names_who_invites_to_which_table_and_when_it_lapses(
         client, alice, make_user, language, zone, when, django_capture_on_commit_callbacks,

@@ -1,0 +1,1 @@
+DATETIME_FORMAT = r"j. F Y \u\m H:i"

@@ -1,0 +1,1 @@
+DATETIME_FORMAT = r"j F Y \à H:i"

@@ -1,0 +1,1 @@
+DATETIME_FORMAT = r"j F Y \o\m H:i"
