@@ -184,6 +184,13 @@ class TableForm(forms.Form):
                     "Greater Peon's, the Lesser Dalmuti for the Lesser Peon's."),
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A box is ticked, not filled in: its words take no colon ("Jeu réduit :").
+        for field in self.fields.values():
+            if isinstance(field.widget, forms.CheckboxInput):
+                field.label_suffix = ""
+
     def clean(self):
         data = super().clean()
         check_rules(self, data)

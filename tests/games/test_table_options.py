@@ -302,3 +302,16 @@ def test_a_time_bank_is_chosen_beside_a_limit_per_turn_and_never_alone(client, a
     assert (game.turn_limit, game.bank_reserve) == (43200, 172800)
     lobby = client.get(game.get_absolute_url()).content.decode()
     assert "time bank: 2 days each" in lobby
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_box_to_tick_has_no_colon_after_its_words(client, make_user, language):
+    """"Reduced deck" is ticked, not filled in: no "Jeu réduit :" (Django puts its colon
+    after every label), while the fields to fill keep theirs."""
+    client.force_login(make_user("host", language=language))
+    page = client.get(reverse("new_table")).content.decode()
+    deck = {"fr": "Jeu réduit", "en": "Reduced deck"}[language]
+    assert f"{deck}</label>" in page and f"{deck}\u00a0:" not in page and f"{deck}:" not in page
+    name = {"fr": "Nom de la table", "en": "Table name"}[language]
+    assert f"{name}\u00a0:</label>" in page or f"{name}:</label>" in page
