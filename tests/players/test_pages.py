@@ -207,3 +207,14 @@ def test_the_menus_my_page_opens_a_page_titled_my_page_and_anothers_by_their_nam
     assert re.search(r'<a href="/players/alice/"[^>]*aria-current="page"[^>]*>My page</a>', own)
     theirs = page(client, bob).content.decode()
     assert re.search(rf"<title>\s*{bob.name} · Player page · ", theirs), theirs[:400]
+
+
+def test_the_rounds_say_they_count_the_games_that_are_over(client, alice, bob):
+    """A player whose first game is in its second round reads 0 rounds played, and why."""
+    game = start_table(alice, [bob], bots=2, options={"rounds": 3})
+    play_until(game, lambda g: g.round_number == 2)
+    note = "Counted from the games that are over: a game in play counts once it ends."
+    client.force_login(alice)
+    assert note in page(client, alice).content.decode()
+    play_until(game, lambda g: g.is_over)
+    assert note not in page(client, alice).content.decode()
