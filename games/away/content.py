@@ -18,7 +18,7 @@ from games.models import CANCELLED_BEFORE_START, NOT_STARTED_IN_TIME, OPEN_TABLE
 from games.read.access import replacement_context
 from games.read.narration import log_lines, names_phrase, since_you_looked
 from games.read.results import ranked
-from leagues.models import League, Replacement
+from leagues.models import League, Rematch, Replacement
 
 # How many lines of table talk an email quotes: the latest, the rest is on the site.
 TALK_LINES = 5
@@ -179,7 +179,10 @@ def invitation_context(invitation) -> dict:
                "link": settings.SITE_URL + reverse("join", args=[game.invite_token]),
                # Into a game in play: how many play at it, not how many it was opened for.
                "seated": game.seats.filter(left=False).count() if game.is_playing else None,
-               "lapses": invitation.lapses, "newcomer": invitation.user_id is None}
+               "lapses": invitation.lapses, "newcomer": invitation.user_id is None,
+               # A rematch says so: its seats follow the earlier game's final standings.
+               "rematch_of": Rematch.objects.filter(game=game).values_list(
+                   "previous__name", flat=True).first()}
     if invitation.invited_by_id != game.host_id:
         league = League.objects.of_game(game)
         if league is not None:

@@ -53,6 +53,10 @@ def test_one_click_opens_a_table_with_the_same_players_and_options(
     invited = set(Invitation.objects.filter(game=new).values_list("user__username", flat=True))
     assert invited == {"alice", "carol"}
     assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.com", "carol@example.com"]
+    # Each invitation says what it is: which game it follows, and how the seats go.
+    for message in mail.outbox:
+        said = "It is the rematch of “Friday”, with the same rules: everyone starts where"
+        assert said in message.body and said in message.alternatives[0][0]
 
 
 def test_the_rematch_remembers_the_final_standings_as_its_seating(client, finished, bob):
