@@ -87,13 +87,14 @@ def reading(user):
         yield
 
 
-def render(name: str, user, context: dict, language: str = "") -> tuple[str, str, str]:
+def render(name: str, user, context: dict, language: str = "",
+           zone=None) -> tuple[str, str, str]:
     """The subject, text body and HTML body of an email to `user` (None: someone without
-    an account, in `language`), in the reader's language and time zone."""
+    an account, in `language` and `zone`), in the reader's language and time zone."""
     unsubscribe = unsubscribe_url(user) if user is not None else ""
     language = (user.reading_language if user is not None else "") or language or \
         settings.LANGUAGE_CODE
-    zone = user.zone if user is not None else timezone.get_default_timezone()
+    zone = user.zone if user is not None else zone or timezone.get_default_timezone()
     context = {**context, "user": user, "site_url": settings.SITE_URL,
                "unsubscribe_url": unsubscribe}
     with translation.override(language), timezone.override(zone):
@@ -103,17 +104,19 @@ def render(name: str, user, context: dict, language: str = "") -> tuple[str, str
     return subject, text, html
 
 
-def send(name: str, user, context: dict, address: str = "", language: str = "") -> None:
+def send(name: str, user, context: dict, address: str = "", language: str = "",
+         zone=None) -> None:
     """Render and send one email to `user` (or, for someone without an account yet, to
-    `address` in `language`): in the reader's language and time zone, whoever's request
-    or task sends it, with the unsubscribe footer when there is an account to unsubscribe,
-    and without one the link that stops every invitation to the address."""
+    `address` in `language` and `zone`): in the reader's language and time zone,
+    whoever's request or task sends it, with the unsubscribe footer when there is an
+    account to unsubscribe, and without one the link that stops every invitation to the
+    address."""
     if user is not None:
         stop = unsubscribe_url(user)
     else:
         stop = refuse_invitations_url(address, language)
         context = {**context, "refuse_url": stop}
-    subject, text, html = render(name, user, context, language)
+    subject, text, html = render(name, user, context, language, zone)
     headers = {"List-Unsubscribe": f"<{stop}>",
                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
     message = Email(
@@ -219,6 +222,6 @@ def send_invitation(invitation_id: int) -> None:
     if not address or (user is not None and (
             user.notify == user.Notify.NEVER or user.notify_by == user.Channel.PUSH)):
         return
-    # The recipient's language when known, else the one the inviter wrote it in.
+    # The recipient's language and zone when known, else those the inviter wrote it in.
     send("invitation", user, invitation_context(invitation), address=address,
-         language=invitation.language)
+         language=invitation.language, zone=invitation.invited_by.zone)

@@ -103,6 +103,20 @@ def test_the_email_is_in_the_recipients_language(client, table, alice, make_user
     assert "vous" in mail.outbox[0].body
 
 
+def test_an_address_without_an_account_reads_its_dates_in_the_inviters_zone(
+    client, table, alice, django_capture_on_commit_callbacks, eager_tasks
+):
+    """Nothing says where a stranger to the site lives: their friend's zone is the better
+    guess (as the friend's language is), not the server's."""
+    alice.time_zone = "America/New_York"
+    alice.save()
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        _invite(client, table, "marie@example.com")
+    (message,) = mail.outbox
+    assert " EST" in message.body and " CET" not in message.body
+
+
 def test_an_address_is_invited_once_whatever_its_case(
     client, table, alice, django_capture_on_commit_callbacks, eager_tasks
 ):
