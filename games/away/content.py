@@ -13,10 +13,10 @@ from accounts.models import User
 from chat.flourishes import BY_KEY as FLOURISHES
 from chat.models import Message, ReadMarker
 from games.core.clock import current_deadline
-from games.core.words import TITLE_NAMES, cards_phrase
+from games.core.words import TITLE_NAMES, cards_phrase, names_phrase
 from games.models import CANCELLED_BEFORE_START, NOT_STARTED_IN_TIME, OPEN_TABLE_DAYS
 from games.read.access import replacement_context
-from games.read.narration import log_lines, names_phrase, since_you_looked
+from games.read.narration import log_lines, since_you_looked
 from games.read.results import ranked
 from leagues.models import League, Rematch, Replacement
 

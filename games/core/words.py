@@ -66,6 +66,14 @@ def card_set(rank: int, count: int) -> str:
     return _CARD_SETS[rank](count) % {"count": count}
 
 
+def names_phrase(names: list[str]) -> str:
+    """Names (or anything counted out) as a list in the reader's language: "Ada, Bram and
+    Cato"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
 def cards_phrase(cards: list[int]) -> str:
     """A played set in words: "3 Knights (1 Jester)" for two Knights and a jester played as
     three Knights; "2 Jesters" for jesters alone; "1 Cook and 1 Peasant" for loose cards."""
@@ -83,7 +91,7 @@ def cards_phrase(cards: list[int]) -> str:
     parts = [card_set(r, cards.count(r)) for r in ranks]
     if jesters:
         parts.append(card_set(JESTER, jesters))
-    return _("%(names)s and %(last)s") % {"names": ", ".join(parts[:-1]), "last": parts[-1]}
+    return names_phrase(parts)
 
 
 def illegal_move_message(exc) -> str:

@@ -13,7 +13,7 @@ from django.utils.translation import get_language, ngettext, npgettext, pgettext
 from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
-from games.core.words import cards_phrase, move_sentence
+from games.core.words import cards_phrase, move_sentence, names_phrase
 from games.models import Action, Game, Seat
 
 
@@ -74,12 +74,6 @@ def last_trick(lines: list[dict], names: dict[int, str]) -> dict | None:
             "plays": [{"name": names.get(play["player"], "?"), "cards": play["cards"],
                        "label": cards_phrase(play["cards"])} for play in played],
             "leader": names.get(won["leader"], "?")}
-
-
-def names_phrase(names: list[str]) -> str:
-    if len(names) == 1:
-        return names[0]
-    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 # How many moves the summary names before it says only how many came before them.

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from dalmuti_site.drawings import drawn_once
 from games.core.words import day as _day
 from games.core.words import moment as _moment
+from games.core.words import names_phrase as _names_phrase
 from games.core.words import title_name as _title_name
 
 register = template.Library()
@@ -48,10 +49,7 @@ def _bound(length_words: str) -> str:
 @register.filter
 def listed(names) -> str:
     """Names as a list in the reader's language: "Ada, Bram and Cato"."""
-    names = list(names)
-    if len(names) < 2:
-        return "".join(names)
-    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+    return _names_phrase(list(names))
 
 
 @register.filter
