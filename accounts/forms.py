@@ -214,7 +214,7 @@ class ProfileForm(forms.ModelForm):
             "friend's nudge, the last seat of a table you host taken, a table or an invitation "
             "about to lapse."
         ) % {"time": date_format(summary, "TIME_FORMAT"),
-             "zone": str(zone).replace("_", " ")}
+             "zone": str(zone).rsplit("/", 1)[-1].replace("_", " ")}
         # Seeing the time it is there tells at once whether the zone is the right one.
         self.fields["time_zone"].help_text = _(
             "Times on the pages and in emails are shown in this zone (there it is now "
