@@ -43,6 +43,11 @@ def test_a_finished_games_watcher_is_offered_no_rematch_or_record(client):
         # Each would answer them "Page not found": they are the players' alone.
         assert not any(link in page for link in _players_alone(game)), reader
         assert "Rematch" not in page
+        # Their way on: a game of their own (an account first, for a visitor).
+        final = page[page.index('id="final"'):]
+        way = '<a class="button secondary" href="/tables/new/">Open a new table</a>' \
+            if reader else '<a class="button secondary" href="/accounts/signup/">Sign up</a>'
+        assert way in final, reader
 
 
 def test_a_watchers_words_are_marked_watching_in_each_readers_language(client):
