@@ -68,8 +68,10 @@ def _said_already(game: Game, author_id: int | None, token: str) -> Message | No
 def post(game: Game, seat: Seat, text: str = "", flourish: str = "", token: str = "") -> Message:
     """Say `text` (or a flourish) at the table. A message sent again with the same
     `token` (its answer lost on the way) is not said twice: the first is returned."""
+    # The title the line is said under: kept with it, and the flourishes it offers.
+    title = titles(game, seat).get(seat.player, "")
     if flourish:
-        offered = flourishes.for_title(titles(game, seat).get(seat.player))
+        offered = flourishes.for_title(title)
         if flourish not in {f.key for f in offered}:
             raise Rejected(_("That flourish does not suit your present title."))
         text = ""
@@ -97,7 +99,7 @@ def post(game: Game, seat: Seat, text: str = "", flourish: str = "", token: str 
             raise Rejected(_("You are talking too fast. Take a breath and try again."), 429)
         message = Message.objects.create(
             game=game, seat=seat, name=seat.name, text=text, flourish=flourish,
-            title=titles(game, seat).get(seat.player, ""),
+            title=title,
             author_id=seat.user_id, token=token,
         )
         tell_the_named(game, message, speaker=seat)

@@ -92,20 +92,14 @@ def message(notification: Notification) -> dict:
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
         if kind == Kind.JOIN_PLACE:
             context = join_place_context(notification)
-            title = render_to_string("emails/join_place-subject.txt", context)
             body = " ".join((
                 _("%(name)s joins at round %(number)s.") % context,
                 _("As Great Dalmuti you choose their place: %(upper)s or %(lower)s.") % context))
-            return {"title": one_line(title), "body": one_line(body),
-                    "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
-        if kind == Kind.SEATED:
+        elif kind == Kind.SEATED:
             context = last_seat_context(notification)
-            title = render_to_string("emails/seated-subject.txt", context)
             body = _("%(name)s took the last seat. Start the game when you are ready.") % {
                 "name": context["newcomer"]}
-            return {"title": one_line(title), "body": one_line(body),
-                    "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
-        if kind == Kind.EXPIRING:
+        elif kind == Kind.EXPIRING:
             context = {"game": game, "closes": game.created + timedelta(days=OPEN_TABLE_DAYS)}
             body = _("Start it before then: bots can fill the empty seats.")
         else:

@@ -271,6 +271,14 @@ def for_last_seat(game: Game, seat: Seat) -> list[Notification]:
     return notify(host, f"{Kind.SEATED}:{game.pk}:{seat.pk}", Kind.SEATED, due, game)
 
 
+def _seen_since(notification: Notification, seat: Seat) -> bool:
+    """Whether the seat's player was at the table when the notice was made (their last
+    sighting within NOTIFY_WATCHING_SECONDS of it) or has been since: they read there what
+    it would tell."""
+    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
+    return bool(seat.last_seen and seat.last_seen > notification.created - watching)
+
+
 def _last_seat_still_news(notification: Notification) -> tuple[str, datetime | None]:
     game = notification.game
     seats = list(game.seats.all())
@@ -281,8 +289,7 @@ def _last_seat_still_news(notification: Notification) -> tuple[str, datetime | N
     if len(seats) < game.seats_wanted or all(s.pk != last for s in seats):
         return "a seat freed", None
     host = next((s for s in seats if s.user_id == notification.user_id), None)
-    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
-    if host and host.last_seen and host.last_seen > notification.created - watching:
+    if host and _seen_since(notification, host):
         return "at the table", None
     return "send", None
 
@@ -319,8 +326,7 @@ def _join_place_still_news(notification: Notification) -> tuple[str, datetime | 
                              user=notification.user_id).first()
     if seat is None:
         return "not theirs", None
-    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
-    if seat.last_seen and seat.last_seen > notification.created - watching:
+    if _seen_since(notification, seat):
         return "at the table", None
     return "send", None
 
@@ -345,8 +351,7 @@ def _end_proposal_still_news(notification: Notification) -> tuple[str, datetime 
         return "closed", None
     if proposal.votes.filter(seat=seat).exists():
         return "answered", None
-    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
-    if seat.last_seen and seat.last_seen > notification.created - watching:
+    if _seen_since(notification, seat):
         return "at the table", None
     return "send", None
 
@@ -510,8 +515,7 @@ def _absence_still_news(notification: Notification) -> tuple[str, datetime | Non
     seat = Seat.objects.filter(game=game, user=user).first()
     if not game.is_playing or seat is None or seat.leaving or seat.left:
         return "over", None
-    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
-    if seat.last_seen and seat.last_seen > notification.created - watching:
+    if _seen_since(notification, seat):
         return "at the table", None
     if seat.last_acted and seat.last_acted > notification.created:
         return "back", None
@@ -531,8 +535,7 @@ def _mention_still_news(notification: Notification) -> tuple[str, datetime | Non
         return "over", None
     if seat.talk_muted:
         return "muted", None
-    watching = timedelta(seconds=settings.NOTIFY_WATCHING_SECONDS)
-    if seat.last_seen and seat.last_seen > notification.created - watching:
+    if _seen_since(notification, seat):
         return "at the table", None
     return "send", None
 

@@ -73,13 +73,14 @@ def join(game_id: int, user) -> Seat:
         refusal = why_not_admitted(user, game.min_on_time)
         if refusal:
             raise Rejected(refusal, 403)
-        if game.seats.count() >= game.seats_wanted:
+        taken = game.seats.count()
+        if taken >= game.seats_wanted:
             raise Rejected(_("This table is full."), 409)
         seat = Seat.for_user(game, user)
         answer_invitations(game, user)
         keep_names_apart(game)
         game.save(update_fields=["updated"])
-        if game.seats.count() == game.seats_wanted:
+        if taken + 1 == game.seats_wanted:
             notifications.for_last_seat(game, seat)
     return seat
 
