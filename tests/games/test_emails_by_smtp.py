@@ -286,3 +286,38 @@ def test_the_end_is_told_to_whoever_left_in_their_language_at_the_shared_last_pl
     standings = [line for line in body.splitlines() if line[:1].isdigit()]
     assert len(standings) == 4
     assert standings[-1].startswith(f"4. Bob (jij, vertrokken) — {points} punt")
+
+
+def test_the_host_hears_of_the_last_seat_by_mail_in_their_language_and_zone(
+        alice, bob, carol, mail_server):
+    """A refused notice is sent again; the table's closing time in the host's own zone."""
+    alice.language, alice.time_zone = "fr", "America/New_York"
+    alice.save(update_fields=["language", "time_zone"])
+    game = commands.create_table(alice, "Vendredi", 4, {"rounds": 2})
+    commands.add_bot(game.pk, "basic")
+    commands.join(game.pk, bob)
+    commands.join(game.pk, carol)
+    mail_server.received.clear()
+    later = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS + 1)
+    message = _told_after_one_refusal(mail_server, alice, later)
+    assert message["Subject"] == "Tout le monde est assis à «\u00a0Vendredi\u00a0»"
+    body = _text(message)
+    assert "Carol a pris la dernière place" in body and " EST, la table ferme." in body
+
+
+def test_the_great_dalmuti_is_asked_to_place_a_newcomer_by_mail_in_their_language(
+        alice, bob, carol, make_user, mail_server):
+    """A refused notice is sent again, in the Great Dalmuti's own language."""
+    people = [alice, bob, carol, make_user("dora"), make_user("emil")]
+    game = start_table(people[0], people[1:], options={"rounds": 3})
+    state = game.engine_state()
+    great = game.seats.get(player=state.seats[state.round.order[0]]).user
+    great.language = "nl"
+    great.save(update_fields=["language"])
+    commands.join_in_progress(game.pk, make_user("fenna", display_name="Fenna"))
+    mail_server.received.clear()
+    Notification.objects.exclude(kind="join_place").delete()
+    later = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS + 1)
+    message = _told_after_one_refusal(mail_server, great, later)
+    assert message["Subject"] == "Kies waar Fenna gaat zitten bij “Test table”"
+    assert "kies jij de plaats: 3 of 4." in _text(message)
