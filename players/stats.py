@@ -9,6 +9,7 @@ A fixed number of queries per page whatever the number of games.
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from games import engine
 from games.models import Action, Game, Seat
@@ -76,6 +77,8 @@ class HeadToHead:
 class Stats:
     games_played: int = 0
     games_finished: int = 0
+    games_left: int = 0
+    games_ended_early: int = 0
     games_in_play: int = 0
     rounds: int = 0
     great_dalmuti: int = 0
@@ -107,18 +110,30 @@ class Stats:
                 for r in ranks]
 
 
-def games_held(user) -> dict[int, tuple[int, int | None]]:
-    """{game id: (player index, first round no longer theirs or None)} for every game the
-    user sat in: their seats, and seats a bot took over from them."""
+class Held(NamedTuple):
+    """A game the user sat in: their player index, the first round no longer theirs (a bot
+    took the seat over) or None, and whether they left it before its end."""
+
+    player: int
+    until: int | None
+    left: bool
+
+
+def games_held(user) -> dict[int, Held]:
+    """{game id: Held} for every game the user sat in: their seats, and seats a bot took
+    over from them. Whoever said they leave left, though a bot plays their cards to the
+    end of that round; so did whoever had their seat handed to a bot: none of them played
+    the game out (as the final standings and the ratings rank them)."""
     held = {
-        game_id: (player, None)
-        for game_id, player in Seat.objects.filter(user=user, player__isnull=False)
-        .values_list("game_id", "player")
+        game_id: Held(player, None, left or leaving)
+        for game_id, player, left, leaving in Seat.objects.filter(
+            user=user, player__isnull=False,
+        ).values_list("game_id", "player", "left", "leaving")
     }
     for game_id, player, number in Replacement.objects.filter(user=user).values_list(
         "game_id", "player", "round_number"
     ):
-        held.setdefault(game_id, (player, number))
+        held.setdefault(game_id, Held(player, number, True))
     return held
 
 
@@ -131,12 +146,23 @@ def player_stats(user) -> Stats:
     }
     held = {game_id: occ for game_id, occ in held.items() if game_id in games}
     stats.games_played = len(games)
-    stats.games_in_play = sum(1 for g in games.values() if g.status == Game.Status.PLAYING)
+    # Each game counts once: a game left counts as left, however it went on or ended.
+    finished = []
+    for game_id, game in games.items():
+        if held[game_id].left:
+            stats.games_left += 1
+        elif game.status == Game.Status.PLAYING:
+            stats.games_in_play += 1
+        elif game.status == Game.Status.FINISHED:
+            finished.append(game_id)
+        else:
+            stats.games_ended_early += 1
+    stats.games_finished = len(finished)
     over = [game_id for game_id, g in games.items() if g.status in OVER]
 
     def mine(game_id: int, number: int) -> int | None:
-        player, until = held[game_id]
-        return player if until is None or number < until else None
+        until = held[game_id].until
+        return held[game_id].player if until is None or number < until else None
 
     rounds = finished_rounds(game__in=over)
     by_game = defaultdict(list)
@@ -161,8 +187,6 @@ def player_stats(user) -> Stats:
                 previous = None
 
     results = game_results(rounds)
-    finished = [game_id for game_id in over if games[game_id].status == Game.Status.FINISHED
-                and held[game_id][1] is None]
     occupants = Occupants(game__in=finished)
     opponents: dict[int, HeadToHead] = {}
     for game_id in finished:
@@ -171,7 +195,6 @@ def player_stats(user) -> Stats:
         player = held[game_id][0]
         if player not in rank:
             continue
-        stats.games_finished += 1
         place = stats.places.setdefault(len(standing), Place(len(standing)))
         place.games += 1
         place.total += rank[player]
@@ -210,13 +233,15 @@ def player_stats(user) -> Stats:
                 elif event["to"] == player:
                     stats.taxes_received.update(event["cards"])
 
-    stats.favourite_options = favourite_options(games.values())
+    stats.favourite_options = favourite_options(games[game_id] for game_id in finished)
     stats.recent = recent_rounds(held, games, by_game)
     return stats
 
 
 def favourite_options(games) -> list[tuple[dict, int]]:
-    """The rules the player has played most, most played first (at most three)."""
+    """The rules the player has played most, most played first (at most three), counted
+    over the games they played to the end: a game in play may yet be left, and a game
+    left (or ended early) says more of the table than of the rules they enjoy."""
     counts: Counter = Counter()
     for game in games:
         try:

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import commands
-from games.models import Action
+from games.models import Action, Game
 from players.models import PlayerProfile, Rating
 from tests.helpers import play_out, play_until, start_table
 from tests.leagues.helpers import make_league, record_game, this_year_season
@@ -102,6 +102,25 @@ def test_a_page_never_shows_cards_of_a_game_in_play(client, alice, bob):
                  if e.get("type") == "tax_exchange"]
     assert tax_cards  # there were taxes to hide
     assert "Paid as a Peon" not in response.content.decode()
+    # Nor its rules among the favourite ones: it is not played to its end yet.
+    assert not stats.favourite_options
+    assert "No game finished yet." in response.content.decode()
+
+
+def test_the_games_figures_add_up_a_game_left_counting_as_left(client, alice, bob, carol,
+                                                               dave):
+    people = [alice, bob, carol, dave]
+    record_game(people, [([0, 1, 2, 3], [0, 1, 2, 3])], name="Played out")
+    left = record_game(people, [([0, 1, 2, 3], [1, 0, 2, 3])], name="Left")
+    left.seats.filter(user=alice).update(left=True)
+    record_game(people, [([0, 1, 2, 3], [0, 1, 2, 3])], status=Game.Status.ABANDONED,
+                name="Ended early")
+    record_game(people, [([0, 1, 2, 3], None)], status=Game.Status.PLAYING, name="In play")
+    client.force_login(alice)
+    games = page(client, alice).content.decode().split('id="games-heading"', 1)[1]
+    figures = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", games.split("</dl>")[0]))
+    assert figures == {"Games played": "4", "Games finished": "1", "Left before the end": "1",
+                       "Ended early": "1", "In play now": "1", "Average final place": "1.00"}
 
 
 def test_the_ratings_list_shows_people_played_with_and_the_bots(client, alice, bob, mallory):

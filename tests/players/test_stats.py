@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from games import engine
-from games.models import Action, Game
+from games.models import Action, Game, Seat
 from leagues.models import Replacement
 from players.stats import player_stats
 from tests.leagues.helpers import record_game
@@ -101,12 +101,30 @@ def test_head_to_head_counts_who_finished_above_whom(games, alice, bob, carol, d
 
 def test_favourite_rules_and_recent_rounds(games, alice):
     stats = player_stats(alice)
-    assert stats.favourite_options == [(engine.Options().to_json(), 5)]
+    # A, B and C: the games she played to the end.
+    assert stats.favourite_options == [(engine.Options().to_json(), 3)]
     recent = {entry["game"].name: entry["rounds"] for entry in stats.recent}
     assert set(recent) == {"A", "B", "C", "E"}
     assert recent["A"] == [{"round": 1, "place": 1, "players": 4},
                            {"round": 2, "place": 2, "players": 4}]
     assert recent["B"] == [{"round": 1, "place": 1, "players": 5}]
+
+
+def test_favourite_rules_are_those_of_the_games_played_to_the_end(alice, bob, carol, dave):
+    people = [alice, bob, carol, dave]
+    record_game(people, [([0, 1, 2, 3], [0, 1, 2, 3])], name="Played out")
+    seven = {"rounds": 7}
+    for name, status, left in (("In play", Game.Status.PLAYING, False),
+                               ("Left", Game.Status.FINISHED, True),
+                               ("Ended early", Game.Status.ABANDONED, False)):
+        game = record_game(people, [([0, 1, 2, 3], [0, 1, 2, 3])], status=status, name=name)
+        Game.objects.filter(pk=game.pk).update(options=seven)
+        Seat.objects.filter(game=game, user=alice).update(left=left)
+    assert player_stats(alice).favourite_options == [(engine.Options().to_json(), 1)]
+    # Once played to the end, a game's rules count.
+    Game.objects.filter(name="In play").update(status=Game.Status.FINISHED)
+    assert player_stats(alice).favourite_options == [
+        (engine.Options().to_json(), 1), (engine.Options.from_json(seven).to_json(), 1)]
 
 
 def test_a_player_replaced_by_a_bot_keeps_only_the_rounds_before(alice, bob, carol, dave):
@@ -119,8 +137,37 @@ def test_a_player_replaced_by_a_bot_keeps_only_the_rounds_before(alice, bob, car
     seat.save()
     stats = player_stats(alice)
     assert (stats.games_played, stats.rounds, stats.great_dalmuti) == (1, 1, 1)
-    assert stats.games_finished == 0  # the bot finished the game for her
+    # The bot finished the game for her: she did not play it out.
+    assert (stats.games_finished, stats.games_left) == (0, 1)
     assert [h.user.username for h in player_stats(bob).head_to_head] == ["carol", "dave"]
+
+
+def test_each_game_counts_once_and_a_game_left_counts_as_left(alice, bob, carol, dave):
+    people = [alice, bob, carol, dave]
+    one_round = [([0, 1, 2, 3], [0, 1, 2, 3])]
+    record_game(people, one_round, name="Played out")  # Alice 1st of 4
+    # Finished after she left (a bot played her seat on): she is not ranked among those
+    # who played it out, and it is no game she finished.
+    left = record_game(people, one_round, name="Left")
+    # She said she leaves in a game in play: a bot plays her cards to the round's end.
+    leaving = record_game(people, [([0, 1, 2, 3], None)], status=Game.Status.PLAYING,
+                          name="Leaving")
+    # Left, then an organiser ended the game early.
+    left_early = record_game(people, one_round, status=Game.Status.ABANDONED,
+                             name="Left, then ended early")
+    Seat.objects.filter(game__in=[left, left_early], user=alice).update(left=True)
+    Seat.objects.filter(game=leaving, user=alice).update(leaving=True)
+    record_game(people, one_round, status=Game.Status.ABANDONED, name="Ended early")
+    record_game(people, [([0, 1, 2, 3], None)], status=Game.Status.PLAYING, name="In play")
+
+    stats = player_stats(alice)
+    assert stats.games_played == 6
+    assert (stats.games_finished, stats.games_left, stats.games_ended_early,
+            stats.games_in_play) == (1, 3, 1, 1)
+    # The final places and the head to head are those of the game she played out.
+    assert [(p.players, p.games, p.average) for p in stats.places_by_size] == [(4, 1, 1.0)]
+    assert {h.user.username: (h.above, h.below) for h in stats.head_to_head} == {
+        "bob": (1, 0), "carol": (1, 0), "dave": (1, 0)}
 
 
 def test_taxes_of_a_real_game_match_what_the_engine_exchanged(alice):
