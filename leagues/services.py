@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from games import commands
 from games.commands import Rejected, group_channel, notifications
-from games.commands.base import table_touched
+from games.commands.base import out_with_the_game, table_touched
 from games.core import live
 from games.core.usual_group import refuses
 from games.models import BotLevel, Game, Invitation, Notification
@@ -110,6 +110,7 @@ def end_game(game_id: int, reason: str) -> Game:
             raise Rejected(_("This table has not started: only a game in play can be "
                              "ended."), 409)
         game.status = Game.Status.ABANDONED
+        out_with_the_game(game)
         game.end_reason = reason[:200]
         game.finished = timezone.now()
         game.awaiting = {}

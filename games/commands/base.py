@@ -93,6 +93,8 @@ def finish_round(game: Game, state: engine.Game) -> None:
 
 def finish_game(game: Game, state: engine.Game) -> None:
     game.status = Game.Status.FINISHED
+    # Before the ratings, which rank whoever left at the shared last place.
+    out_with_the_game(game)
     # The ratings wait for any other game ending with the same players; the end is
     # stamped after that wait, so the order of the end times is the order of the ratings.
     players.rate_game(game, state)
@@ -213,6 +215,14 @@ def give_turn_to_bot(game: Game, seat: Seat) -> None:
     game.set_waits(waits)
     game.save(update_fields=["banks", "awaiting"])
     live.table_forgotten(game.pk)
+
+
+def out_with_the_game(game: Game) -> None:
+    """Whoever is still leaving as the game ends (they said so in the round that ended
+    it, or before an organiser ended it) left it, as whoever leaves in any other round:
+    the bot played their cards out, and they share the last place with anyone else who
+    left, as the leave dialog told them."""
+    game.seats.filter(leaving=True).update(leaving=False, left=True)
 
 
 def table_touched(game: Game) -> None:

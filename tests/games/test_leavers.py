@@ -129,3 +129,40 @@ def test_whoever_left_reads_that_they_left_not_an_empty_hand(client):
     # The others' pages go on as before.
     client.force_login(users[0])
     assert "You left this game" not in client.get(f"/t/{game.pk}/").content.decode()
+
+
+def test_whoever_leaves_in_the_last_round_shares_the_last_place_too(client):
+    """The leave dialog's word holds in the game's last round as in any other: the round
+    that ends the game ends the leave with it."""
+    from games import commands
+    from players.reliability import reliability
+    from players.stats import player_stats
+
+    users = [make_user(n, display_name=n) for n in ("lia", "max", "noa", "oto", "pia")]
+    game = start_table(users[0], users[1:], options={"rounds": 2})
+    game = play_until(game, lambda g: g.round_number == 2)
+    leaver = users[4]
+    commands.leave_game(game.pk, leaver)
+    game = play_until(game, lambda g: g.is_over)
+    assert game.status == Game.Status.FINISHED
+    seat = game.seats.get(user=leaver)
+    assert seat.left and not seat.leaving
+    assert RatingChange.objects.get(game=game, rating__user=leaver).place == 5
+    client.force_login(users[0])
+    assert _rank_of(client.get(f"/history/{game.pk}/").content.decode(), leaver.name) == 5
+    # Their page counts the game once, as left, as their record of keeping turns does.
+    stats = player_stats(leaver)
+    assert (stats.games_played, stats.games_finished, stats.games_left) == (1, 0, 1)
+    assert reliability(leaver).left == 1
+
+
+def test_whoever_is_leaving_when_an_organiser_ends_the_game_left_it():
+    from games import commands
+    from leagues.services import end_game
+
+    users = [make_user(n) for n in ("qin", "ria", "sol", "tom", "uma")]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    commands.leave_game(game.pk, users[4])
+    end_game(game.pk, "Stalled for a week.")
+    seat = game.seats.get(user=users[4])
+    assert seat.left and not seat.leaving
