@@ -182,15 +182,16 @@ def set_away(user, until) -> None:
     sits at gets its deadlines moved. The absence is one pause, from when it was set
     until it ends: moving its end moves the deadlines with it, and coming back early
     cuts it to the time it lasted (a turn that began while they were away gets its whole
-    time from their return; one that began before keeps what was left of it)."""
+    time from their return; one that began before keeps what was left of it). Back,
+    the account keeps no date of the absence: its pause says how long it lasted."""
     now = timezone.now()
-    if (until is None or until < now) and user.is_away(now):
-        until = now
+    if until is not None and until <= now:
+        until = None
     with transaction.atomic():
         type(user).objects.filter(pk=user.pk).update(away_until=until)
         user.away_until = until
         running = Pause.objects.filter(user=user, game=None, end__gt=now)
-        if until is not None and until > now:
+        if until is not None:
             if not running.update(end=until):
                 Pause.objects.create(user=user, start=now, end=until)
         else:

@@ -105,6 +105,8 @@ def test_coming_back_early_restarts_the_clocks_now_not_in_the_past(client, timed
         assert away in {s.user for s in waiting_humans(timed)}
         away.refresh_from_db()
         assert not away.is_away()
+        # Nothing of the absence stays on the account: it was cut short.
+        assert away.away_until is None
         page = client.get("/accounts/profile/").content.decode()
         assert "You are away until" not in page
 
@@ -118,6 +120,8 @@ def test_emptying_the_date_in_the_profile_also_ends_the_absence(client, timed):
         away.refresh_from_db()
         _profile(client, away, away_until="")
         assert _deadline(timed, away) == back + timedelta(days=1)
+    away.refresh_from_db()
+    assert away.away_until is None
 
 
 def test_the_absence_ends_with_the_last_day_in_the_players_new_zone(client, timed):
