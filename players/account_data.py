@@ -1,16 +1,30 @@
 """What the site keeps about one player, for them to download: their account and
-settings, leagues, devices, the tables they sat at with their seat and result, their
-rating, the invitations waiting for them and those they refuse, the notices and account
-emails sent to them, and what they said. Only what is theirs: no other player's address
-or talk, and no cards (a hand in play is secret, and a finished game's record has its own
-download)."""
+settings, leagues (those they belong to and those they run), devices, the tables they sat
+at with their seat, settings and result, their rating, the invitations waiting for them
+(by name and at their confirmed address) and those they sent, the players whose
+invitations they refuse, the tables a host took them off, their absences and vacations,
+the notices and account emails sent to them, the tips they dismissed and what they said.
+Only what is theirs: no other player's talk, and no address but theirs and those they
+typed themselves (an invitation sent to an address never says whose it is); and no cards
+(a hand in play is secret, and a finished game's record has its own download)."""
 
 from django.utils import timezone
 
 from accounts.models import OutgoingEmail
 from chat.models import Message
 from dalmuti_site import channels
-from games.models import Game, Invitation, InvitationBlock, Notification, Seat
+from games.models import (
+    DismissedTip,
+    Game,
+    Invitation,
+    InvitationBlock,
+    Notification,
+    Pause,
+    Removal,
+    Review,
+    ReviewSummary,
+    Seat,
+)
 from games.read.replay import game_results
 from leagues.models import Membership, Replacement
 from leagues.standings import finished_rounds
@@ -33,6 +47,8 @@ def account_data(user) -> dict:
             for m in Membership.objects.filter(user=user).select_related("league")
             .order_by("joined", "league__name")
         ],
+        "leagues_organised": list(user.organised_leagues.order_by("name")
+                                  .values_list("name", flat=True)),
         "devices": [
             {"device": d.device, "switched_on": _when(d.created),
              "last_sent": _when(d.last_sent)}
@@ -40,16 +56,41 @@ def account_data(user) -> dict:
         ],
         "games": _games(user),
         "rating": _rating(user),
+        # The expert's review of their decisions in each game it reviewed.
+        "reviews": [
+            {"table": r.review.game_id, "decisions": r.decisions,
+             "inaccuracies": r.inaccuracies, "mistakes": r.mistakes, "blunders": r.blunders,
+             "places_lost_per_decision": r.places_lost, "accuracy": r.accuracy}
+            for r in ReviewSummary.objects.filter(user=user, review__status=Review.Status.DONE)
+            .select_related("review").order_by("game_finished", "pk")
+        ],
         "invitations": [
             {"table": i.game_id, "name": i.game.name, "from": i.invited_by.name,
+             "to_address": i.email or None, "sent": _when(i.created)}
+            for i in Invitation.objects.for_user(user)
+            .select_related("game", "invited_by").order_by("created", "pk")
+        ],
+        "invitations_sent": [
+            # As the host typed it: a player's name, or an address (whoever's it is).
+            {"table": i.game_id, "name": i.game.name, "to": i.email or i.user.name,
              "sent": _when(i.created)}
-            for i in Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
-            .select_related("game", "invited_by").order_by("created")
+            for i in Invitation.objects.filter(invited_by=user)
+            .select_related("game", "user").order_by("created", "pk")
         ],
         "invitations_refused_from": [
             {"player": b.blocked.name, "since": _when(b.created)}
             for b in InvitationBlock.objects.filter(user=user).select_related("blocked")
             .order_by("created")
+        ],
+        "taken_off_tables": [
+            {"table": r.game_id, "name": r.game.name, "on": _when(r.created)}
+            for r in Removal.objects.filter(user=user).select_related("game")
+            .order_by("created", "pk")
+        ],
+        # A vacation at one table, or an absence from every table (no table).
+        "away_and_vacations": [
+            {"table": p.game_id, "from": _when(p.start), "until": _when(p.end)}
+            for p in Pause.objects.filter(user=user).order_by("start", "pk")
         ],
         "messages": [
             {"table": m.game_id, "said": _when(m.created), "text": m.text,
@@ -66,6 +107,10 @@ def account_data(user) -> dict:
             for e in OutgoingEmail.objects.filter(user=user, status=OutgoingEmail.Status.SENT)
             .order_by("sent", "pk")
         ],
+        "tips_dismissed": [
+            {"tip": t.key, "on": _when(t.created)}
+            for t in DismissedTip.objects.filter(user=user).order_by("created", "pk")
+        ],
     }
 
 
@@ -79,6 +124,8 @@ def _account(user) -> dict:
         "joined": _when(user.date_joined),
         "last_login": _when(user.last_login),
         "language": user.language,
+        # The language of the last page served: emails follow it while `language` is empty.
+        "page_language": user.page_language,
         "time_zone": user.time_zone,
         "notify": user.notify,
         "notify_by": user.notify_by,
@@ -109,8 +156,9 @@ def _rating(user) -> dict | None:
 
 
 def _games(user) -> list[dict]:
-    """Every table they sat at: the seat, and for a game over that they played to its
-    end, their final place and points (a game's standings, as its page shows them)."""
+    """Every table they sat at: the seat and its settings, and for a game over that they
+    played to its end, their final place and points (a game's standings, as its page
+    shows them)."""
     seats = {s.game_id: s for s in Seat.objects.filter(user=user)}
     held = games_held(user)
     replaced = dict(Replacement.objects.filter(user=user)
@@ -135,5 +183,12 @@ def _games(user) -> list[dict]:
             "replaced_by_a_bot_from_round": replaced.get(game.pk),
             "place": mine["rank"] if mine else None,
             "points": mine["score"] if mine else None,
+            # What they chose for this table alone (it starts with the profile's).
+            "settings": {
+                "pass_when_i_cannot_beat": seat.auto_pass,
+                "give_back_my_worst_cards": seat.auto_tax_worst,
+                "call_a_revolution_as_a_peon": seat.auto_revolution,
+                "no_notices_of_table_talk": seat.talk_muted,
+            } if seat else None,
         })
     return out
