@@ -117,7 +117,10 @@ def history(request):
             for row in results.get(game.pk, [])
         ]
         my_row = next((row for row in standing if row["is_me"]), None)
-        won = game.status == Game.Status.FINISHED and bool(my_row) and my_row["rank"] == 1
+        # Never whoever left, though they share the first place when everybody left (as
+        # leagues.standings.winners counts the wins).
+        won = (game.status == Game.Status.FINISHED and bool(my_row) and my_row["rank"] == 1
+               and not my_row["left"])
         if (outcome == "won" and not won) or (outcome == "lost" and won):
             continue
         entries.append({"game": game, "standing": standing, "me": my_row, "won": won,

@@ -166,3 +166,20 @@ def test_whoever_is_leaving_when_an_organiser_ends_the_game_left_it():
     end_game(game.pk, "Stalled for a week.")
     seat = game.seats.get(user=users[4])
     assert seat.left and not seat.leaving
+
+
+def test_nobody_won_a_game_everybody_left(client):
+    """Four who all leave in one round end the game together, sharing the last place,
+    which is then the first: none of them won it, in their history as in a league."""
+    from games import commands
+
+    users = [make_user(n) for n in ("vic", "wes", "xia", "yul")]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    for user in users:
+        commands.leave_game(game.pk, user)
+    game = play_until(game, lambda g: g.is_over)
+    assert game.status == Game.Status.FINISHED
+    client.force_login(users[0])
+    entries = list(client.get("/history/").context["page"])
+    assert [(e["me"]["left"], e["won"]) for e in entries] == [(True, False)]
+    assert not list(client.get("/history/?outcome=won").context["page"])
