@@ -28,8 +28,8 @@ RELIABILITY_DAYS = 90
 RELIABILITY_MIN_TURNS = 20
 
 # Records that are not a turn of the player (the deal, the table's changes, notes).
-NOT_TURNS = ("start", "next_round", "ending", "join", "leave", "end_proposal", "end_vote",
-             "end_closed", "stand_in", "revolution")
+NOT_TURNS = ("start", "next_round", "ending", "join", "leave", "leaving", "end_proposal",
+             "end_vote", "end_closed", "stand_in", "revolution")
 
 
 @dataclass(frozen=True)

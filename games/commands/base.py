@@ -8,6 +8,7 @@ from django.utils import timezone
 from games.commands import group_channel, notifications
 from games.core import background, live
 from games.core.clock import deadline, pauses_of, settle_banks
+from games.core.standing import winner
 from players import services as players
 
 from .. import engine
@@ -57,10 +58,15 @@ def player_events(state: engine.Game, events: list[dict]) -> list[dict]:
     return out
 
 
-def record(game: Game, player, kind, payload, events, by, by_user=None, turn=None) -> Action:
+def record(game: Game, player, kind, payload, events, by, by_user=None, turn=None,
+           round_number: int | None = None) -> Action:
+    """Append an action to the record, in the log of the round in play unless another
+    `round_number` is given."""
     game.seq += 1
     return Action.objects.create(
-        game=game, seq=game.seq, round_number=game.round_number, player=player,
+        game=game, seq=game.seq,
+        round_number=game.round_number if round_number is None else round_number,
+        player=player,
         kind=kind, payload=payload, events=events, by=by, by_user=by_user, turn=turn,
     )
 
@@ -100,7 +106,9 @@ def finish_game(game: Game, state: engine.Game) -> None:
     players.rate_game(game, state)
     game.finished = timezone.now()
     last = Action.objects.filter(game=game, seq=game.seq).first()
-    last.events = last.events + [{"type": "game_over", "winner": state.winner}]
+    gone = set(state.left) | set(game.seats.filter(left=True).values_list("player", flat=True))
+    last.events = last.events + [{"type": "game_over",
+                                  "winner": winner(state.standings, gone)}]
     last.save(update_fields=["events"])
     # Whoever was waiting for the next round to sit down will never be seated.
     game.seats.filter(joining=True).delete()
@@ -241,14 +249,20 @@ def apply_seat_changes(game: Game, state: engine.Game) -> engine.Game:
     Leaves that alone would take the table below four players (the end of the game) wait
     for the newcomers to sit down first; once the game is over nothing more changes, and
     whoever still leaves is out with it (a seat change on a finished game would be
-    refused by the engine, and the round could never end)."""
+    refused by the engine, and the round could never end).
+
+    The changes are told in the log of the round they lead to, above its deal: the page
+    shows the log of the round in play, and the round just played is no longer it once
+    the next is dealt. Changes that end the game are told in the round that ended, where
+    its end is."""
     leavers = list(game.seats.filter(leaving=True).order_by("pk"))
     newcomers = list(game.seats.filter(joining=True).order_by("joined", "pk"))
+    changes: list[tuple] = []  # what `record` takes of each, in order
 
     def leave(state: engine.Game, seat: Seat) -> engine.Game:
         state = state.leave(seat.player)
-        record(game, seat.player, "leave", {"player": seat.player},
-               [{"type": "left", "player": seat.player}], "player", seat.user)
+        changes.append((seat.player, "leave", {"player": seat.player},
+                        [{"type": "left", "player": seat.player}], "player", seat.user))
         return state
 
     def join(state: engine.Game, seat: Seat) -> engine.Game:
@@ -259,8 +273,9 @@ def apply_seat_changes(game: Game, state: engine.Game) -> engine.Game:
         state, player = state.join(place)
         seat.player, seat.joining = player, False
         seat.save(update_fields=["player", "joining"])
-        record(game, player, "join", {"place": place},
-               [{"type": "joined", "player": player, "place": place}], "player", seat.user)
+        changes.append((player, "join", {"place": place},
+                        [{"type": "joined", "player": player, "place": place}], "player",
+                        seat.user))
         return state
 
     steps = [(leave, s) for s in leavers] + [(join, s) for s in newcomers]
@@ -270,6 +285,9 @@ def apply_seat_changes(game: Game, state: engine.Game) -> engine.Game:
         if state.is_over:
             break
         state = step(state, seat)
+    told_in = game.round_number if state.is_over else state.round_number + 1
+    for change in changes:
+        record(game, *change, round_number=told_in)
     for seat in leavers:
         seat.leaving, seat.left = False, True
         seat.save(update_fields=["leaving", "left"])

@@ -26,7 +26,7 @@ from players.reliability import why_not_admitted
 from .. import engine
 from ..models import Game, Invitation, Removal, Seat
 from . import notifications
-from .base import Rejected, save_state, table_touched
+from .base import Rejected, record, save_state, table_touched
 from .moves import wake_bots
 
 BOT_NAMES = [
@@ -207,6 +207,11 @@ def leave_game(game_id: int, user) -> Seat:
         else:
             seat.leaving = True
         seat.save(update_fields=["stand_in", "left", "leaving"])
+        # The log tells it at once: at a table where a bot takes the seat, nothing more
+        # is told of it between the rounds.
+        record(game, seat.player, "leaving", {"bot": game.leaver_bot},
+               [{"type": "leaving", "player": seat.player, "bot": game.leaver_bot}],
+               "player", user)
         save_state(game, game.engine_state(), actor=seat.player)
         table_touched(game)
         wake_bots(game)

@@ -5,8 +5,9 @@ rebuild through here)."""
 from games import engine
 
 # Records that tell the table something without changing the game: a proposal to end it
-# and its votes (the agreement itself is an "ending"), and the stand-in taking a seat.
-NOTE_KINDS = frozenset({"end_proposal", "end_vote", "end_closed", "stand_in"})
+# and its votes (the agreement itself is an "ending"), the stand-in taking a seat, and a
+# player saying they leave (the "leave" itself comes between the rounds).
+NOTE_KINDS = frozenset({"end_proposal", "end_vote", "end_closed", "stand_in", "leaving"})
 # Recorded actions that are not a player's decision in a round.
 SYSTEM_KINDS = frozenset({"start", "next_round", "ending", "join", "leave"}) | NOTE_KINDS
 

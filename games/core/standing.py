@@ -17,6 +17,15 @@ def final_order(scores: dict[int, int], last_places: dict[int, int],
             for i, p in enumerate(order)]
 
 
+def winner(standings: list[dict], gone: set[int]) -> int | None:
+    """Who won the game: the first of the engine's standings (best first) who played it
+    out. Whoever left shares the last place and never wins, though a bot that finished
+    their rounds for them scored the most; a table everybody left is won as the engine
+    ranks it."""
+    return next((s["player"] for s in standings if s["player"] not in gone),
+                standings[0]["player"] if standings else None)
+
+
 def by_game(rounds, left: dict[int, set[int]]) -> dict[int, list[dict]]:
     """Per game, its players by final standing (`final_order`), from its finished
     `rounds` in order (each with `game_id`, `points` and `places` by player index):

@@ -227,6 +227,11 @@ SENTENCES = {
     "left": lambda event, name_of, who: _(
         "%(player)s leaves the table; their points stay on the scoreboard") % {
         "player": who},
+    "leaving": lambda event, name_of, who: (_(
+        "%(player)s leaves the table; a bot plays their seat for the rest of the game")
+        if event["bot"] else _(
+        "%(player)s will leave the table when this round ends; a bot plays their cards "
+        "until then")) % {"player": who},
     "game_ending": lambda event, name_of, who: _(
         "%(player)s will end the game after this round") % {"player": who},
     "game_continues": lambda event, name_of, who: _(

@@ -74,6 +74,9 @@ TABLE_KINDS: dict[str, EventKind] = {
                   "a round is dealt; dealer: the Greater Peon"),
         EventKind("joined", None, ("player", "place"), "a player joins the table"),
         EventKind("left", None, ("player",), "a player leaves; their points stay"),
+        EventKind("leaving", None, ("player", "bot"),
+                  "a player says they leave: when the round ends (bot: at once, a bot "
+                  "playing their seat for the rest of the game)"),
         EventKind("game_ending", None, ("player",),
                   "a player ends the game after this round"),
         EventKind("game_continues", None, ("player",),

@@ -81,25 +81,31 @@ def last_trick(lines: list[dict], names: dict[int, str]) -> dict | None:
 # is in one of the two sets, so a new kind cannot slip past this summary unnoticed: passes
 # are gathered into one phrase, the kinds told are these, the rest stay out of it (private
 # choices, steps whose outcome is told by a later kind, and the table's own news, which the
-# page shows in its own place).
+# page shows in its own place). Who comes and who goes is told: once done, the page shows
+# it nowhere else, and a turn email has no other place for it.
 TOLD_SINCE_YOU_LOOKED = frozenset({
     "pass", "play", "trick_won", "out", "round_over", "round_starts", "revolution", "taxes",
-    "trade_done", "trade_declined",
+    "trade_done", "trade_declined", "joined", "leaving", "left", "game_over",
 })
 NOT_TOLD_SINCE_YOU_LOOKED = frozenset({
     "revolution_declined", "give_back_chosen", "tax_exchange", "trade_offer", "trade",
-    "trade_card_chosen", "trade_exchange", "play_starts", "joined", "left", "game_ending",
-    "game_continues", "game_over", "end_proposed", "end_vote", "end_agreed", "end_declined",
-    "end_lapsed", "stand_in_plays",
+    "trade_card_chosen", "trade_exchange", "play_starts", "game_ending", "game_continues",
+    "end_proposed", "end_vote", "end_agreed", "end_declined", "end_lapsed",
+    "stand_in_plays",
 })
 SUMMARY_PARTS = 6
 
 
-def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, str]) -> str:
+def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, str],
+                     final: dict[int, int] | None = None) -> str:
     """One line for what the table did in `lines` (the log lines a page has not shown):
     "Ada and Bram passed; Cato won the trick with 2 Masons". A move the player did not
     make themselves says who made it: the clock, the stand-in, or (to its owner) a
-    standing order. Player names keep their own spelling, even first in the line."""
+    standing order. Player names keep their own spelling, even first in the line.
+
+    The end of the game is told with the reader's place in the final standings (`final`,
+    by player, once the game is over), and the places of its last round are left out:
+    the last there may be third in the game, behind everybody but a player who left."""
     # Each part, whether it begins with a player's name (never capitalised), and whether
     # it is a move made in the reader's name (by the clock, the stand-in or their standing
     # order): what they most need to read, never left out of a long summary.
@@ -126,12 +132,16 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
                     % {"names": names_phrase(passed)}, named=passed[0] != _("you"))
             passed.clear()
 
+    last_round = {line.get("round") for line in lines if line["event"]["type"] == "game_over"}
     for line in lines:
         event = line["event"]
         kind = event["type"]
         player = event.get("player")
         by = line.get("by", "") if player is not None and player == line.get("actor") else ""
         mine = player == my_player
+        if kind in ("out", "round_over") and line.get("round") in last_round:
+            last_play = None
+            continue
         if kind == "pass" and by in ("timeout", "stand_in") or (
                 kind == "pass" and by == "standing_order" and mine):
             flush()
@@ -220,6 +230,32 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
                 "giver": who(event["from"]), "taker": who(event["to"])}, named=True)
         elif kind == "trade_declined":
             say(_("%(player)s chose not to trade") % {"player": who(player)}, named=True)
+        elif kind == "joined":
+            if mine:
+                say(_("you joined the table in place %(place)d") % {"place": event["place"]})
+            else:
+                say(_("%(player)s joined the table in place %(place)d") % {
+                    "player": who(player), "place": event["place"]}, named=True)
+        elif kind == "left" or (kind == "leaving" and event["bot"]):
+            if mine:
+                say(_("you left the table"))
+            else:
+                say(_("%(player)s left the table") % {"player": who(player)}, named=True)
+        elif kind == "leaving":
+            if mine:
+                say(_("you will leave the table when this round ends"))
+            else:
+                say(_("%(player)s will leave the table when this round ends") % {
+                    "player": who(player)}, named=True)
+        elif kind == "game_over":
+            place = final.get(my_player) if final is not None else (
+                1 if my_player is not None and event["winner"] == my_player else None)
+            if place == 1:
+                say(_("the game is over: you won"))
+            elif place:
+                say(_("the game is over: you finished in place %(place)d") % {"place": place})
+            else:
+                say(_("the game is over: %(player)s won") % {"player": who(event["winner"])})
     flush()
     if not parts:
         return ""

@@ -11,7 +11,7 @@ from games.engine.cards import title
 def standings(g: dict, by_player: dict, name_of, my_player) -> list[dict]:
     """The final standings (see `ranked`), with each player's name, points and places."""
     return [
-        {"rank": rank, "name": name_of(s["player"]),
+        {"rank": rank, "player": s["player"], "name": name_of(s["player"]),
          "score": s["score"], "great_dalmuti": s.get("great_dalmuti", 0),
          "is_me": s["player"] == my_player, "places": _places(g, s["player"]),
          "left": left}
@@ -27,13 +27,18 @@ def ranked(g: dict, by_player: dict) -> list[tuple[int, dict, bool]]:
     finished."""
     if not g["results"]:
         return []
-    left = {s.player for s in by_player.values() if s.left} | set(g.get("left", []))
+    left = gone(g, by_player)
     rows = [s for s in g["standings"] if s["player"] not in left]
     rows += [{"player": p, "score": g["scores"][p], "great_dalmuti": 0}
              for p in sorted(left, key=lambda p: -g["scores"][p])]
     placed = len(rows) - len(left)
     return [(i + 1 if i < placed else placed + 1, s, s["player"] in left)
             for i, s in enumerate(rows)]
+
+
+def gone(g: dict, by_player: dict) -> set[int]:
+    """Who left the game: gone from the table, or their seat handed to a bot."""
+    return {s.player for s in by_player.values() if s.left} | set(g.get("left", []))
 
 
 def _places(g: dict, player: int) -> list[int | None]:

@@ -25,6 +25,7 @@ from games.core.clock import (
     current_deadline,
     dalmutis_hold_until,
 )
+from games.core.standing import winner
 from games.core.turns import (
     TIMEOUTS_BEFORE_VOTE,
     at_the_table,
@@ -44,7 +45,7 @@ from games.models import STAND_IN_LEVEL, BotLevel, Game, Notification, Seat, Sta
 from games.read.access import rematch_for
 from games.read.hand import hand_cards, my_actions
 from games.read.hints import hint_line
-from games.read.results import ranked, result_rows, scoreboard, seating_draw, standings
+from games.read.results import gone, ranked, result_rows, scoreboard, seating_draw, standings
 from games.read.tips import tip_context
 
 
@@ -409,6 +410,9 @@ def turn_context(sight: Sight) -> dict:
 def game_facts(sight: Sight) -> dict:
     """The game around the round: its length and how it ends, and who won it."""
     g, me, name_of, my_player = sight.view["game"], sight.me, sight.name_of, sight.my_player
+    # The first of the final standings: never a player who left (the engine ranks them by
+    # their points, the table after everybody who played the game out).
+    won = winner(g["standings"], gone(g, sight.by_player)) if g["is_over"] else None
     return {
         "round_number": g["round_number"],
         "rounds": g["rounds"],
@@ -420,8 +424,8 @@ def game_facts(sight: Sight) -> dict:
         "game_over": g["is_over"],
         # Over before the rounds it was to have: the table was left with too few to play.
         "too_few": g["is_over"] and len(g["lineup"]) < engine.MIN_PLAYERS,
-        "winner_name": name_of(g["winner"]) if g["winner"] is not None else "",
-        "winner_is_me": g["winner"] is not None and g["winner"] == my_player,
+        "winner_name": name_of(won) if won is not None else "",
+        "winner_is_me": won is not None and won == my_player,
     }
 
 

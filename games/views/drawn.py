@@ -35,7 +35,10 @@ def fill_table(context: dict, game, me, names: dict, log: list[dict], new_lines:
         "game": game, "me": me, "error": "", "error_in_form": "", "log": log,
         "log_count": len(log),
         "last_trick": last_trick(log, names),
-        "summary": since_you_looked(new_lines, me.player if me else None, names),
+        "summary": since_you_looked(
+            new_lines, me.player if me else None, names,
+            final={s["player"]: s["rank"] for s in context.get("standings") or []}
+            if context["game_over"] else None),
         "away": away,
         "poll_seconds": settings.GAME_POLL_SECONDS, "since": since(game, context["view"]),
         "oob": oob,

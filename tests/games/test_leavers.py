@@ -183,3 +183,99 @@ def test_nobody_won_a_game_everybody_left(client):
     entries = list(client.get("/history/").context["page"])
     assert [(e["me"]["left"], e["won"]) for e in entries] == [(True, False)]
     assert not list(client.get("/history/?outcome=won").context["page"])
+
+
+@pytest.fixture
+def left_in_the_last_round(client):
+    """A one-round game of four that one player leaves while it is played: the bot that
+    plays their cards wins the round (so the engine's order alone would make them the
+    winner), and another finishes it last."""
+    from games import commands
+
+    users = [make_user(n, display_name=n) for n in ("ana", "ben", "cas", "dia")]
+    game = start_table(users[0], users[1:], options={"rounds": 1})
+    for user in users[:3]:
+        client.force_login(user)
+        client.get(f"/t/{game.pk}/")
+    leaver = users[3]
+    commands.leave_game(game.pk, leaver)
+    game = play_until(game, lambda g: g.is_over)
+    assert game.status == Game.Status.FINISHED
+    view = game.engine_state().view(None)
+    leaver_player = game.seats.get(user=leaver).player
+    assert view["seats"][view["finish_order"][0]] == leaver_player
+    return game, users, leaver
+
+
+def _final_ranks(page: str) -> dict[str, int]:
+    final = page.split('id="final-heading"', 1)[1].split("</ol>", 1)[0]
+    return {name: int(rank) for rank, name in
+            re.findall(r'<li value="(\d+)"[^>]*><span class="st-name"><bdi>(\w+)</bdi>', final)}
+
+
+def test_whoever_leaves_in_the_last_round_shares_the_last_place_and_never_wins(
+        client, left_in_the_last_round):
+    from games.away import emails
+    from games.models import Notification
+
+    game, users, leaver = left_in_the_last_round
+    client.force_login(users[0])
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    ranks = _final_ranks(page)
+    assert ranks[leaver.name] == 4 and sorted(ranks.values()) == [1, 2, 3, 4]
+    assert re.search(rf'<bdi>{leaver.name}</bdi> <span class="tag">left</span>', page)
+    winner = next(user for user in users if ranks[user.name] == 1)
+    client.force_login(next(user for user in users if ranks[user.name] == 2))
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert f"The game is over. {winner.name} wins!" in page
+    assert f"{leaver.name} wins!" not in page
+    # The round is over and the game with it: nobody is still about to leave.
+    assert "leaves the table when this round ends" not in page
+    assert f"The game is over: {winner.name} wins!" in client.get(
+        f"/t/{game.pk}/log/").content.decode()
+    record = client.get(f"/history/{game.pk}/").content.decode()
+    assert _rank_of(record, leaver.name) == 4
+    assert RatingChange.objects.get(game=game, rating__user=leaver).place == 4
+    mail.outbox.clear()
+    over = Notification.objects.get(game=game, kind="over", user=users[0])
+    assert emails.deliver(over.pk) == "sent"
+    assert f"4. {leaver.name} (left)" in mail.outbox[0].body
+
+
+# How each language says that a player finished last (in a round or in the game).
+FINISHED_LAST = {"en": "finished last", "nl": "als laatste", "de": "letzten Platz",
+                 "fr": "dernière place"}
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "de", "fr"])
+def test_the_summary_of_the_end_gives_each_reader_their_place_in_the_final_standings(
+        client, left_in_the_last_round, language):
+    """Back at the table after the end, each player reads where they finished the game,
+    the place the final standings right under it give them: not their place in the last
+    round (last there, they may be third in the game, behind everybody but the leaver)."""
+    import time_machine
+    from django.utils import timezone
+
+    game, users, leaver = left_in_the_last_round
+    view = game.engine_state().view(None)
+    last_in_the_round = view["seats"][view["finish_order"][-1]]
+    # Each was last at the table as the game began (else only what came after their own
+    # last move would be news to them: nothing, to whoever made the last).
+    game.seats.update(last_seen=game.started)
+    told = set()
+    with time_machine.travel(timezone.now() + timezone.timedelta(hours=3), tick=False):
+        for user in users[:3]:
+            user.language = language
+            user.save()
+            client.force_login(user)
+            page = client.get(f"/t/{game.pk}/").content.decode()
+            rank = _final_ranks(page)[user.name]
+            summary = page.split('class="since"', 1)[1].split("</p>", 1)[0]
+            summary = " ".join(re.sub(r"<[^>]+>", " ", summary).split())
+            assert FINISHED_LAST[language] not in summary, summary
+            if language == "en":
+                assert summary.endswith("the game is over: you won" if rank == 1 else
+                                        f"the game is over: you finished in place {rank}")
+            if game.seats.get(user=user).player == last_in_the_round:
+                told.add(rank)
+    assert told == {3}
