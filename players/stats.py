@@ -187,9 +187,16 @@ def player_stats(user) -> Stats:
                 previous = None
 
     results = game_results(rounds)
-    occupants = Occupants(game__in=finished)
+    # The final places count every game that reached its end with the player ranked in
+    # it: those they left too, at the last place they share with other leavers, so that
+    # leaving a game going badly spares no average (a seat an organiser handed to a bot
+    # is not theirs to answer for).
+    ranked = finished + [game_id for game_id, game in games.items()
+                         if game.status == Game.Status.FINISHED and held[game_id].left
+                         and held[game_id].until is None]
+    occupants = Occupants(game__in=ranked)
     opponents: dict[int, HeadToHead] = {}
-    for game_id in finished:
+    for game_id in ranked:
         standing = results.get(game_id, [])
         rank = {row["player"]: row["rank"] for row in standing}
         player = held[game_id][0]

@@ -120,7 +120,7 @@ def test_the_games_figures_add_up_a_game_left_counting_as_left(client, alice, bo
     games = page(client, alice).content.decode().split('id="games-heading"', 1)[1]
     figures = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", games.split("</dl>")[0]))
     assert figures == {"Games played": "4", "Games finished": "1", "Left before the end": "1",
-                       "Ended early": "1", "In play now": "1", "Average final place": "1.00"}
+                       "Ended early": "1", "In play now": "1", "Average final place": "2.50"}
 
 
 def test_the_ratings_list_shows_people_played_with_and_the_bots(client, alice, bob, mallory):

@@ -146,8 +146,8 @@ def test_each_game_counts_once_and_a_game_left_counts_as_left(alice, bob, carol,
     people = [alice, bob, carol, dave]
     one_round = [([0, 1, 2, 3], [0, 1, 2, 3])]
     record_game(people, one_round, name="Played out")  # Alice 1st of 4
-    # Finished after she left (a bot played her seat on): she is not ranked among those
-    # who played it out, and it is no game she finished.
+    # Finished after she left (a bot played her cards to the round's end): no game she
+    # finished, but one whose end ranks her last.
     left = record_game(people, one_round, name="Left")
     # She said she leaves in a game in play: a bot plays her cards to the round's end.
     leaving = record_game(people, [([0, 1, 2, 3], None)], status=Game.Status.PLAYING,
@@ -164,10 +164,12 @@ def test_each_game_counts_once_and_a_game_left_counts_as_left(alice, bob, carol,
     assert stats.games_played == 6
     assert (stats.games_finished, stats.games_left, stats.games_ended_early,
             stats.games_in_play) == (1, 3, 1, 1)
-    # The final places and the head to head are those of the game she played out.
-    assert [(p.players, p.games, p.average) for p in stats.places_by_size] == [(4, 1, 1.0)]
+    # The final places and the head to head: the game she played out (1st) and the one
+    # she left that reached its end, where she shares the last place (4th): leaving spares
+    # her no average. Neither the game ended early nor those in play count.
+    assert [(p.players, p.games, p.average) for p in stats.places_by_size] == [(4, 2, 2.5)]
     assert {h.user.username: (h.above, h.below) for h in stats.head_to_head} == {
-        "bob": (1, 0), "carol": (1, 0), "dave": (1, 0)}
+        "bob": (1, 1), "carol": (1, 1), "dave": (1, 1)}
 
 
 def test_taxes_of_a_real_game_match_what_the_engine_exchanged(alice):
