@@ -1,8 +1,9 @@
 """The game page in each phase, on a phone and on a laptop: the control a player must use
 is on screen without scrolling and not covered by anything, no seat round the felt is drawn
 over what its centre shows, the page passes an automated accessibility check, and the tab
-title says when it is your turn; the talk's flourishes are drawn as emoji. Screenshots of
-every phase and size are written to var/screenshots/ for a person to look at."""
+title says when it is your turn; the whole hand is in view as the turn comes, at tables of
+four to ten; the talk's flourishes are drawn as emoji. Screenshots of every phase and size
+are written to var/screenshots/ for a person to look at."""
 
 import dataclasses
 
@@ -332,3 +333,64 @@ def test_a_dock_that_grows_never_covers_a_chosen_card(lead, browser, live_server
     }""")
     assert below <= 0
     context.close()
+
+
+@pytest.fixture
+def full_hands(live_server):
+    """Tess's first turn at tables of four, eight and ten: hands of 20, 10 and 8 cards (the
+    most cards a hand holds, and the felt that leaves the hand the least room)."""
+    tess = make_user("tess", display_name="Tess")
+    return {seats: play_until(start_table(tess, bots=seats - 1, seed=11, name="Kitchen table"),
+                              lambda g: _my_turn(g, tess, "play")).pk
+            for seats in (4, 8, 10)}
+
+
+# The number of cards in each row of the hand, the cards not wholly on the screen above the
+# dock, and the card names cut short.
+HAND_IN_VIEW = """() => {
+    const width = document.documentElement.clientWidth;  // not innerWidth: see harness
+    const dock = document.getElementById('actions').getBoundingClientRect().top;
+    const rows = {};
+    const hidden = [];
+    for (const card of document.querySelectorAll('.hand-cards .hcard')) {
+        const box = card.getBoundingClientRect();
+        const top = Math.round(box.top);
+        rows[top] = (rows[top] || 0) + 1;
+        if (box.left < 0 || box.right > width || box.top < 0 || box.bottom > dock) {
+            hidden.push(card.textContent.trim().replace(/\\s+/g, ' '));
+        }
+    }
+    const cut = [...document.querySelectorAll('.hcard .cname')]
+        .filter((n) => n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1)
+        .map((n) => n.textContent);
+    return {rows: Object.keys(rows).sort((a, b) => a - b).map((top) => rows[top]), hidden, cut};
+}"""
+
+
+def test_the_whole_hand_is_in_view_as_the_turn_comes(full_hands, browser, live_server,
+                                                     screenshots):
+    """As the turn comes, every card of the hand is on the screen at once, above the dock,
+    with its name whole (in German, whose names run long). No row ends in a card or two
+    alone, and a hand of up to ten cards takes one row: on a phone, the eighth card of a
+    table of ten went alone to a second row at the dock's edge, where it was missed."""
+    for size in harness.SIZES:
+        context = harness.new_context(browser, size,
+                                      extra_http_headers={"Accept-Language": "de"})
+        page = context.new_page()
+        harness.log_in(page, live_server.url, "tess")
+        for seats, game_id in full_hands.items():
+            page.goto(f"{live_server.url}/t/{game_id}/")
+            expect(page.locator(PRIMARY["follow"]).first).to_be_visible()
+            # The dock measured, the page has brought the hand into view above it.
+            page.wait_for_function("document.documentElement.style.getPropertyValue('--dock-h')")
+            page.screenshot(path=str(screenshots / f"hand-{seats}-seats-{size}.png"))
+            shown = page.evaluate(HAND_IN_VIEW)
+            where = f"{seats} seats at {size}: {shown}"
+            assert sum(shown["rows"]) == 80 // seats, where
+            assert shown["hidden"] == [], where
+            assert min(shown["rows"]) >= 3, where
+            if sum(shown["rows"]) <= 10:
+                assert len(shown["rows"]) == 1, where
+            assert shown["cut"] == [], where
+            assert not harness.wider_than_screen(page), where
+        context.close()
