@@ -1,10 +1,10 @@
 """A player deletes their account. The row stays, because the records of the games they
 played are other players' history too (their seats, their moves, their talk); what made
-it theirs goes: name, addresses, devices, channel, settings, memberships. Every table
-still going is left as any player leaves it: an open one they host closes, their seat at
-another open one is freed, and at a game in progress a bot plays their cards to the end
-of the round and they are out from the next (or the bot plays on, at tables where it
-takes a leaver's seat)."""
+it theirs goes: name, addresses, devices, channel, settings, memberships, absences, the
+tables a host took them off. Every table still going is left as any player leaves it: an
+open one they host closes, their seat at another open one is freed, and at a game in
+progress a bot plays their cards to the end of the round and they are out from the next
+(or the bot plays on, at tables where it takes a leaver's seat)."""
 
 import re
 
@@ -20,7 +20,16 @@ from leagues.models import Membership
 from players.models import PlayerProfile
 from push.models import PushSubscription
 
-from ..models import DismissedTip, Game, Invitation, InvitationBlock, Notification, Seat
+from ..models import (
+    DismissedTip,
+    Game,
+    Invitation,
+    InvitationBlock,
+    Notification,
+    Pause,
+    Removal,
+    Seat,
+)
 from .seats import leave_game
 from .tables import _close, remove_seat
 
@@ -47,8 +56,10 @@ def delete_account(user_id: int, erase_talk: bool = False) -> bool:
         if user.email:  # and those a host sent to their address, typed
             invited |= Q(user=None, email__iexact=user.email)
         Invitation.objects.filter(invited).delete()
+        # Their absences and vacations go after they have left every table, whose
+        # clocks read them as the leave settles their turn.
         for mine in (InvitationBlock, Notification, DismissedTip, PushSubscription,
-                     PlayerProfile, OutgoingEmail, Membership):
+                     PlayerProfile, OutgoingEmail, Membership, Pause, Removal):
             mine.objects.filter(user=user).delete()
         user.organised_leagues.clear()
         user.groups.clear()

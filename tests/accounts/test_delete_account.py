@@ -293,3 +293,30 @@ def test_invitations_to_the_player_go_with_the_account(alice, bob, carol):
     commands.delete_account(alice.pk)
     assert not by_account.invitations.exists()
     assert [i.email for i in by_address.invitations.all()] == ["someone.else@example.com"]
+
+
+def test_their_absences_and_the_tables_they_were_taken_off_go_with_the_account(
+        alice, bob, tables):
+    """When they were away and where a host took them off are theirs: nothing of a game
+    anyone still plays reads them once they are out of every table."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Pause, Removal
+
+    in_play = tables[0]
+    now = timezone.now()
+    Pause.objects.create(user=alice, start=now - timedelta(days=3), end=now - timedelta(days=1))
+    Pause.objects.create(user=alice, game=in_play, start=now, end=now + timedelta(days=2))
+    Pause.objects.create(user=bob, start=now, end=now + timedelta(days=1))
+    hosted_by_bob = commands.create_table(bob, "Bob's lobby", 5, {"rounds": 2})
+    commands.join(hosted_by_bob.pk, alice)
+    commands.remove_seat(hosted_by_bob.pk, hosted_by_bob.seats.get(user=alice).pk)
+    assert Removal.objects.filter(user=alice).exists()
+
+    commands.delete_account(alice.pk)
+
+    assert not Pause.objects.filter(user=alice).exists()
+    assert not Removal.objects.filter(user=alice).exists()
+    assert Pause.objects.filter(user=bob).count() == 1
