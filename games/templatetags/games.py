@@ -210,7 +210,13 @@ def _hyphenated(language: str, text: str) -> str:
     hyphenator = _hyphenator(language)
     if hyphenator is None:
         return text
-    return " ".join(hyphenator.inserted(word, hyphen="\u00ad") for word in text.split(" "))
+    return " ".join(_OWN_WORD.sub("\\1\u00ad\\2\u00ad\\3", word) if _OWN_WORD.search(word)
+                    else hyphenator.inserted(word, hyphen="\u00ad") for word in text.split(" "))
+
+
+# The game's own word, in no language's hyphenation patterns but those that guess it
+# (British English left "Dalmuti" whole, and a narrow seat broke it "Dalmut|i").
+_OWN_WORD = re.compile(r"(Dal)(mu)(ti)", re.IGNORECASE)
 
 
 @register.simple_tag

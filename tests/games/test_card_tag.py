@@ -67,3 +67,18 @@ def test_a_kept_card_of_the_hand_is_the_one_the_template_draws():
                 assert kept == HAND_INCLUDED.render(context)
             assert kept.count(" checked") == (1 if pick else 0)
             assert kept.count('type="radio"') == (4 if pick == "trade_card" else 0)
+
+
+def test_the_games_own_word_breaks_between_its_syllables_in_every_language():
+    """"Dalmuti" is in no language's hyphenation patterns but the ones that guess it: a
+    narrow seat broke the British English "Great Dalmuti" as "Dalmut|i"."""
+    from games.templatetags.games import syllables
+
+    for language, title in (("en", "Great Dalmuti"), ("en", "Lesser Dalmuti"),
+                            ("nl", "Grote Dalmuti"), ("de", "Großer Dalmuti"),
+                            ("fr", "Grand Dalmuti")):
+        with translation.override(language):
+            assert "Dal\xadmu\xadti" in syllables(title), (language, syllables(title))
+    with translation.override("en"):
+        assert syllables("Dalmutis") == "Dal\xadmu\xadtis"
+        assert syllables("Merchant") == "Mer\xadchant"  # the patterns still at work
