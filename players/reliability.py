@@ -19,6 +19,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.core.record import SYSTEM_KINDS
 from games.models import Action, Game, Seat
 
 # The record covers this many days back.
@@ -27,9 +28,10 @@ RELIABILITY_DAYS = 90
 # the player anyway, and says why.
 RELIABILITY_MIN_TURNS = 20
 
-# Records that are not a turn of the player (the deal, the table's changes, notes).
-NOT_TURNS = ("start", "next_round", "ending", "join", "leave", "leaving", "end_proposal",
-             "end_vote", "end_closed", "stand_in", "revolution")
+# Records that are not a turn of the player: the table's own (the deal, its changes, its
+# notes), and the decision on a revolution, taken in private: counting it would tell who
+# held both jesters.
+NOT_TURNS = SYSTEM_KINDS | {"revolution"}
 
 
 @dataclass(frozen=True)
