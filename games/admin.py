@@ -24,7 +24,7 @@ from leagues.models import AdminRecord, LeagueGame
 from leagues.services import end_game, replace_by_bot
 
 from .commands import Rejected
-from .models import Action, BotLevel, Game, InvitationBlock, Round, Seat
+from .models import Action, BotLevel, Game, InvitationBlock, Removal, Round, Seat
 
 # What the admin shows of a game in play instead of anything private.
 HIDDEN_IN_PLAY = gettext_lazy("Hidden while the game is in play.")
@@ -93,6 +93,49 @@ class SeatInline(admin.TabularInline):
         """Counted from 1, as the site counts places (the stored player index is from 0);
         empty for a newcomer who plays from the next round."""
         return "" if seat.player is None else seat.player + 1
+
+
+def invited_again(removal: Removal) -> bool:
+    """Whether the host has invited the player again since, which lets them back in."""
+    return Removal.invited_again(removal.game_id, removal.user)
+
+
+class RemovalInline(admin.TabularInline):
+    """Whom the host took off the table before it started: what an organiser needs to
+    answer a member's "why can't I join?". Read by whoever may read the table; the
+    host's decision is theirs to undo (by inviting again), so nothing here changes it."""
+
+    model = Removal
+    fields = ("user", "taken_off", "invited_again")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+    verbose_name = gettext_lazy("player taken off this table")
+    verbose_name_plural = gettext_lazy("Players taken off this table")
+
+    @admin.display(description=gettext_lazy("taken off"))
+    def taken_off(self, removal):
+        return date_format(timezone.localtime(removal.created), "DATETIME_FORMAT")
+
+    @admin.display(description=gettext_lazy("invited again since"), boolean=True)
+    def invited_again(self, removal):
+        return invited_again(removal)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
+
+    def has_view_permission(self, request, obj=None):
+        # The table's own admin decides who reads it (an organiser: her leagues' tables
+        # only); a removal is part of its course, like its seats. (Asked without a table
+        # too, by the inline's queryset.)
+        return self.admin_site._registry[Game].has_view_permission(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 class RoundInline(admin.TabularInline):
@@ -181,7 +224,7 @@ class GameAdmin(OrganisedAdmin):
               "turn_limit", "bank_reserve", "round_number", "created", "started", "finished",
               "updated", "waiting_for", "state_display", "log_display")
     readonly_fields = tuple(f for f in fields if f != "name")
-    inlines = [LeagueGameInline, SeatInline, RoundInline]
+    inlines = [LeagueGameInline, SeatInline, RemovalInline, RoundInline]
     actions = ["replace_absent_player", "end_stalled_games"]
     # The table's page on the site opens to its players only: a link there would answer
     # "not found" to an organiser without a seat.
@@ -455,6 +498,40 @@ class InvitationBlockAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("blocked since"), ordering="created")
     def since(self, block):
         return date_format(timezone.localtime(block.created), "DATETIME_FORMAT")
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+
+@admin.register(Removal)
+class RemovalAdmin(admin.ModelAdmin):
+    """Every table's players taken off by its host, for the site's administrators (an
+    organiser reads her own leagues' on each table's page). Read-only: the host undoes a
+    removal by inviting again; an administrator may only delete one."""
+
+    list_display = ("user", "game", "taken_off", "invited_again")
+    list_select_related = ("user", "game")
+    search_fields = ("user__username", "user__display_name", "game__name")
+    date_hierarchy = "created"
+    fields = ("game", "user", "taken_off", "invited_again")
+    readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("taken off"), ordering="created")
+    def taken_off(self, removal):
+        return date_format(timezone.localtime(removal.created), "DATETIME_FORMAT")
+
+    @admin.display(description=gettext_lazy("invited again since"), boolean=True)
+    def invited_again(self, removal):
+        return invited_again(removal)
 
     def has_view_permission(self, request, obj=None):
         return request.user.is_superuser

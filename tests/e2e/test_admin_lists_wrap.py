@@ -62,6 +62,10 @@ def organised(live_server, settings):
     league.tables = [commands.create_table(member, "Mit Bots", 5, {"rounds": 3})]
     for _ in range(2):
         commands.add_bot(league.tables[0].pk, "basic")
+    # And a member its host took off it, whom the table's page and a list name.
+    taken_off = league.memberships.first().user
+    commands.join(league.tables[0].pk, taken_off)
+    commands.remove_seat(league.tables[0].pk, league.tables[0].seats.get(user=taken_off).pk)
     return league
 
 
@@ -75,13 +79,15 @@ def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
     page.locator("#id_password").fill(PASSWORD)
     page.locator("input[type=submit]").click()
     page.wait_for_url("**/admin/")
-    for path in ("/admin/leagues/league/", "/admin/games/game/", "/admin/accounts/user/"):
+    for path in ("/admin/leagues/league/", "/admin/games/game/", "/admin/accounts/user/",
+                 "/admin/games/removal/"):
         page.goto(path)
         assert page.locator("#result_list tbody tr").count() >= 1, path
         assert page.evaluate(BROKEN_WORDS, "#result_list td, #result_list th") == [], path
     # The tables inside a form (a table's seats, read only) alike.
     page.goto(f"/admin/games/game/{organised.tables[0].pk}/change/")
     assert page.locator(".inline-group td").count() >= 8
+    assert page.locator("#removals-group td.field-user").count() == 1
     assert page.evaluate(BROKEN_WORDS, ".inline-group td, .inline-group th") == []
     page.goto(f"/admin/leagues/league/{organised.pk}/change/")
     assert not harness.wider_than_screen(page)

@@ -55,6 +55,8 @@ def test_the_change_page_of_a_game_in_play_shows_its_public_log_read_only(admin_
         "league_link-MIN_NUM_FORMS": "0", "league_link-MAX_NUM_FORMS": "1",
         "seats-TOTAL_FORMS": "0", "seats-INITIAL_FORMS": "0",
         "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000",
+        "removals-TOTAL_FORMS": "0", "removals-INITIAL_FORMS": "0",
+        "removals-MIN_NUM_FORMS": "0", "removals-MAX_NUM_FORMS": "1000",
         "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "0",
         "rounds-MIN_NUM_FORMS": "0", "rounds-MAX_NUM_FORMS": "1000",
     })
