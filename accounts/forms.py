@@ -1,6 +1,8 @@
+import json
 import math
 import zoneinfo
 from datetime import datetime, time, timedelta
+from functools import cache
 
 from django import forms
 from django.conf import settings
@@ -21,8 +23,8 @@ from django.utils.translation import gettext_lazy as _
 from dalmuti_site.channels import ChannelURLField
 from dalmuti_site.text import PlainLineField, one_line
 
-from . import outbox, throttle
-from .models import AWAY_DAYS, OutgoingEmail, User, time_zone_choices
+from . import outbox, throttle, zones
+from .models import AWAY_DAYS, OutgoingEmail, User
 
 # Django's own words under the second password field (sign-up, reset, change), in our
 # catalogue, which is read before Django's: its German writes "das selbe" for "dasselbe".
@@ -55,8 +57,9 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email", "time_zone")
 
     def clean_time_zone(self):
-        zone = self.cleaned_data.get("time_zone", "")
-        return zone if zone in dict(time_zone_choices()) else ""
+        # Whatever the browser says that zoneinfo knows, legacy names too (Chrome says
+        # Asia/Calcutta, kept as Asia/Kolkata); anything else, the site's.
+        return zones.recognised(self.cleaned_data.get("time_zone", ""))
 
     def clean_email(self):
         return User.objects.normalize_email(self.cleaned_data["email"])
@@ -146,6 +149,32 @@ def _language_choices():
     return choices
 
 
+class TimeZoneField(forms.ChoiceField):
+    """The zones offered, region by region, with the one the account has even when it is
+    no longer offered (a legacy name such as US/Eastern): it stays as chosen, and the
+    form saves unchanged."""
+
+    default_error_messages = {
+        "invalid_choice": _("Choose a time zone from the list: “%(value)s” is not one of "
+                            "them."),
+    }
+
+    kept = ""
+
+    def keep(self, name: str) -> None:
+        """Offer the zones, and `name` (the account's) beside them if it is not one."""
+        self.kept = name
+        # Drawn for each form, not once a process: the offsets move with daylight saving
+        # time (under a millisecond for all the zones); once for each form, which reads
+        # them twice (the widget looks at the first choice on its own).
+        self.choices = cache(lambda: zones.choices(
+            _("The site's: %(zone)s") % {"zone": zones.label(settings.TIME_ZONE)}, name))
+
+    def valid_value(self, value):
+        return (value == "" or value in zones.offered_names()
+                or (value == self.kept and value in zones.known()))
+
+
 class ProfileForm(forms.ModelForm):
     email = forms.EmailField(
         label=_("Email address"),
@@ -159,10 +188,8 @@ class ProfileForm(forms.ModelForm):
         help_text=_("The language of the site whenever you are logged in."),
     )
 
-    time_zone = forms.ChoiceField(
+    time_zone = TimeZoneField(
         label=_("Time zone"), required=False,
-        choices=lambda: [("", _("The site's (%(zone)s)") % {"zone": settings.TIME_ZONE})]
-        + time_zone_choices(),
         help_text=_("Times on the pages and in emails are shown in this zone."),
     )
     away_until = forms.DateField(
@@ -196,6 +223,16 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         zone = self.instance.zone
         now = timezone.localtime(timezone.now(), zone)
+        self.fields["time_zone"].keep(self.instance.time_zone)
+        if not self.instance.time_zone:
+            # No zone chosen: the page's script offers this device's, one tap away
+            # (unless it is the site's, which the player has already).
+            self.fields["time_zone"].widget.attrs.update({
+                "data-device-zone": _("Use this device's time zone: %(zone)s"),
+                "data-site-zone": settings.TIME_ZONE,
+                # The browser may give an old name of a zone the list has (Asia/Calcutta).
+                "data-renamed": json.dumps(zones.RENAMED, separators=(",", ":")),
+            })
         if self.instance.is_away():
             local = timezone.localtime(self.instance.away_until, zone)
             self.initial["away_until"] = (local - timedelta(seconds=1)).date()

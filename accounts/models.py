@@ -1,6 +1,5 @@
 import zoneinfo
 from datetime import datetime
-from functools import cache
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -14,19 +13,6 @@ from dalmuti_site.text import plain_line
 
 # How far ahead an account-wide absence may be announced.
 AWAY_DAYS = 14
-
-
-def time_zone_choices() -> list[tuple[str, str]]:
-    return list(_time_zones())
-
-
-@cache
-def _time_zones() -> tuple[tuple[str, str], ...]:
-    """The zones a player may choose, read once per process: listing them walks the
-    system's zone files (some six hundred opened and read), 10–20 ms, at each profile
-    form drawn or checked."""
-    return tuple((zone, zone.replace("_", " ")) for zone in sorted(zoneinfo.available_timezones())
-                 if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "posix/", "right/")))
 
 
 def former_player() -> str:

@@ -1044,6 +1044,34 @@ document.addEventListener("keydown", (event) => {
   }
 }
 
+// The profile, when no time zone is chosen: this device's zone, one tap away (chosen
+// then, not saved: the form's own button does that). Only a zone the list offers; a
+// browser may say a zone's old name (Asia/Calcutta), which the list has under its new one.
+{
+  const select = document.querySelector("select[data-device-zone]");
+  const reported = select && !select.value && window.Intl
+    && Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = reported && (JSON.parse(select.dataset.renamed || "{}")[reported] || reported);
+  const option = zone && zone !== select.dataset.siteZone
+    && [...select.options].find((o) => o.value === zone);
+  if (option) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link device-zone";
+    // The zone's name and offset on one line ("Kolkata (UTC+5:30)").
+    const named = option.textContent.replace(" (", "\u00a0(");
+    button.textContent = select.dataset.deviceZone.replace("%(zone)s", named);
+    button.addEventListener("click", () => {
+      select.value = zone;
+      // As a choice made in the select: the page then asks before it is lost.
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+      button.remove();
+      select.focus();
+    });
+    select.after(button);
+  }
+}
+
 // The phone's site menu (a <details>, usable without this) closes on Escape and on a tap
 // outside it, as menus do.
 document.addEventListener("click", (event) => {

@@ -11,7 +11,7 @@ from django.utils.formats import date_format
 from playwright.sync_api import expect
 
 from tests.e2e import harness
-from tests.helpers import PASSWORD, make_user
+from tests.helpers import PASSWORD, make_user, session_for
 
 pytestmark = pytest.mark.e2e
 
@@ -91,3 +91,63 @@ def test_a_name_typed_but_not_saved_is_not_lost_to_another_sections_button(
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.get_by_text("Your profile has been saved.")).to_be_visible()
     context.close()
+
+
+@pytest.fixture
+def no_zone_chosen(live_server):
+    """Players who have chosen no time zone (the site's is theirs), one reading English,
+    one German."""
+    return {language: session_for(make_user(f"ravi{language}", language=language))
+            for language in ("en", "de")}
+
+
+@pytest.mark.parametrize("size", harness.SIZES)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_zones_by_region_and_the_devices_zone_one_tap_away(
+        no_zone_chosen, browser, live_server, language, size, screenshots):
+    problems = []
+    # In Kolkata Chromium says "Asia/Calcutta", the zone's old name.
+    page = harness.signed_in_page(browser, live_server.url, no_zone_chosen[language], size,
+                                  problems, size, timezone_id="Asia/Kolkata")
+    page.goto(f"{live_server.url}/accounts/profile/")
+    zone = page.locator("select[name=time_zone]")
+    expect(zone).to_have_value("")
+    suggestion = page.locator("button.device-zone")
+    expect(suggestion).to_contain_text("Kolkata (UTC+5:30)")
+    assert harness.wider_than_screen(page) == 0
+    serious = harness.serious_violations(page)
+    assert serious == [], "; ".join(v["id"] for v in serious)
+    zone.scroll_into_view_if_needed()
+    field = page.locator(".field:has(select[name=time_zone])")
+    field.screenshot(path=str(screenshots / f"profile-zone-suggested-{language}-{size}.png"))
+
+    # The list as it opens (a select shown as a list box: a browser's own drop-down is
+    # drawn outside the page, where no screenshot reaches).
+    zone.evaluate("(s) => { s.size = 14; s.value = 'Europe/Amsterdam'; }")
+    zone.evaluate("(s) => { s.selectedOptions[0].scrollIntoView({block: 'center'}); }")
+    zone.screenshot(path=str(screenshots / f"profile-zone-list-{language}-{size}.png"))
+    zone.evaluate("(s) => { s.size = 0; s.value = ''; }")
+
+    suggestion.click()
+    expect(zone).to_have_value("Asia/Kolkata")
+    expect(suggestion).to_have_count(0)
+    expect(zone).to_be_focused()
+    page.locator("form:has(select[name=time_zone]) > button[type=submit]").click()
+    page.wait_for_load_state()
+    expect(page.locator("select[name=time_zone]")).to_have_value("Asia/Kolkata")
+    expect(page.locator("button.device-zone")).to_have_count(0)
+    assert problems == []
+    page.context.close()
+
+
+def test_no_suggestion_where_the_device_is_in_the_sites_zone(no_zone_chosen, browser,
+                                                             live_server):
+    problems = []
+    page = harness.signed_in_page(browser, live_server.url, no_zone_chosen["en"], "phone",
+                                  problems, "phone", timezone_id="Europe/Amsterdam")
+    page.goto(f"{live_server.url}/accounts/profile/")
+    expect(page.locator("select[name=time_zone]")).to_have_value("")
+    expect(page.locator(".account-form")).to_contain_text("Away until")  # the page is drawn
+    assert page.locator("button.device-zone").count() == 0
+    assert problems == []
+    page.context.close()

@@ -1,0 +1,241 @@
+"""The profile's time zone list: the zones grouped by region, each named by its place with
+its offset from UTC today; the legacy names not offered, yet kept by an account that has
+one; whatever zone a browser reports at sign-up taken; anything else refused with a
+clear word."""
+
+import json
+import zoneinfo
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+
+from tests.helpers import PASSWORD, make_user
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+
+WINTER = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
+SUMMER = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
+
+LEGACY = ("US/Eastern", "US/Pacific", "Canada/Atlantic", "Brazil/East", "Mexico/General",
+          "Chile/Continental", "GB", "Etc/GMT+5", "Etc/UTC", "UTC", "Asia/Calcutta",
+          "Europe/Kiev", "America/Buenos_Aires", "Australia/ACT", "Pacific/Samoa")
+
+
+class _Select(HTMLParser):
+    """The time zone select of a page: its choices outside any group, its groups (label:
+    [(value, label)]), and the value selected."""
+
+    def __init__(self, page: str):
+        super().__init__()
+        self.inside = False
+        self.loose: list[tuple[str, str]] = []
+        self.groups: dict[str, list[tuple[str, str]]] = {}
+        self.selected: list[str] = []
+        self.attrs: dict[str, str] = {}
+        self._group = self._option = None
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "select" and attrs.get("name") == "time_zone":
+            self.inside, self.attrs = True, attrs
+        elif self.inside and tag == "optgroup":
+            self._group = self.groups.setdefault(attrs["label"], [])
+        elif self.inside and tag == "option":
+            self._option = [attrs["value"], ""]
+            if "selected" in attrs:
+                self.selected.append(attrs["value"])
+
+    def handle_data(self, data):
+        if self._option is not None:
+            self._option[1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self.inside = False
+        elif tag == "optgroup":
+            self._group = None
+        elif tag == "option" and self._option is not None:
+            choice = tuple(self._option)
+            (self._group if self._group is not None else self.loose).append(choice)
+            self._option = None
+
+    def values(self) -> set[str]:
+        return {v for v, _ in self.loose} | {v for g in self.groups.values() for v, _ in g}
+
+    def label_of(self, value: str) -> str:
+        return dict(self.loose + [c for g in self.groups.values() for c in g])[value]
+
+
+def _profile(client, user) -> _Select:
+    client.force_login(user)
+    return _Select(client.get("/accounts/profile/").content.decode())
+
+
+def _save(client, user, **changes):
+    client.force_login(user)
+    data = {"display_name": user.display_name, "email": user.email, "notify": user.notify,
+            "notify_by": user.notify_by, "language": user.language,
+            "time_zone": user.time_zone, "away_until": ""}
+    return client.post("/accounts/profile/", {**data, **changes})
+
+
+def test_the_zones_are_grouped_by_region_each_named_by_its_place_and_offset(client):
+    with time_machine.travel(WINTER, tick=False):
+        select = _profile(client, make_user("tess"))
+    assert list(select.groups) == ["Africa", "Americas", "Antarctica", "Arctic", "Asia",
+                                   "Atlantic", "Australia", "Europe", "Indian Ocean",
+                                   "Pacific"]
+    # The site's zone first, as the blank choice, named the same way.
+    assert select.loose == [("", "The site's: Amsterdam (UTC+1)")]
+    assert select.selected == [""]
+    europe = dict(select.groups["Europe"])
+    assert europe["Europe/Amsterdam"] == "Amsterdam (UTC+1)"
+    assert europe["Europe/London"] == "London (UTC+0)"
+    assert europe["Europe/Kyiv"] == "Kyiv (UTC+2)"
+    americas = dict(select.groups["Americas"])
+    assert americas["America/New_York"] == "New York (UTC−5)"
+    assert americas["America/St_Johns"] == "St Johns (UTC−3:30)"
+    # A three-part name says its state or country after the place.
+    assert americas["America/Argentina/Buenos_Aires"] == "Buenos Aires, Argentina (UTC−3)"
+    assert americas["America/Indiana/Indianapolis"] == "Indianapolis, Indiana (UTC−5)"
+    assert dict(select.groups["Asia"])["Asia/Kolkata"] == "Kolkata (UTC+5:30)"
+    assert dict(select.groups["Asia"])["Asia/Kathmandu"] == "Kathmandu (UTC+5:45)"
+    assert dict(select.groups["Indian Ocean"])["Indian/Maldives"] == "Maldives (UTC+5)"
+    assert dict(select.groups["Pacific"])["Pacific/Auckland"] == "Auckland (UTC+13)"
+    # Each region's places in the order of their names, whatever their offsets.
+    for region, zones in select.groups.items():
+        places = [label.rsplit(" (UTC", 1)[0].casefold() for _, label in zones]
+        assert places == sorted(places), region
+        assert all(value.split("/")[0] in {"Africa", "America", "Antarctica", "Arctic",
+                                           "Asia", "Atlantic", "Australia", "Europe",
+                                           "Indian", "Pacific"} for value, _ in zones)
+
+
+def test_the_offsets_follow_daylight_saving_time_in_a_process_that_runs_for_months(client):
+    tess = make_user("tess")
+    with time_machine.travel(WINTER, tick=False):
+        winter = _profile(client, tess)
+    with time_machine.travel(SUMMER, tick=False):
+        summer = _profile(client, tess)
+    assert winter.label_of("Europe/Amsterdam") == "Amsterdam (UTC+1)"
+    assert summer.label_of("Europe/Amsterdam") == "Amsterdam (UTC+2)"
+    assert summer.label_of("") == "The site's: Amsterdam (UTC+2)"
+    assert summer.label_of("America/New_York") == "New York (UTC−4)"
+    assert summer.label_of("Pacific/Auckland") == "Auckland (UTC+12)"
+    assert summer.label_of("Asia/Tokyo") == winter.label_of("Asia/Tokyo") == "Tokyo (UTC+9)"
+
+
+def test_legacy_names_are_not_offered_but_their_new_names_are(client):
+    select = _profile(client, make_user("tess"))
+    values = select.values()
+    assert not values & set(LEGACY)
+    assert {"Asia/Kolkata", "Europe/Kyiv", "America/Argentina/Buenos_Aires",
+            "America/Halifax", "America/Sao_Paulo", "Australia/Sydney"} <= values
+    # Of the ~600 names zoneinfo knows, one or a few for each country.
+    assert 350 < len(values) < 450
+
+
+@pytest.mark.parametrize("legacy", ["US/Eastern", "Asia/Calcutta", "Etc/GMT+5"])
+def test_an_account_with_a_legacy_zone_sees_it_chosen_and_saves_it_unchanged(client, legacy):
+    tess = make_user("tess", time_zone=legacy)
+    with time_machine.travel(WINTER, tick=False):
+        select = _profile(client, tess)
+    assert select.selected == [legacy]
+    offset = {"US/Eastern": "UTC−5", "Asia/Calcutta": "UTC+5:30", "Etc/GMT+5": "UTC−5"}
+    assert select.label_of(legacy).endswith(f" ({offset[legacy]})")
+    # After the site's zone, outside the regions: the one choice that is not on the list.
+    assert [value for value, _ in select.loose] == ["", legacy]
+
+    response = _save(client, tess, display_name="Tess K.")
+    assert response.status_code == 302
+    tess.refresh_from_db()
+    assert (tess.time_zone, tess.display_name) == (legacy, "Tess K.")
+
+    # Once another is chosen, the legacy name is gone from the list.
+    assert _save(client, tess, time_zone="America/New_York").status_code == 302
+    assert legacy not in _profile(client, User.objects.get(pk=tess.pk)).values()
+
+
+def test_a_legacy_name_the_account_does_not_have_is_refused(client):
+    tess = make_user("tess", time_zone="Europe/Amsterdam")
+    response = _save(client, tess, time_zone="US/Eastern")
+    assert response.status_code == 400
+    assert response.context["form"].has_error("time_zone", "invalid_choice")
+    tess.refresh_from_db()
+    assert tess.time_zone == "Europe/Amsterdam"
+
+
+def test_a_zone_that_does_not_exist_is_refused_with_a_clear_word(client):
+    tess = make_user("tess", time_zone="Asia/Tokyo")
+    response = _save(client, tess, time_zone="Mars/Olympus")
+    assert response.status_code == 400
+    page = response.content.decode()
+    said = "Choose a time zone from the list: “Mars/Olympus” is not one of them."
+    # At the field, and in the summary at the top of the long form.
+    assert page.count(said) == 2
+    assert '<a href="#id_time_zone">Time zone</a>' in page
+    tess.refresh_from_db()
+    assert tess.time_zone == "Asia/Tokyo"
+
+
+@pytest.mark.parametrize(("reported", "stored"), [
+    # What Chrome says in Kolkata, Kyiv and Buenos Aires: the zones' old names, stored
+    # under the names the list has them by.
+    ("Asia/Calcutta", "Asia/Kolkata"),
+    ("Europe/Kiev", "Europe/Kyiv"),
+    ("America/Buenos_Aires", "America/Argentina/Buenos_Aires"),
+    ("Asia/Kolkata", "Asia/Kolkata"),
+    # Other names zoneinfo knows, as they came.
+    ("US/Eastern", "US/Eastern"),
+    ("UTC", "UTC"),
+    ("Etc/GMT-3", "Etc/GMT-3"),
+])
+def test_sign_up_takes_any_zone_the_browser_reports_that_zoneinfo_knows(
+        client, reported, stored):
+    response = client.post("/accounts/signup/", {
+        "username": "ravi", "email": "ravi@example.com", "password1": PASSWORD,
+        "password2": PASSWORD, "time_zone": reported})
+    assert response.status_code == 302
+    ravi = User.objects.get(username="ravi")
+    assert ravi.time_zone == stored
+    # The profile shows it as chosen, and saves it as it is.
+    assert _profile(client, ravi).selected == [stored]
+    assert _save(client, ravi).status_code == 302
+    assert User.objects.get(pk=ravi.pk).time_zone == stored
+
+
+def test_each_old_name_a_browser_says_is_the_same_zone_under_its_new_name():
+    from accounts import zones
+
+    moments = [datetime(year, month, 15, tzinfo=UTC) for year in (1990, 2010, 2026)
+               for month in range(1, 13)]
+    for old, new in zones.RENAMED.items():
+        assert old in zones.known() and new in zones.offered_names(), old
+        assert old not in zones.offered_names(), old
+        assert all(m.astimezone(zoneinfo.ZoneInfo(old)).utcoffset()
+                   == m.astimezone(zoneinfo.ZoneInfo(new)).utcoffset() for m in moments), old
+
+
+@pytest.mark.parametrize("reported", ["Mars/Olympus", "Etc/Unknown", "../../etc/passwd", ""])
+def test_sign_up_leaves_a_zone_nobody_knows_to_the_site(client, reported):
+    client.post("/accounts/signup/", {
+        "username": "ravi", "email": "ravi@example.com", "password1": PASSWORD,
+        "password2": PASSWORD, "time_zone": reported})
+    assert User.objects.get(username="ravi").time_zone == ""
+
+
+def test_only_a_profile_without_a_zone_offers_the_devices(client):
+    """The page's script suggests the device's zone (it alone knows it) where none is
+    chosen; the select says what to write and which zone the site's is."""
+    select = _profile(client, make_user("tess"))
+    assert select.attrs["data-device-zone"] == "Use this device's time zone: %(zone)s"
+    assert select.attrs["data-site-zone"] == "Europe/Amsterdam"
+    assert json.loads(select.attrs["data-renamed"])["Asia/Calcutta"] == "Asia/Kolkata"
+    assert "data-device-zone" not in _profile(
+        client, make_user("ravi", time_zone="Asia/Tokyo")).attrs
