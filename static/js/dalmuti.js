@@ -1051,10 +1051,12 @@ document.addEventListener("keydown", (event) => {
   const select = document.querySelector("select[data-device-zone]");
   const reported = select && !select.value && window.Intl
     && Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const zone = reported && (JSON.parse(select.dataset.renamed || "{}")[reported] || reported);
-  const option = zone && zone !== select.dataset.siteZone
-    && [...select.options].find((o) => o.value === zone);
-  if (option) {
+  // Its new name first, else the name as said (a system whose zones have not moved on).
+  const names = reported ? [JSON.parse(select.dataset.renamed || "{}")[reported], reported] : [];
+  const option = names.length
+    && [...select.options].find((o) => o.value && names.includes(o.value));
+  const zone = option && option.value;
+  if (option && zone !== select.dataset.siteZone) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "link device-zone";
