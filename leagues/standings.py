@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from games.core.standing import by_game
+from games.core.standing import by_game, winner_of
 from games.engine import title
 from games.models import Game, Round, Seat
 
@@ -94,12 +94,13 @@ def _facts(game_id, number, positions, finish_order, points, revolution, status,
 
 
 def winners(rounds: list[RoundFacts], left: dict[int, set[int]]) -> dict[int, int]:
-    """The winning player index of each finished game, first in its final standings
-    (games.core.standing): never one who left it (`left`: game id -> player indices, or
-    missing from its last round)."""
+    """The winning player index of each finished game that has one, first in its final
+    standings (games.core.standing.winner_of): never one who left it (`left`: game id ->
+    player indices, or missing from its last round), so a game everybody left has none."""
     finished = {r.game_id for r in rounds if r.status == Game.Status.FINISHED}
-    return {game_id: rows[0]["player"] for game_id, rows in by_game(rounds, left).items()
-            if game_id in finished and not rows[0]["left"]}
+    won = {game_id: winner_of(rows) for game_id, rows in by_game(rounds, left).items()
+           if game_id in finished}
+    return {game_id: player for game_id, player in won.items() if player is not None}
 
 
 class Occupants:

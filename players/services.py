@@ -25,6 +25,7 @@ from django.db import transaction
 from openskill.models import PlackettLuce
 
 from games import engine
+from games.core.standing import leavers_place
 from games.models import Game
 from leagues.models import Replacement
 
@@ -50,7 +51,8 @@ class Step:
 
 def entrants(game: Game, state: engine.Game) -> list[tuple[Key, int]]:
     """(rating key, place) of everyone rated for this finished game, best first; the
-    leavers share the place after the last of the others. A game where hints were
+    leavers share the game's last place (games.core.standing.leavers_place: the order
+    against those who played it out is all that moves a rating). A game where hints were
     allowed rates nobody (its places were not the players' own)."""
     if game.hints_allowed:
         return []
@@ -79,12 +81,14 @@ def entrants(game: Game, state: engine.Game) -> list[tuple[Key, int]]:
             leavers.append(("user", seat.user_id))
     out = [(key, i + 1) for i, key in enumerate(ranked)]
     seen = {key for key in ranked if key[0] == "user"}
-    last = len(ranked) + 1
+    gone = []
     for key in leavers:
         if key not in seen:
             seen.add(key)
-            out.append((key, last))
-    return out
+            gone.append(key)
+    # The game's last place, never better, however many left (as the final standings).
+    last = leavers_place(len(out) + len(gone))
+    return out + [(key, last) for key in gone]
 
 
 def compute(players: list[tuple[Key, int]],

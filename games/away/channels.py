@@ -17,7 +17,7 @@ from dalmuti_site import channels, outbound
 from games.commands import group_channel
 from games.core import channel_owners
 from games.models import ChannelNotice, Game, Notification, Round
-from games.read.results import ranked
+from games.read.results import nobody_won, ranked
 from push import sender as push_sender
 
 log = logging.getLogger(__name__)
@@ -57,9 +57,14 @@ def notice_message(notice: ChannelNotice) -> channels.Message:
             else:
                 standings = ", ".join(f"{rank}. {names.get(s['player'], '?')}"
                                       for rank, s, _left in placed)
-            text = _("The game is over. Final standings: %(standings)s.") % {
-                "standings": standings} if standings else \
-                _("The game is over. No round was finished.")
+            if not standings:
+                text = _("The game is over. No round was finished.")
+            elif nobody_won(placed):
+                text = _("The game is over. Everybody left: nobody won. Final standings: "
+                         "%(standings)s.") % {"standings": standings}
+            else:
+                text = _("The game is over. Final standings: %(standings)s.") % {
+                    "standings": standings}
         elif notice.kind == Kind.NUDGE:
             text = _("%(by)s nudged %(name)s: the table is waiting for them.") % {
                 "by": names.get(payload["by"], "?"), "name": names.get(payload["player"], "?")}

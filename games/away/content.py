@@ -17,7 +17,7 @@ from games.core.words import TITLE_NAMES, cards_phrase, names_phrase
 from games.models import CANCELLED_BEFORE_START, NOT_STARTED_IN_TIME, OPEN_TABLE_DAYS
 from games.read.access import replacement_context
 from games.read.narration import log_lines, since_you_looked
-from games.read.results import ranked
+from games.read.results import nobody_won, ranked
 from leagues.models import League, Rematch, Replacement
 
 # How many lines of table talk an email quotes: the latest, the rest is on the site.
@@ -41,6 +41,8 @@ def game_context(game, user) -> dict:
             else "",
             "decision": _decision(view["phase"], kinds),
             "standings": _standings(view, seats, names, seat.player),
+            # Everybody left: the standings name no winner, and the email says so.
+            "nobody_won": game.is_over and nobody_won(ranked(view["game"], seats)),
         })
         if game.is_over and game.seq:  # the number of its last action: 0, none
             # The whole game to read back, every hand shown, and replay.

@@ -236,8 +236,10 @@ SENTENCES = {
         "%(player)s will end the game after this round") % {"player": who},
     "game_continues": lambda event, name_of, who: _(
         "%(player)s lets the game go on after this round") % {"player": who},
+    # No winner: everybody left the game (games.core.standing.winner).
     "game_over": lambda event, name_of, who: _(
-        "The game is over: %(player)s wins!") % {"player": name_of(event["winner"])},
+        "The game is over: %(player)s wins!") % {"player": name_of(event["winner"])}
+    if event["winner"] is not None else _("The game is over: everybody left, nobody wins."),
     "end_proposed": lambda event, name_of, who: _(
         "%(player)s proposes to end the game after this round") % {"player": who},
     "end_vote": lambda event, name_of, who: (

@@ -247,6 +247,9 @@ def since_you_looked(lines: list[dict], my_player: int | None, names: dict[int, 
             else:
                 say(_("%(player)s will leave the table when this round ends") % {
                     "player": who(player)}, named=True)
+        elif kind == "game_over" and event["winner"] is None:
+            # Everybody left: the places they share say nothing of who won.
+            say(_("the game is over: everybody left, nobody won"))
         elif kind == "game_over":
             place = final.get(my_player) if final is not None else (
                 1 if my_player is not None and event["winner"] == my_player else None)

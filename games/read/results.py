@@ -4,6 +4,7 @@ Each takes `name_of` (a player's name at the table)."""
 
 import math
 
+from games.core.standing import leavers_place
 from games.core.words import card_name, title_name
 from games.engine.cards import title
 
@@ -22,18 +23,24 @@ def standings(g: dict, by_player: dict, name_of, my_player) -> list[dict]:
 def ranked(g: dict, by_player: dict) -> list[tuple[int, dict, bool]]:
     """The final standings as (rank, standing, left): those who played the game out,
     ranked; then whoever left it (gone from the table, or their seat handed to a bot),
-    sharing the last place with their points, as in the record and the ratings
-    (players.services.entrants). Nobody is placed in a game ended before a round was
-    finished."""
+    sharing the game's last place with their points (`leavers_place`), as in the record
+    and the ratings (players.services.entrants). Nobody is placed in a game ended before a
+    round was finished."""
     if not g["results"]:
         return []
     left = gone(g, by_player)
     rows = [s for s in g["standings"] if s["player"] not in left]
     rows += [{"player": p, "score": g["scores"][p], "great_dalmuti": 0}
              for p in sorted(left, key=lambda p: -g["scores"][p])]
-    placed = len(rows) - len(left)
-    return [(i + 1 if i < placed else placed + 1, s, s["player"] in left)
-            for i, s in enumerate(rows)]
+    return [(leavers_place(len(rows)) if s["player"] in left else i + 1, s,
+             s["player"] in left) for i, s in enumerate(rows)]
+
+
+def nobody_won(placed: list[tuple[int, dict, bool]]) -> bool:
+    """Whether a game's final standings (`ranked`) have no winner: everybody at the table
+    left it (games.core.standing.winner), and the bots that played their seats out do not
+    make one of them the winner."""
+    return bool(placed) and all(left for _rank, _s, left in placed)
 
 
 def gone(g: dict, by_player: dict) -> set[int]:

@@ -411,7 +411,8 @@ def game_facts(sight: Sight) -> dict:
     """The game around the round: its length and how it ends, and who won it."""
     g, me, name_of, my_player = sight.view["game"], sight.me, sight.name_of, sight.my_player
     # The first of the final standings: never a player who left (the engine ranks them by
-    # their points, the table after everybody who played the game out).
+    # their points, the table after everybody who played the game out), and nobody when
+    # everybody left.
     won = winner(g["standings"], gone(g, sight.by_player)) if g["is_over"] else None
     return {
         "round_number": g["round_number"],
@@ -426,6 +427,7 @@ def game_facts(sight: Sight) -> dict:
         "too_few": g["is_over"] and len(g["lineup"]) < engine.MIN_PLAYERS,
         "winner_name": name_of(won) if won is not None else "",
         "winner_is_me": won is not None and won == my_player,
+        "nobody_won": g["is_over"] and won is None,
     }
 
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games import engine
+from games.core.standing import winner_of
 from games.core.words import title_name
 from games.read import reviews
 from games.read.access import finished_seat_for_user, record_reader, rematch_for
@@ -117,10 +118,10 @@ def history(request):
             for row in results.get(game.pk, [])
         ]
         my_row = next((row for row in standing if row["is_me"]), None)
-        # Never whoever left, though they share the first place when everybody left (as
+        # Never whoever left: a game everybody left has no winner (as
         # leagues.standings.winners counts the wins).
-        won = (game.status == Game.Status.FINISHED and bool(my_row) and my_row["rank"] == 1
-               and not my_row["left"])
+        won = (game.status == Game.Status.FINISHED and bool(my_row)
+               and winner_of(results.get(game.pk, [])) == my_row["player"])
         if (outcome == "won" and not won) or (outcome == "lost" and won):
             continue
         entries.append({"game": game, "standing": standing, "me": my_row, "won": won,
@@ -171,6 +172,8 @@ def game_record(request, game_id: int):
                          if p in seat_names.replaced() else names.get(p, "?")
                          for p in players],
         "rounds": table,
+        # Everybody left: the standings have no winner (games.core.standing.winner_of).
+        "nobody_won": bool(standing) and winner_of(standing) is None,
         "log_rounds": log.rounds, "open_round": open_round,
         "league": League.objects.of_game(game),
         **rematch_for(game, request.user),

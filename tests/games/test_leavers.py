@@ -169,8 +169,8 @@ def test_whoever_is_leaving_when_an_organiser_ends_the_game_left_it():
 
 
 def test_nobody_won_a_game_everybody_left(client):
-    """Four who all leave in one round end the game together, sharing the last place,
-    which is then the first: none of them won it, in their history as in a league."""
+    """Four who all leave in one round end the game together, sharing its last place (the
+    fourth, never the first): none of them won it, in their history as in a league."""
     from games import commands
 
     users = [make_user(n) for n in ("vic", "wes", "xia", "yul")]
@@ -181,7 +181,7 @@ def test_nobody_won_a_game_everybody_left(client):
     assert game.status == Game.Status.FINISHED
     client.force_login(users[0])
     entries = list(client.get("/history/").context["page"])
-    assert [(e["me"]["left"], e["won"]) for e in entries] == [(True, False)]
+    assert [(e["me"]["left"], e["me"]["rank"], e["won"]) for e in entries] == [(True, 4, False)]
     assert not list(client.get("/history/?outcome=won").context["page"])
 
 
@@ -279,3 +279,119 @@ def test_the_summary_of_the_end_gives_each_reader_their_place_in_the_final_stand
             if game.seats.get(user=user).player == last_in_the_round:
                 told.add(rank)
     assert told == {3}
+
+
+@pytest.fixture
+def everybody_left(client):
+    """Four at a table where a bot takes the seat of whoever leaves, and every one of them
+    leaves (one in the first round, the others in the second): the bots play the game out
+    to its end, and one of their seats scores the most."""
+    from games import commands
+
+    users = [make_user(n, display_name=n) for n in ("ana", "ben", "cas", "dia")]
+    game = start_table(users[0], users[1:], options={"rounds": 3})
+    Game.objects.filter(pk=game.pk).update(leaver_bot=True)
+    commands.leave_game(game.pk, users[3])
+    game = play_until(game, lambda g: g.round_number == 2)
+    for user in users[:3]:
+        commands.leave_game(game.pk, user)
+    game = play_until(game, lambda g: g.is_over)
+    assert game.status == Game.Status.FINISHED
+    assert all(seat.left for seat in game.seats.all())
+    return game, users
+
+
+def _visible(html: str) -> str:
+    """The words a reader sees: no tags, no soft hyphens, spaces as one (the non-breaking
+    ones kept: French puts one before a colon)."""
+    text = re.sub(r"<[^>]+>", " ", html.replace("\u00ad", ""))
+    return re.sub(r"[ \t\r\n]+", " ", text).strip()
+
+
+def test_nobody_wins_a_game_everybody_left_on_the_table_and_in_its_log(
+        client, everybody_left):
+    """The engine ranks the seats by their points, bots' rounds and all: the table must
+    not crown the first of them. Nobody played the game out, so nobody won it, and every
+    part of the page says so in words."""
+    from games.models import Action
+
+    game, users = everybody_left
+    over = [event for action in Action.objects.filter(game=game)
+            for event in action.events if event["type"] == "game_over"]
+    assert over == [{"type": "game_over", "winner": None}]
+    for user in (users[0], users[2]):
+        client.force_login(user)
+        page = client.get(f"/t/{game.pk}/").content.decode()
+        seen = _visible(page)
+        assert "The game is over. Everybody left: nobody wins." in seen
+        assert " wins!" not in seen and "You win" not in seen
+        # No seat says "winner": every one of them left.
+        assert "winner" not in _visible(page.split('id="final"', 1)[0])
+        final = page.split('id="final-heading"', 1)[1].split("</section>", 1)[0]
+        assert sorted(_final_ranks(page).values()) == [4, 4, 4, 4]
+        assert "Everybody left the game: nobody won it." in _visible(final)
+    client.force_login(users[0])
+    log = _visible(client.get(f"/t/{game.pk}/log/").content.decode())
+    assert "The game is over: everybody left, nobody wins." in log
+    assert " wins!" not in log
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_summary_of_a_game_everybody_left_says_nobody_won(client, everybody_left,
+                                                              language):
+    import time_machine
+    from django.utils import timezone
+
+    game, users = everybody_left
+    game.seats.update(last_seen=game.started)
+    with time_machine.travel(timezone.now() + timezone.timedelta(hours=3), tick=False):
+        user = users[1]
+        user.language = language
+        user.save()
+        client.force_login(user)
+        page = client.get(f"/t/{game.pk}/").content.decode()
+    summary = _visible(page.split('class="since"', 1)[1].split("</p>", 1)[0])
+    assert summary.endswith({"en": "the game is over: everybody left, nobody won",
+                             "fr": "la partie est terminée\u00a0: tout le monde est "
+                                   "parti, personne n’a gagné"}[language]), summary
+
+
+def test_the_end_email_and_the_group_channel_say_nobody_won_a_game_everybody_left(
+        everybody_left):
+    from games.away import channels as channel_sender
+    from games.away import emails
+    from games.models import ChannelNotice, Notification
+
+    game, users = everybody_left
+    mail.outbox.clear()
+    over = Notification.objects.get(game=game, kind="over", user=users[0])
+    assert emails.deliver(over.pk) == "sent"
+    body = mail.outbox[0].body
+    assert "Everybody left the game: nobody won it." in body
+    standings = [line for line in body.splitlines() if line[:1].isdigit()]
+    assert [line[:3] for line in standings] == ["4. "] * 4, body
+    html = mail.outbox[0].alternatives[0][0]
+    assert "Everybody left the game: nobody won it." in html
+    text = channel_sender.notice_message(ChannelNotice(game=game, kind="over",
+                                                       payload={})).body
+    assert text.startswith("The game is over. Everybody left: nobody won. "
+                           "Final standings: 4. "), text
+
+
+def test_a_game_everybody_left_counts_at_the_last_place_everywhere(client, everybody_left):
+    """Its place is the last of the game for each of them: in the ratings, the record, the
+    history and the player page; and none of them won it."""
+    from players.stats import player_stats
+
+    game, users = everybody_left
+    assert sorted(RatingChange.objects.filter(game=game).values_list("place", flat=True)) \
+        == [4, 4, 4, 4]
+    client.force_login(users[0])
+    record = client.get(f"/history/{game.pk}/").content.decode()
+    assert [_rank_of(record, user.name) for user in users] == [4, 4, 4, 4]
+    assert "Everybody left the game: nobody won it." in _visible(record)
+    entries = list(client.get("/history/").context["page"])
+    assert [(e["me"]["rank"], e["won"]) for e in entries] == [(4, False)]
+    for user in users:
+        stats = player_stats(user)
+        assert [(p.players, p.games, p.average) for p in stats.places_by_size] == [(4, 1, 4)]

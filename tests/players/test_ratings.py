@@ -117,6 +117,42 @@ def test_leavers_share_the_last_place_and_their_seat_goes_unrated(alice, bob, ca
     assert len(keys) == 5  # four seats still rated, then the leaver
 
 
+def test_leavers_share_the_games_last_place_and_the_others_ratings_move_as_before(
+        alice, bob, carol, dave, mallory):
+    """Two of five leave: they share the fifth place (the game's last), never the fourth
+    after the three who played it out. Only the order of the places moves a rating, so
+    those who played it out gain or lose what they would with the leavers at the fourth."""
+    game = play_out(start_table(alice, [bob, carol, dave, mallory], options={"rounds": 1}))
+    state = game.engine_state()
+    leavers = standings_users(game)[:2]
+    for seat in leavers:
+        seat.left = True
+        seat.save()
+    entrants = services.entrants(game, state)
+    assert [place for _key, place in entrants] == [1, 2, 3, 5, 5]
+    assert {key for key, place in entrants if place == 5} == {
+        ("user", seat.user_id) for seat in leavers}
+    steps = services.compute(entrants, {})
+    before = services.compute([(key, min(place, 4)) for key, place in entrants], {})
+    assert {key: (step.mu, step.sigma) for key, step in steps.items()} == {
+        key: (step.mu, step.sigma) for key, step in before.items()}
+    assert {step.place for step in steps.values()} == {1, 2, 3, 5}
+
+
+def test_a_game_everybody_left_ranks_them_all_at_its_last_place():
+    from games.core.standing import final_order, winner
+
+    everybody = final_order({0: 6, 1: 3, 2: 2, 3: 1}, {0: 1, 1: 2, 2: 3, 3: 4}, {0, 1, 2, 3})
+    assert [(row["player"], row["rank"], row["left"]) for row in everybody] == [
+        (0, 4, True), (1, 4, True), (2, 4, True), (3, 4, True)]
+    some = final_order({0: 6, 1: 3, 2: 2, 3: 1, 4: 0}, {0: 1, 1: 2, 2: 3, 3: 4, 4: 5}, {0, 3})
+    assert [(row["player"], row["rank"]) for row in some] == [
+        (1, 1), (2, 2), (4, 3), (0, 5), (3, 5)]
+    standings = [{"player": p} for p in (0, 1, 2, 3)]
+    assert winner(standings, {0, 1, 2, 3}) is None
+    assert winner(standings, {0, 2}) == 1
+
+
 def test_the_rebuild_gets_the_stored_numbers_from_the_records_alone(alice, bob, carol, dave):
     # Three games with people in common, so each starts from the ratings the one before
     # left behind.
