@@ -648,6 +648,21 @@ class Action(models.Model):
         return f"{self.game} #{self.seq} {self.kind}"
 
 
+def left_from() -> models.Expression:
+    """For a query of seats: the first round that is no longer its person's, for a seat
+    whose person left (or is leaving) the game: the round of their "leaving" note
+    (commands.seats.leave_game), from which a bot played their cards, to that round's end
+    or the game's. None for a seat whose person never left, or left before the record kept
+    the note (those games count every round of the seat as the person's, as they always
+    did). Read only for the seats that left: a subquery on the table's record."""
+    note = Action.objects.filter(game_id=models.OuterRef("game_id"),
+                                 player=models.OuterRef("player"), kind="leaving")
+    return models.Case(
+        models.When(models.Q(left=True) | models.Q(leaving=True),
+                    then=models.Subquery(note.order_by("seq").values("round_number")[:1])),
+        default=None, output_field=models.PositiveSmallIntegerField())
+
+
 class StandInVote(models.Model):
     """A player's vote to let the stand-in bot play for `target`, who missed turns in a
     row. Votes count until the target acts again (Seat.last_acted)."""

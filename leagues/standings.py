@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from games.core.standing import by_game, winner_of
 from games.engine import title
-from games.models import Game, Round, Seat
+from games.models import Game, Round, Seat, left_from
 
 from .models import Replacement
 
@@ -105,18 +105,24 @@ def winners(rounds: list[RoundFacts], left: dict[int, set[int]]) -> dict[int, in
 
 class Occupants:
     """Who held a player index of a game in a given round: the seat's user, or the user
-    a bot replaced (for the rounds before the replacement)."""
+    a bot replaced (for the rounds before the replacement); nobody in the rounds a bot
+    played for a person who left (from their note of leaving on)."""
 
     def __init__(self, **filters):
-        seats = Seat.objects.filter(player__isnull=False, **filters).select_related("user")
+        seats = Seat.objects.filter(player__isnull=False, **filters).select_related("user") \
+            .annotate(until=left_from())
         self.seats = {(s.game_id, s.player): s.user for s in seats}
         # Who left each game (a bot played their seat out, or it went from the table), or
         # had it given to a bot by the organiser: none of them played the game out (the
         # ratings rank them alike, players.services.entrants).
         self.left: dict[int, set[int]] = defaultdict(set)
+        # The first round a bot played for each person who left: the bot's from then on.
+        self.left_from: dict[tuple[int, int], int] = {}
         for s in seats:
             if s.left:
                 self.left[s.game_id].add(s.player)
+            if s.until is not None:
+                self.left_from[(s.game_id, s.player)] = s.until
         self.replaced = {
             (r.game_id, r.player): (r.round_number, r.user)
             for r in Replacement.objects.filter(**filters).select_related("user")
@@ -125,11 +131,20 @@ class Occupants:
             self.left[game_id].add(player)
 
     def user(self, game_id: int, player: int, number: int | None = None):
-        """The user for that round; with number None, whoever holds the seat at the end."""
+        """The user for that round (None: a bot played it); with number None, whoever
+        holds the seat at the end."""
         replaced = self.replaced.get((game_id, player))
         if replaced and number is not None and number < replaced[0]:
             return replaced[1]
+        if number is not None and number >= self.left_from.get((game_id, player), number + 1):
+            return None
         return self.seats.get((game_id, player))
+
+    def bot_from(self, game_id: int, player: int) -> int | None:
+        """The first round a bot played the seat for itself: from the organiser's
+        replacement, or from its person's note of leaving; None if none did."""
+        replaced = self.replaced.get((game_id, player))
+        return replaced[0] if replaced else self.left_from.get((game_id, player))
 
 
 def rank(rows: list[Row]) -> list[Row]:

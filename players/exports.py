@@ -4,7 +4,9 @@ season with each player's final place, points and rating change, as CSV rows or 
 
 from collections import defaultdict
 
-from games.models import Game, Seat
+from django.utils.translation import gettext as _
+
+from games.models import STAND_IN_LEVEL, BotLevel, Game, Seat
 from games.read.replay import game_results
 from leagues.standings import Occupants, csv_row, finished_rounds, league_standings
 
@@ -20,7 +22,8 @@ def season_games(season) -> list[dict]:
     """Each game of the season with a row per person who played it (and per bot): a seat
     the organiser gave to a bot is two rows, its player's for the rounds before (ranked
     with the leavers, as the ratings and the standings count them) and the bot's after
-    (not ranked, as the ratings leave it)."""
+    (not ranked, as the ratings leave it); so is the seat of a player who left, the
+    stand-in bot's row holding the rounds it played from their note of leaving on."""
     games = list(
         Game.objects.filter(league_link__season=season).order_by("finished", "pk")
         .defer("state", "awaiting")
@@ -33,8 +36,8 @@ def season_games(season) -> list[dict]:
     played: dict[tuple[int, int, bool], list[int]] = defaultdict(lambda: [0, 0])
     for r in rounds:
         for player in r.places:
-            replaced = occupants.replaced.get((r.game_id, player))
-            tally = played[(r.game_id, player, bool(replaced and r.number >= replaced[0]))]
+            bot_from = occupants.bot_from(r.game_id, player)
+            tally = played[(r.game_id, player, bot_from is not None and r.number >= bot_from)]
             tally[0] += 1
             tally[1] += r.points.get(player, 0)
     seats = {(s.game_id, s.player): s for s in Seat.objects.filter(
@@ -75,6 +78,10 @@ def season_games(season) -> list[dict]:
             rows.append(row_of(game, player, row["rank"],
                                user.name if user else (seat.name if seat else "?"),
                                user, bot_level, False))
+            if user is not None and played[(game.pk, player, True)][0]:
+                # Left: the stand-in played the seat's rounds from then on.
+                by_bots.append(row_of(game, player, None, _("stand-in bot, %(level)s") % {
+                    "level": BotLevel(STAND_IN_LEVEL).label}, None, STAND_IN_LEVEL, True))
         out.append({
             "id": game.pk, "name": game.name, "status": game.status,
             "finished": game.finished.isoformat() if game.finished else None,

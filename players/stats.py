@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from games import engine
-from games.models import Action, Game, Seat
+from games.models import Action, Game, Seat, left_from
 from games.read.replay import game_results
 from leagues.models import Replacement
 from leagues.standings import Occupants, finished_rounds
@@ -112,28 +112,33 @@ class Stats:
 
 class Held(NamedTuple):
     """A game the user sat in: their player index, the first round no longer theirs (a bot
-    took the seat over) or None, and whether they left it before its end."""
+    played the seat from it on) or None, whether they left it before its end, and whether
+    an organiser handed their seat to a bot."""
 
     player: int
     until: int | None
     left: bool
+    replaced: bool = False
 
 
 def games_held(user) -> dict[int, Held]:
     """{game id: Held} for every game the user sat in: their seats, and seats a bot took
     over from them. Whoever said they leave left, though a bot plays their cards to the
-    end of that round; so did whoever had their seat handed to a bot: none of them played
-    the game out (as the final standings and the ratings rank them)."""
+    end of that round (or, at some tables, to the game's): the rounds from their note of
+    leaving on are the bot's (`games.models.left_from`). So did whoever had their seat
+    handed to a bot: none of them played the game out (as the final standings and the
+    ratings rank them)."""
     held = {
-        game_id: Held(player, None, left or leaving)
-        for game_id, player, left, leaving in Seat.objects.filter(
+        game_id: Held(player, until, left or leaving)
+        for game_id, player, left, leaving, until in Seat.objects.filter(
             user=user, player__isnull=False,
-        ).values_list("game_id", "player", "left", "leaving")
+        ).annotate(until=left_from()).values_list("game_id", "player", "left", "leaving",
+                                                  "until")
     }
     for game_id, player, number in Replacement.objects.filter(user=user).values_list(
         "game_id", "player", "round_number"
     ):
-        held.setdefault(game_id, Held(player, number, True))
+        held.setdefault(game_id, Held(player, number, True, replaced=True))
     return held
 
 
@@ -193,7 +198,7 @@ def player_stats(user) -> Stats:
     # is not theirs to answer for).
     ranked = finished + [game_id for game_id, game in games.items()
                          if game.status == Game.Status.FINISHED and held[game_id].left
-                         and held[game_id].until is None]
+                         and not held[game_id].replaced]
     occupants = Occupants(game__in=ranked)
     opponents: dict[int, HeadToHead] = {}
     for game_id in ranked:

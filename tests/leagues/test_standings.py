@@ -157,3 +157,22 @@ def test_a_player_who_left_a_game_has_not_won_it(league, people):
     rows = {row.user: row for row in league_standings(league)}
     assert rows[b].points == 8 and rows[a].points == 6
     assert (rows[a].wins, rows[b].wins) == (1, 0)
+
+
+def test_the_rounds_a_bot_played_after_a_player_left_are_not_theirs(people, league):
+    """At a table where a bot takes the seat of whoever leaves, Anna says she leaves in
+    round 2: her league figures keep round 1 alone (3 points, first place), the bot's
+    rounds after are nobody's in the table, as an organiser's bot's are."""
+    from games.models import Action, Seat
+
+    a, b, c, d = people
+    game = record_game(people, [([A, B, C, D], [A, B, C, D]), ([A, B, C, D], [A, B, C, D])],
+                       league)
+    Seat.objects.filter(game=game, user=a).update(left=True)
+    Action.objects.create(game=game, seq=1, round_number=2, kind="leaving", player=A,
+                          events=[{"type": "leaving", "player": A, "bot": True}])
+    rows = {row.user.username: row for row in league_standings(league)}
+    anna = rows["anna"]
+    assert (anna.games, anna.rounds, anna.points, anna.place_sum, anna.great_dalmuti) == (
+        1, 1, 3, 1, 1)
+    assert (rows["bert"].rounds, rows["bert"].points, rows["bert"].wins) == (2, 4, 1)

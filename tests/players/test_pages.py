@@ -198,6 +198,28 @@ def test_the_export_names_a_replaced_player_for_their_rounds_and_the_bot_for_its
                      league_page)
 
 
+def test_the_export_gives_the_rounds_a_stand_in_played_after_a_player_left_to_it(
+        admin_client, alice, bob, carol, dave):
+    """Dave said he leaves in round 2 at a table where a bot takes the seat: his row has
+    round 1 alone, ranked at the game's last place; the stand-in's row round 2."""
+    league = make_league(members=[alice, bob, carol, dave])
+    season = this_year_season(league, "Spring")
+    game = record_game([alice, bob, carol, dave],
+                       [([0, 1, 2, 3], [3, 0, 1, 2]), ([3, 0, 1, 2], [3, 0, 1, 2])],
+                       league, season, name="Opening night")
+    game.seats.filter(user=dave).update(left=True)
+    Action.objects.create(game=game, seq=1, round_number=2, kind="leaving", player=3,
+                          events=[{"type": "leaving", "player": 3, "bot": True}])
+    url = reverse("admin:leagues_season_changelist")
+    response = admin_client.post(url, {"action": "export_games_csv",
+                                       "_selected_action": [season.pk], "index": "0"})
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [(r["player"], r["bot_level"], r["rank"], r["points"], r["rounds"])
+            for r in rows] == [
+        ("Alice", "", "1", "4", "2"), ("Bob", "", "2", "2", "2"), ("Carol", "", "3", "0", "2"),
+        ("Dave", "", "4", "3", "1"), ("stand-in bot, Skilled bot", "skilled", "", "3", "1")]
+
+
 def test_the_page_costs_the_same_number_of_queries_however_many_games(
         client, alice, bob, django_assert_max_num_queries):
     from django.db import connection

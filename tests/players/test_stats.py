@@ -194,3 +194,29 @@ def test_taxes_of_a_real_game_match_what_the_engine_exchanged(alice):
     assert paid or received  # the seed gives Alice taxes to pay or to receive
     stats = player_stats(alice)
     assert (stats.taxes_paid, stats.taxes_received) == (paid, received)
+
+
+def test_the_rounds_a_bot_played_after_she_left_are_the_bots(alice, bob, carol, dave):
+    """At a table where a bot takes the seat of whoever leaves, Alice said she leaves in
+    round 2 (the "leaving" note records the round): from it on the seat's rounds are the
+    bot's. Round 1 is hers alone; the game still counts at its last place for her. A game
+    left before that note was kept counts every round of the seat, as it always did."""
+    rounds = [([0, 1, 2, 3], [0, 1, 2, 3]), ([0, 1, 2, 3], [0, 1, 2, 3]),
+              ([0, 1, 2, 3], [0, 1, 2, 3])]
+    game = record_game([alice, bob, carol, dave], rounds, name="Left with a bot")
+    Seat.objects.filter(game=game, user=alice).update(left=True)
+    action(game, 1, 2, "leaving", [{"type": "leaving", "player": 0, "bot": True}], 0)
+    # The bot called a revolution in her seat in round 3: not hers either.
+    action(game, 2, 3, "revolution", [{"type": "revolution", "player": 0, "great": False}], 0)
+    stats = player_stats(alice)
+    assert (stats.rounds, stats.great_dalmuti, stats.best_streak) == (1, 1, 1)
+    assert (stats.revolutions, stats.great_revolutions) == (0, 0)
+    assert stats.recent[0]["rounds"] == [{"round": 1, "place": 1, "players": 4}]
+    assert [(p.players, p.games, p.average) for p in stats.places_by_size] == [(4, 1, 4)]
+    assert (stats.games_played, stats.games_left) == (1, 1)
+    # The others' rounds are theirs as before.
+    assert player_stats(bob).rounds == 3
+
+    older = record_game([alice, bob, carol, dave], rounds, name="Left before the note")
+    Seat.objects.filter(game=older, user=alice).update(left=True)
+    assert player_stats(alice).rounds == 1 + 3
