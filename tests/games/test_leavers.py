@@ -330,6 +330,11 @@ def test_nobody_wins_a_game_everybody_left_on_the_table_and_in_its_log(
         final = page.split('id="final-heading"', 1)[1].split("</section>", 1)[0]
         assert sorted(_final_ranks(page).values()) == [4, 4, 4, 4]
         assert "Everybody left the game: nobody won it." in _visible(final)
+        # Each of them reads what became of their seat: the bot played it to the end,
+        # and nobody plays on.
+        me = _visible(page.split('id="me"', 1)[1].split("</section>", 1)[0])
+        assert "A bot played your seat to the end of the game." in me
+        assert "play on without you" not in me
     client.force_login(users[0])
     log = _visible(client.get(f"/t/{game.pk}/log/").content.decode())
     assert "The game is over: everybody left, nobody wins." in log
