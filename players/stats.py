@@ -67,10 +67,12 @@ class HeadToHead:
     user: object
     above: int = 0  # games where the player finished above this opponent
     below: int = 0
+    # Games where the two shared a place: both left it, at its last place.
+    level: int = 0
 
     @property
     def games(self) -> int:
-        return self.above + self.below
+        return self.above + self.below + self.level
 
 
 @dataclass
@@ -217,8 +219,10 @@ def player_stats(user) -> Stats:
             h2h = opponents.setdefault(opponent.pk, HeadToHead(opponent))
             if rank[player] < other_rank:
                 h2h.above += 1
-            else:
+            elif rank[player] > other_rank:
                 h2h.below += 1
+            else:
+                h2h.level += 1
     stats.head_to_head = sorted(opponents.values(),
                                 key=lambda h: (-h.games, h.user.name.lower(), h.user.pk))
 
@@ -266,7 +270,9 @@ def favourite_options(games) -> list[tuple[dict, int]]:
 
 
 def recent_rounds(held: dict, games: dict, by_game: dict) -> list[dict]:
-    """The player's place in each round of their last games that are over, newest first."""
+    """The player's place in each round of their last games that are over, newest first;
+    for a game they left, the round they said so in (`left_in`): a bot played the rounds
+    from it on, which are not theirs (an organiser's replacement is not told here)."""
     ordered = sorted(by_game, key=lambda g: (games[g].finished is not None, games[g].finished,
                                              g), reverse=True)[:RECENT_GAMES]
     out = []
@@ -274,7 +280,10 @@ def recent_rounds(held: dict, games: dict, by_game: dict) -> list[dict]:
         player = held[game_id][0]
         rows = [{"round": r.number, "place": r.places[player], "players": len(r.places)}
                 for r in by_game[game_id]]
-        out.append({"game": games[game_id], "rounds": rows})
+        occupied = held[game_id]
+        out.append({"game": games[game_id], "rounds": rows,
+                    "left_in": occupied.until if occupied.left and not occupied.replaced
+                    else None})
     return out
 
 

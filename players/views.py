@@ -74,6 +74,8 @@ def player_page(request, username: str):
         "taxes": [{**row, "name": card_name(row["rank"])} for row in facts.taxes],
         "head_to_head": [{"h2h": h, "linked": h.user.pk in visible}
                          for h in facts.head_to_head],
+        # A game the two left alike: counted together, in neither column (said below it).
+        "head_to_head_level": any(h.level for h in facts.head_to_head),
         "reliability": reliability.reliability(player),
         "min_turns": reliability.RELIABILITY_MIN_TURNS,
     }, status=200 if form is None or not form.errors else 400)

@@ -212,6 +212,8 @@ def test_the_rounds_a_bot_played_after_she_left_are_the_bots(alice, bob, carol, 
     assert (stats.rounds, stats.great_dalmuti, stats.best_streak) == (1, 1, 1)
     assert (stats.revolutions, stats.great_revolutions) == (0, 0)
     assert stats.recent[0]["rounds"] == [{"round": 1, "place": 1, "players": 4}]
+    # Its picture says why it stops there.
+    assert stats.recent[0]["left_in"] == 2
     assert [(p.players, p.games, p.average) for p in stats.places_by_size] == [(4, 1, 4)]
     assert (stats.games_played, stats.games_left) == (1, 1)
     # The others' rounds are theirs as before.
@@ -220,3 +222,17 @@ def test_the_rounds_a_bot_played_after_she_left_are_the_bots(alice, bob, carol, 
     older = record_game([alice, bob, carol, dave], rounds, name="Left before the note")
     Seat.objects.filter(game=older, user=alice).update(left=True)
     assert player_stats(alice).rounds == 1 + 3
+
+
+def test_two_who_left_one_game_finished_neither_above_nor_below_each_other(
+        alice, bob, carol, dave):
+    """They share its last place: the game counts as one played together, in neither
+    column (it counted as "below" for each of the two)."""
+    game = record_game([alice, bob, carol, dave], [([0, 1, 2, 3], [0, 1, 2, 3])],
+                       name="Both left")
+    Seat.objects.filter(game=game, user__in=[alice, bob]).update(left=True)
+    table = {h.user.username: (h.games, h.above, h.below)
+             for h in player_stats(alice).head_to_head}
+    assert table == {"bob": (1, 0, 0), "carol": (1, 0, 1), "dave": (1, 0, 1)}
+    assert {h.user.username: (h.games, h.above, h.below)
+            for h in player_stats(carol).head_to_head}["alice"] == (1, 1, 0)
