@@ -1,0 +1,109 @@
+"""Big tables on small and wide screens: on a laptop the hand lies in even rows (one row
+where it fits, never fifteen cards and one alone under them). Screenshots of each table
+and size go to var/screenshots/."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e import harness
+from tests.helpers import make_user, play_until, session_for, start_table
+
+pytestmark = pytest.mark.e2e
+
+# Friends' names as they are given at a table, up to twelve letters.
+NAMES = ["Christina", "Maximilian", "Alexandra", "Bartholomäus", "Friederike", "Konstantin",
+         "Jacqueline", "Sebastian", "Wilhelmina"]
+
+LAPTOPS = {"laptop": {"width": 1366, "height": 850}, "laptop-1280": {"width": 1280, "height": 720},
+           "screen-1920": {"width": 1920, "height": 1080}}
+PHONES = {"phone": {"width": 390, "height": 844}, "phone-360": {"width": 360, "height": 740}}
+
+
+def _follows(game, tess) -> bool:
+    """Tess's turn, with a play to beat on the felt."""
+    view = game.engine_state().view(game.seats.get(user=tess).player)
+    return bool(view["legal_actions"]) and view["phase"] == "play" and bool(view["trick"]["plays"])
+
+
+@pytest.fixture
+def crowded(live_server):
+    """Tess's first turn to follow at tables of four, five, six and ten people: hands of 20,
+    16, 13 or 14 and 8 cards."""
+    tess = make_user("tess", display_name="Tess")
+    people = [make_user(f"friend{i}", display_name=name) for i, name in enumerate(NAMES)]
+    tables = {seats: play_until(start_table(tess, people[:seats - 1], seed=11,
+                                            name="Kitchen table"),
+                                lambda g: _follows(g, tess)).pk
+              for seats in (4, 5, 6, 10)}
+    return {"tables": tables, "session": session_for(tess)}
+
+
+def _page(browser, live_server, crowded, viewport, phone: bool, language: str):
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
+                                  base_url=live_server.url,
+                                  extra_http_headers={"Accept-Language": language})
+    problems = []
+    page = context.new_page()
+    harness.collect_errors(page, problems)
+    harness.log_in(page, live_server.url, "tess")
+    return context, page, problems
+
+
+def _open(page, game_id: int) -> None:
+    page.goto(f"/t/{game_id}/")
+    expect(page.locator("#actions button.pass")).to_be_visible()
+    # The dock measured, the page has brought the hand into view above it.
+    page.wait_for_function("document.documentElement.style.getPropertyValue('--dock-h')")
+
+
+# The number of cards in each row of the hand, the narrowest card's width, the cards not
+# wholly on the screen above the dock, and the card names cut short.
+HAND_ROWS = """() => {
+    const width = document.documentElement.clientWidth;  // not innerWidth: see harness
+    const dock = document.getElementById('actions').getBoundingClientRect().top;
+    const rows = {};
+    const hidden = [];
+    let narrowest = Infinity;
+    for (const card of document.querySelectorAll('.hand-cards .hcard')) {
+        const box = card.getBoundingClientRect();
+        const top = Math.round(box.top);
+        rows[top] = (rows[top] || 0) + 1;
+        narrowest = Math.min(narrowest, box.width);
+        if (box.left < 0 || box.right > width || box.top < 0 || box.bottom > dock) {
+            hidden.push(card.textContent.trim().replace(/\\s+/g, ' '));
+        }
+    }
+    const cut = [...document.querySelectorAll('.hcard .cname')]
+        .filter((n) => n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1)
+        .map((n) => n.textContent);
+    return {rows: Object.keys(rows).sort((a, b) => a - b).map((top) => rows[top]),
+            narrowest: Math.round(narrowest), hidden, cut};
+}"""
+
+
+def test_a_laptops_hand_lies_in_even_rows(crowded, browser, live_server, screenshots):
+    """Hands of 8 to 20 cards, in German (the longest card names): on a laptop, in one row
+    up to sixteen cards, in two even rows beyond (a hand of sixteen at 1366 px went fifteen
+    and one, the last card alone under the others); every card at least 3 rem wide (the
+    phone's usual card), its name whole, on the screen above the dock. A phone keeps its
+    even rows too."""
+    for size, viewport in {**LAPTOPS, **PHONES}.items():
+        laptop = size in LAPTOPS
+        context, page, problems = _page(browser, live_server, crowded, viewport,
+                                        phone=not laptop, language="de")
+        for seats in (4, 5, 6, 10):
+            _open(page, crowded["tables"][seats])
+            page.screenshot(path=str(screenshots / f"crowded-hand-{seats}-{size}-de.png"))
+            shown = page.evaluate(HAND_ROWS)
+            cards, rows = sum(shown["rows"]), shown["rows"]
+            where = f"{seats} seats ({cards} cards) on a {size}: {shown}"
+            assert cards >= 80 // seats, where
+            assert max(rows) - min(rows) <= 1, where
+            if laptop:
+                assert len(rows) == (1 if cards <= 16 else 2), where
+                assert shown["narrowest"] >= 48, where
+            assert shown["hidden"] == [], where
+            assert shown["cut"] == [], where
+            assert not harness.wider_than_screen(page), where
+        assert problems == [], size
+        context.close()
