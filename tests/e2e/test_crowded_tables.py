@@ -1,6 +1,8 @@
 """Big tables on small and wide screens: on a laptop the hand lies in even rows (one row
-where it fits, never fifteen cards and one alone under them). Screenshots of each table
-and size go to var/screenshots/."""
+where it fits, never fifteen cards and one alone under them), and on a phone a table of
+eight or ten keeps every seat's name whole enough to tell friends apart, with the rest of
+what a seat says (title, cards left, whose turn, passed) legible and inside the seat.
+Screenshots of each table, size and language go to var/screenshots/."""
 
 import pytest
 from playwright.sync_api import expect
@@ -27,14 +29,14 @@ def _follows(game, tess) -> bool:
 
 @pytest.fixture
 def crowded(live_server):
-    """Tess's first turn to follow at tables of four, five, six and ten people: hands of 20,
-    16, 13 or 14 and 8 cards."""
+    """Tess's first turn to follow at tables of four, five, six, eight, nine and ten people:
+    hands of 20, 16, 13 or 14, 10, 8 or 9 and 8 cards."""
     tess = make_user("tess", display_name="Tess")
     people = [make_user(f"friend{i}", display_name=name) for i, name in enumerate(NAMES)]
     tables = {seats: play_until(start_table(tess, people[:seats - 1], seed=11,
                                             name="Kitchen table"),
                                 lambda g: _follows(g, tess)).pk
-              for seats in (4, 5, 6, 10)}
+              for seats in (4, 5, 6, 8, 9, 10)}
     return {"tables": tables, "session": session_for(tess)}
 
 
@@ -107,3 +109,78 @@ def test_a_laptops_hand_lies_in_even_rows(crowded, browser, live_server, screens
             assert not harness.wider_than_screen(page), where
         assert problems == [], size
         context.close()
+
+
+# For every seat round the felt: its name, whether the name shows whole (neither cut short
+# nor clipped), the size of its letters and of the seat's smallest other words, what of the
+# seat's title and state is cut or runs out of it, and whether it is drawn over another seat.
+SEATS = """() => {
+    const seats = [...document.querySelectorAll('#table .seat')];
+    const boxes = seats.map((seat) => seat.getBoundingClientRect());
+    const overlap = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+        && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    return seats.map((seat, i) => {
+        const name = seat.querySelector('.seat-name bdi');
+        const room = boxes[i];
+        const inside = (el) => {
+            const box = el.getBoundingClientRect();
+            return box.left >= room.left - 1 && box.right <= room.right + 1
+                && box.bottom <= room.bottom + 1;
+        };
+        const others = [...seat.querySelectorAll(
+            '.seat-title, .seat-cards, .seat-score, .seat-state')]
+            .filter((el) => el.checkVisibility());
+        return {
+            name: name.textContent.trim(),
+            whole: name.scrollWidth <= name.clientWidth + 1
+                && name.scrollHeight <= name.clientHeight + 1 && inside(name),
+            letters: parseFloat(getComputedStyle(name).fontSize),
+            smallest: Math.min(...others.map((el) => parseFloat(getComputedStyle(el).fontSize))),
+            cut: others.filter((el) => el.scrollWidth > el.clientWidth + 1 || !inside(el))
+                .map((el) => el.textContent.trim()),
+            over: boxes.some((other, j) => j !== i && overlap(room, other)),
+        };
+    });
+}"""
+
+
+def test_a_phone_tells_ten_players_apart(crowded, browser, live_server, screenshots):
+    """At tables of eight to ten on a phone, in English and German, every seat's name shows
+    whole (at ten seats the names were cut to four letters, "Chri…"), in letters of at least
+    12 px, the seat's other words at least 11 px, none cut or running out of its seat, no
+    seat over another or over the trick; the page passes the accessibility check."""
+    for size, viewport in PHONES.items():
+        for language in ("en", "de"):
+            context, page, problems = _page(browser, live_server, crowded, viewport,
+                                            phone=True, language=language)
+            for seats in (8, 9, 10):
+                _open(page, crowded["tables"][seats])
+                page.locator(".felt").screenshot(
+                    path=str(screenshots / f"crowded-felt-{seats}-{size}-{language}.png"))
+                shown = page.evaluate(SEATS)
+                where = f"{seats} seats on a {size} in {language}"
+                assert len(shown) == seats, where
+                assert [s["name"] for s in shown if not s["whole"]] == [], where
+                assert min(s["letters"] for s in shown) >= 12, where
+                assert min(s["smallest"] for s in shown) >= 11, where
+                assert [s["cut"] for s in shown if s["cut"]] == [], where
+                assert [s["name"] for s in shown if s["over"]] == [], where
+                assert page.evaluate(UNDER_SEATS) == [], where
+                assert not harness.wider_than_screen(page), where
+                serious = harness.serious_violations(page)
+                assert serious == [], where + ": " + harness.describe(serious)
+            assert problems == [], f"{size}, {language}"
+            context.close()
+
+
+# What the centre of the felt shows that a seat is drawn over.
+UNDER_SEATS = """() => {
+    const overlap = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+        && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    const seats = [...document.querySelectorAll('#table .seat')]
+        .map((el) => el.getBoundingClientRect());
+    return [...document.querySelectorAll('#table .centre :is(th, td, p, .card)')]
+        .filter((el) => el.checkVisibility({visibilityProperty: true}))
+        .filter((el) => seats.some((seat) => overlap(el.getBoundingClientRect(), seat)))
+        .map((el) => el.textContent.trim().slice(0, 30));
+}"""

@@ -81,9 +81,9 @@ def long_names(live_server):
     return play_until(game, lambda g: len(g.engine_state().results) >= 1).pk
 
 
-# The result's rows' heights, its names that are not whole in their titles, how far it runs
-# past the centre; the seats' names that run out of their seat or are not whole in their
-# titles; the taxes' names broken over lines.
+# The result's rows' heights, its narrowest name's width, its names that are not whole in
+# their titles, how far it runs past the centre; the seats' names that run out of their
+# seat or are not whole in their titles; the taxes' names broken over lines.
 NAMES_ON_THE_FELT = """() => {
     const centre = document.querySelector('.centre').getBoundingClientRect();
     const result = document.querySelector('.centre .round-result table');
@@ -97,6 +97,7 @@ NAMES_ON_THE_FELT = """() => {
     });
     return {
         rows: cells.map((cell) => Math.round(cell.closest('tr').getBoundingClientRect().height)),
+        room: Math.min(...cells.map((cell) => Math.round(cell.getBoundingClientRect().width))),
         untitled: cells.filter((cell) => cell.title !== cell.textContent.trim())
             .map((cell) => cell.textContent.trim()),
         beyond: Math.round(result.getBoundingClientRect().right - centre.right),
@@ -114,8 +115,9 @@ def test_long_names_keep_the_result_on_the_felt_compact(long_names, browser, liv
     """Ten long names, with spaces or without: the round's result on the felt keeps within
     its centre and the screen, a row a line (a name cut short with an ellipsis on a phone,
     rather than broken over three lines that made the felt taller than the screen), each
-    name whole in its title; the seats' names too, and the taxes beside the result break no
-    name in two."""
+    name whole in its title, with room for some eight letters of it (the column of places
+    is as wide as its numbers, its heading only read out); the seats' names too, and the
+    taxes beside the result break no name in two."""
     for size in harness.SIZES:
         for code in ("en", "de"):
             context = harness.new_context(browser, size,
@@ -134,4 +136,6 @@ def test_long_names_keep_the_result_on_the_felt_compact(long_names, browser, liv
             assert shown["untitled"] == [], where
             assert shown["seats"] == [], where
             assert shown["broken"] == [], where
+            # Some eight letters of a name at least: the places' heading takes no room.
+            assert shown["room"] >= 64, where
             context.close()
