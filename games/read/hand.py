@@ -103,16 +103,13 @@ def my_actions(view: dict, name_of) -> dict:
 def hand_cards(hand: list[int], usable: set[int] | None = None,
                checked: list[int] | None = None) -> list[dict]:
     """The hand card by card, best first, as the page draws it: which cards a tap may
-    choose (`ok`), which start chosen (a forced choice), where a new rank starts."""
+    choose (`ok`), which start chosen (a forced choice)."""
     to_check = list(checked or [])
     cards = []
-    previous = None
     for rank in sorted(hand):
         tick = rank in to_check
         if tick:
             to_check.remove(rank)
         cards.append({"rank": rank, "name": card_name(rank), "checked": tick,
-                      "ok": usable is None or rank in usable,
-                      "new_rank": previous is not None and rank != previous})
-        previous = rank
+                      "ok": usable is None or rank in usable})
     return cards

@@ -250,14 +250,13 @@ def hand_card(card: dict, pick) -> str:
     the mover's hand and the next player's are drawn at every move, and there are a few
     hundred such cards per language, so each is drawn once and kept."""
     return _hand_card(get_language() or "en", str(pick or ""), int(card["rank"]),
-                      str(card["name"]), bool(card["ok"]), bool(card["checked"]),
-                      bool(card["new_rank"]))
+                      str(card["name"]), bool(card["ok"]), bool(card["checked"]))
 
 
 @functools.lru_cache(maxsize=4096)
-def _hand_card(language: str, pick: str, rank: int, name: str, ok: bool, checked: bool,
-               new_rank: bool) -> str:
-    card = {"rank": rank, "name": name, "ok": ok, "checked": checked, "new_rank": new_rank}
+def _hand_card(language: str, pick: str, rank: int, name: str, ok: bool,
+               checked: bool) -> str:
+    card = {"rank": rank, "name": name, "ok": ok, "checked": checked}
     return render_to_string("games/table/_hand_card.html", {"c": card, "pick": pick})
 
 
@@ -333,7 +332,7 @@ def hand_panel(context) -> str:
         "taxes_note": {k: str(v) for k, v in (context.get("taxes_note") or {}).items()},
         "trade_note": {k: str(v) for k, v in (context.get("trade_note") or {}).items()},
         "hand_cards": [{"rank": int(c["rank"]), "name": str(c["name"]), "ok": bool(c["ok"]),
-                        "checked": bool(c["checked"]), "new_rank": bool(c["new_rank"])}
+                        "checked": bool(c["checked"])}
                        for c in context.get("hand_cards") or ()],
     }
     return drawn_once("games/table/_hand_panel.html", values, context)

@@ -55,10 +55,10 @@ HAND_INCLUDED = Template('{% for c in hand %}'
 
 
 def test_a_kept_card_of_the_hand_is_the_one_the_template_draws():
-    hand = [{"rank": 2, "name": "Archbishop", "ok": True, "checked": True, "new_rank": False},
-            {"rank": 2, "name": "Archbishop", "ok": True, "checked": False, "new_rank": False},
-            {"rank": 7, "name": "Stonecutter", "ok": False, "checked": False, "new_rank": True},
-            {"rank": 13, "name": "Jester", "ok": True, "checked": False, "new_rank": True}]
+    hand = [{"rank": 2, "name": "Archbishop", "ok": True, "checked": True},
+            {"rank": 2, "name": "Archbishop", "ok": True, "checked": False},
+            {"rank": 7, "name": "Stonecutter", "ok": False, "checked": False},
+            {"rank": 13, "name": "Jester", "ok": True, "checked": False}]
     for language in ("en", "nl", "en"):
         for pick in ("", "play", "trade_card", "taxes"):
             with translation.override(language):
