@@ -481,8 +481,25 @@ class ActionAdmin(OrganisedAdmin):
         return False
 
 
+class AdministratorsRecordAdmin(admin.ModelAdmin):
+    """A record of the players' own doing that only the site's administrators read (not
+    a league's organisers), and may only delete, never make or change."""
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+
 @admin.register(InvitationBlock)
-class InvitationBlockAdmin(admin.ModelAdmin):
+class InvitationBlockAdmin(AdministratorsRecordAdmin):
     """Who refuses invitations from whom, since when: for the site's administrators only
     (who blocks whom is the players' own business, not a league's). Read-only: a block is
     made and lifted by the player; an administrator may only remove one."""
@@ -499,21 +516,9 @@ class InvitationBlockAdmin(admin.ModelAdmin):
     def since(self, block):
         return date_format(timezone.localtime(block.created), "DATETIME_FORMAT")
 
-    def has_view_permission(self, request, obj=None):
-        return request.user.is_superuser
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return request.user.is_superuser
-
 
 @admin.register(Removal)
-class RemovalAdmin(admin.ModelAdmin):
+class RemovalAdmin(AdministratorsRecordAdmin):
     """Every table's players taken off by its host, for the site's administrators (an
     organiser reads her own leagues' on each table's page). Read-only: the host undoes a
     removal by inviting again; an administrator may only delete one."""
@@ -532,15 +537,3 @@ class RemovalAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("invited again since"), boolean=True)
     def invited_again(self, removal):
         return invited_again(removal)
-
-    def has_view_permission(self, request, obj=None):
-        return request.user.is_superuser
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return request.user.is_superuser
