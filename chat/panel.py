@@ -137,8 +137,8 @@ def panel_context(request, game: Game, me: Seat | None, titles: dict[int, str], 
     my_title = titles.get(me.player) if me is not None and me.player is not None else None
     return {"chat": {
         "lines": shown,
-        # A watcher has no rank to act.
-        "seated": me is not None,
+        # Acting one's rank is the game's: a watcher has none, and a game over is over.
+        "acts_rank": me is not None and not game.is_over,
         "latest": shown[-1] if shown else None,
         "last_id": last_id,
         "read_before": read_before,

@@ -1,5 +1,6 @@
 from chat.models import Message
 from games import commands
+from tests.helpers import play_out
 
 from .conftest import HTMX, say, title_of
 
@@ -75,3 +76,22 @@ def test_a_finished_game_keeps_its_conversation(client, alice, bob, game):
     game.save(update_fields=["status"])
     client.force_login(bob)
     assert "Good game, everyone" in client.get(f"/t/{game.pk}/chat/").content.decode()
+
+
+def test_a_finished_table_no_longer_asks_its_players_to_act_their_rank(client, alice, game):
+    """"Play your part" (and the sound of a turn coming) belong to a game in play: at a
+    finished table the empty talk panel just says nobody talked, and the sound's switch,
+    which only a coming turn would use, is gone."""
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "Play your part: the rulebooks insist" in page
+    assert "data-sound-toggle" in page
+    play_out(game)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert "The game is over." in page
+    assert "Nobody has said anything yet." in page
+    assert "Play your part: the rulebooks insist" not in page
+    assert "data-sound-toggle" not in page
+    chat_page = client.get(f"/t/{game.pk}/chat/").content.decode()
+    assert "Nobody has said anything yet." in chat_page
+    assert "Play your part: the rulebooks insist" not in chat_page
