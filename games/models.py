@@ -551,7 +551,8 @@ class Removal(models.Model):
     says so (instead of "no table here"), and the table's own link seats them again only
     once the host invites them again, as the host was promised."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="removals")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="removals",
+                             verbose_name=_("table"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+", verbose_name=_("player"))
     created = models.DateTimeField(auto_now_add=True)
