@@ -95,12 +95,20 @@ class SeatInline(admin.TabularInline):
         return "" if seat.player is None else seat.player + 1
 
 
-def invited_again(removal: Removal) -> bool:
-    """Whether the host has invited the player again since, which lets them back in."""
-    return Removal.invited_again(removal.game_id, removal.user)
+class RemovalColumns:
+    """When a host took a player off, and whether they invited them again since (which
+    lets them back in): the table's page and the administrators' list show both."""
+
+    @admin.display(description=gettext_lazy("taken off"), ordering="created")
+    def taken_off(self, removal):
+        return date_format(timezone.localtime(removal.created), "DATETIME_FORMAT")
+
+    @admin.display(description=gettext_lazy("invited again since"), boolean=True)
+    def invited_again(self, removal):
+        return Removal.invited_again(removal.game_id, removal.user)
 
 
-class RemovalInline(admin.TabularInline):
+class RemovalInline(RemovalColumns, admin.TabularInline):
     """Whom the host took off the table before it started: what an organiser needs to
     answer a member's "why can't I join?". Read by whoever may read the table; the
     host's decision is theirs to undo (by inviting again), so nothing here changes it."""
@@ -113,14 +121,6 @@ class RemovalInline(admin.TabularInline):
     show_change_link = False
     verbose_name = gettext_lazy("player taken off this table")
     verbose_name_plural = gettext_lazy("Players taken off this table")
-
-    @admin.display(description=gettext_lazy("taken off"))
-    def taken_off(self, removal):
-        return date_format(timezone.localtime(removal.created), "DATETIME_FORMAT")
-
-    @admin.display(description=gettext_lazy("invited again since"), boolean=True)
-    def invited_again(self, removal):
-        return invited_again(removal)
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("user")
@@ -518,7 +518,7 @@ class InvitationBlockAdmin(AdministratorsRecordAdmin):
 
 
 @admin.register(Removal)
-class RemovalAdmin(AdministratorsRecordAdmin):
+class RemovalAdmin(RemovalColumns, AdministratorsRecordAdmin):
     """Every table's players taken off by its host, for the site's administrators (an
     organiser reads her own leagues' on each table's page). Read-only: the host undoes a
     removal by inviting again; an administrator may only delete one."""
@@ -529,11 +529,3 @@ class RemovalAdmin(AdministratorsRecordAdmin):
     date_hierarchy = "created"
     fields = ("game", "user", "taken_off", "invited_again")
     readonly_fields = fields
-
-    @admin.display(description=gettext_lazy("taken off"), ordering="created")
-    def taken_off(self, removal):
-        return date_format(timezone.localtime(removal.created), "DATETIME_FORMAT")
-
-    @admin.display(description=gettext_lazy("invited again since"), boolean=True)
-    def invited_again(self, removal):
-        return invited_again(removal)
