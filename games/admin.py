@@ -103,9 +103,29 @@ class RemovalColumns:
     def taken_off(self, removal):
         return date_format(timezone.localtime(removal.created), "DATETIME_FORMAT")
 
-    @admin.display(description=gettext_lazy("invited again since"), boolean=True)
+    @admin.display(description=gettext_lazy("invited again since"), boolean=True,
+                   ordering="invited_again")
     def invited_again(self, removal):
-        return Removal.invited_again(removal.game_id, removal.user)
+        return removal.invited_again
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_invited_again()
+
+
+class InvitedAgainFilter(admin.SimpleListFilter):
+    """The removals still in force (the host has not invited the player again), or the
+    ones the host has undone."""
+
+    title = gettext_lazy("invited again since")
+    parameter_name = "invited_again"
+
+    def lookups(self, request, model_admin):
+        return (("1", _("Yes")), ("0", _("No")))
+
+    def queryset(self, request, queryset):
+        if self.value() in ("0", "1"):
+            return queryset.filter(invited_again=self.value() == "1")
+        return queryset
 
 
 class RemovalInline(RemovalColumns, admin.TabularInline):
@@ -525,6 +545,7 @@ class RemovalAdmin(RemovalColumns, AdministratorsRecordAdmin):
 
     list_display = ("user", "game", "taken_off", "invited_again")
     list_select_related = ("user", "game")
+    list_filter = (InvitedAgainFilter,)
     search_fields = ("user__username", "user__display_name", "game__name")
     date_hierarchy = "created"
     fields = ("game", "user", "taken_off", "invited_again")

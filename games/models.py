@@ -15,7 +15,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext_lazy
 
 from dalmuti_site.channels import ChannelOwner
 from dalmuti_site.compiled import CompiledQuery
@@ -83,6 +83,15 @@ class BotLevel(models.TextChoices):
     BASIC = "basic", _("Basic bot")
     SKILLED = "skilled", _("Skilled bot")
     EXPERT = "expert", _("Expert bot")
+
+
+# A bot's level written after its name in brackets, in the case of the words around it,
+# as "(host)" is: "Ada (basic bot)".
+BOT_LEVEL_AFTER_NAME = {
+    BotLevel.BASIC: pgettext_lazy("after a bot's name, in brackets", "basic bot"),
+    BotLevel.SKILLED: pgettext_lazy("after a bot's name, in brackets", "skilled bot"),
+    BotLevel.EXPERT: pgettext_lazy("after a bot's name, in brackets", "expert bot"),
+}
 
 
 # The bot that plays for an absent player.
@@ -407,6 +416,11 @@ class Seat(models.Model):
         return self.user_id is None
 
     @property
+    def level_after_name(self) -> str:
+        """"basic bot", as the lobby writes it after a bot's name."""
+        return str(BOT_LEVEL_AFTER_NAME[self.bot_level]) if self.bot_level else ""
+
+    @property
     def paused_until(self):
         """Until when the player's clock waits: a vacation at this table, or their
         account-wide absence, whichever lasts longer."""
@@ -546,6 +560,20 @@ class RefusedAddress(models.Model):
         return self.digest[:12]
 
 
+class RemovalQuerySet(models.QuerySet):
+    def with_invited_again(self):
+        """Each removal with `invited_again`, as `Removal.invited_again` tells it for one:
+        asked along with the rows, not once per row."""
+        invitations = Invitation.objects.filter(game_id=models.OuterRef("game_id"))
+        by_name = invitations.filter(user_id=models.OuterRef("user_id"))
+        by_address = invitations.filter(
+            user=None, email__iexact=models.OuterRef("user__email")).exclude(email="")
+        again = models.Q(models.Exists(by_name)) | models.Q(
+            models.Exists(by_address), user__email_verified=True)
+        return self.annotate(
+            invited_again=models.ExpressionWrapper(again, output_field=models.BooleanField()))
+
+
 class Removal(models.Model):
     """The host took `user` off their table before it started. Their link to the table
     says so (instead of "no table here"), and the table's own link seats them again only
@@ -556,6 +584,8 @@ class Removal(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+", verbose_name=_("player"))
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = RemovalQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("player taken off a table")

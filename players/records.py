@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.html import strip_tags
 
 from games import engine
-from games.models import Action, BotLevel, Game, Round
+from games.models import BOT_LEVEL_AFTER_NAME, Action, Game, Round
 from games.read.replay import SeatNames, all_log_lines, apply_recorded, game_results
 from leagues.standings import finished_rounds
 
@@ -122,7 +122,7 @@ def record_text(game: Game) -> str:
         })
     return render_to_string("players/record.txt", {
         "game": game, "standings": standings, "rounds": rounds,
-        "players": [{**p, "bot_label": BotLevel(p["bot_level"]).label if p["bot_level"] else ""}
+        "players": [{**p, "bot_label": BOT_LEVEL_AFTER_NAME.get(p["bot_level"], "")}
                     for p in seating(game, seat_names)],
         "rules": _rules(game.options),
     })

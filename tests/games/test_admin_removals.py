@@ -78,3 +78,53 @@ def test_an_organiser_of_another_league_reads_nothing_of_it(client, lobby):
     client.force_login(fred)
     response = client.get(reverse("admin:games_game_change", args=[lobby.pk]))
     assert response.status_code == 302 and "anna" not in response.content.decode()
+
+
+def _taken_off_from(host, *players):
+    """A table whose host took each of `players` off it before it started."""
+    table = commands.create_table(host, f"Lobby {players[0].username}", 10, {})
+    for player in players:
+        commands.join(table.pk, player)
+        commands.remove_seat(table.pk, table.seats.get(user=player).pk)
+    return table
+
+
+def test_the_list_of_removals_asks_the_same_few_queries_for_every_page_size(
+        client, django_assert_max_num_queries):
+    """A hundred rows a page: whether the host invited each again comes with the rows, not
+    as a question per row."""
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    host = make_user("bert")
+    _taken_off_from(host, make_user("anna"))
+    with django_assert_max_num_queries(12) as few:
+        client.get(REMOVALS)
+    _taken_off_from(host, *(make_user(f"player{i}") for i in range(8)))
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        page = client.get(REMOVALS)
+    assert page.context["cl"].result_count == 9
+
+
+def test_invited_again_reads_alike_in_the_list_and_for_one_removal(client):
+    """By name, by the address a player confirmed (not one they have not), and only to
+    the same table: the list's column and the check that lets a player back agree."""
+    host = make_user("bert")
+    by_name, by_address, unconfirmed, elsewhere, not_again = (
+        make_user("anna"), make_user("cleo"),
+        make_user("dirk", email_verified=False), make_user("eva"), make_user("fien"))
+    table = _taken_off_from(host, by_name, by_address, unconfirmed, elsewhere, not_again)
+    other = commands.create_table(host, "Another lobby", 5, {})
+    commands.invite(table, host, user=by_name)
+    commands.invite(table, host, email="CLEO@example.com")
+    commands.invite(table, host, email="dirk@example.com")
+    commands.invite(other, host, user=elsewhere)
+    from games.models import Removal
+
+    listed = {r.user.username: r.invited_again
+              for r in Removal.objects.with_invited_again().select_related("user")}
+    assert listed == {"anna": True, "cleo": True, "dirk": False, "eva": False,
+                      "fien": False}
+    assert listed == {r.user.username: Removal.invited_again(r.game_id, r.user)
+                      for r in Removal.objects.select_related("user")}
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    still_out = client.get(REMOVALS, {"invited_again": "0"}).context["cl"].result_list
+    assert sorted(r.user.username for r in still_out) == ["dirk", "eva", "fien"]

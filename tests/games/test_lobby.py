@@ -321,3 +321,18 @@ def test_the_hosts_own_seat_is_marked_once_in_one_bracket(client, alice):
     alice_line = next(line for line in seats.split("<li>") if "Alice" in line)
     assert '<span class="muted">(host, you)</span>' in alice_line
     assert "(host)" not in alice_line and "(you)" not in alice_line
+
+
+@pytest.mark.parametrize("language, level, written", [
+    ("en", "basic", "(basic bot)"), ("en", "expert", "(expert bot)"),
+    ("de", "skilled", "(geschickter Bot)"), ("fr", "basic", "(bot débutant)"),
+])
+def test_the_lobby_writes_a_bots_level_after_its_name_as_it_writes_host(
+        client, alice, language, level, written):
+    game = commands.create_table(alice, "T", 5, {"rounds": 1})
+    bot = commands.add_bot(game.pk, level)
+    alice.language = language
+    alice.save()
+    client.force_login(alice)
+    page = client.get(f"/t/{game.pk}/").content.decode()
+    assert f'{bot.bot_name} <span class="muted">{written}</span>' in page

@@ -121,7 +121,7 @@ def test_the_record_names_the_seat_by_who_played_each_round(client):
               if s["player"] == player]
     assert seat["name"] == bot and seat["in_place_of"] == {"name": "Bob", "from_round": 2}
     text = client.get(f"/history/{game.pk}/record.txt").content.decode()
-    assert f"{bot} (Basic bot) · in place of Bob from round 2" in text
+    assert f"{bot} (basic bot) · in place of Bob from round 2" in text
     round_1, after = text.split("\nRound 1\n", 1)[1].split("\nRound 2\n", 1)
     assert "Bob" in round_1 and bot not in round_1
     assert "Bob" not in after
