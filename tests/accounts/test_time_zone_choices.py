@@ -1,9 +1,10 @@
-"""The profile's time zone list: the zones grouped by region, each named by its place with
-its offset from UTC today; the legacy names not offered, yet kept by an account that has
-one; whatever zone a browser reports at sign-up taken; anything else refused with a
-clear word."""
+"""The profile's time zone list: the zones grouped by region, each named by its place in the
+reader's language with its offset from UTC today, and UTC itself; the legacy names not
+offered, yet kept by an account that has one; whatever zone a browser reports at sign-up
+taken; anything else refused with a clear word."""
 
 import json
+import unicodedata
 import zoneinfo
 from datetime import UTC, datetime
 from html.parser import HTMLParser
@@ -22,8 +23,9 @@ WINTER = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
 SUMMER = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
 
 LEGACY = ("US/Eastern", "US/Pacific", "Canada/Atlantic", "Brazil/East", "Mexico/General",
-          "Chile/Continental", "GB", "Etc/GMT+5", "Etc/UTC", "UTC", "Asia/Calcutta",
+          "Chile/Continental", "GB", "Etc/GMT+5", "Etc/UTC", "Asia/Calcutta",
           "Europe/Kiev", "America/Buenos_Aires", "Australia/ACT", "Pacific/Samoa")
+LANGUAGES = ("en", "nl", "de", "fr")
 
 
 class _Select(HTMLParser):
@@ -71,6 +73,18 @@ class _Select(HTMLParser):
     def label_of(self, value: str) -> str:
         return dict(self.loose + [c for g in self.groups.values() for c in g])[value]
 
+    def labels(self) -> list[str]:
+        return [label for _, label in self.loose + [c for g in self.groups.values() for c in g]]
+
+
+def _letters(label: str) -> str:
+    """A place's name as a dictionary orders it: its letters, accents aside, a space or a
+    mark (N’Djamena, St. John’s) before any letter."""
+    place = label.rsplit(" (UTC", 1)[0]
+    letters = "".join(c for c in unicodedata.normalize("NFKD", place)
+                      if not unicodedata.combining(c)).casefold()
+    return "".join(c if c.isalnum() else " " for c in letters)
+
 
 def _profile(client, user) -> _Select:
     client.force_login(user)
@@ -91,8 +105,8 @@ def test_the_zones_are_grouped_by_region_each_named_by_its_place_and_offset(clie
     assert list(select.groups) == ["Africa", "Americas", "Antarctica", "Arctic", "Asia",
                                    "Atlantic", "Australia", "Europe", "Indian Ocean",
                                    "Pacific"]
-    # The site's zone first, as the blank choice, named the same way.
-    assert select.loose == [("", "The site's: Amsterdam (UTC+1)")]
+    # The site's zone first, as the blank choice, named the same way; then UTC itself.
+    assert select.loose == [("", "The site's: Amsterdam (UTC+1)"), ("UTC", "UTC")]
     assert select.selected == [""]
     europe = dict(select.groups["Europe"])
     assert europe["Europe/Amsterdam"] == "Amsterdam (UTC+1)"
@@ -100,17 +114,20 @@ def test_the_zones_are_grouped_by_region_each_named_by_its_place_and_offset(clie
     assert europe["Europe/Kyiv"] == "Kyiv (UTC+2)"
     americas = dict(select.groups["Americas"])
     assert americas["America/New_York"] == "New York (UTC−5)"
-    assert americas["America/St_Johns"] == "St Johns (UTC−3:30)"
-    # A three-part name says its state or country after the place.
-    assert americas["America/Argentina/Buenos_Aires"] == "Buenos Aires, Argentina (UTC−3)"
-    assert americas["America/Indiana/Indianapolis"] == "Indianapolis, Indiana (UTC−5)"
+    assert americas["America/St_Johns"] == "St. John’s (UTC−3:30)"
+    assert americas["America/Sao_Paulo"] == "São Paulo (UTC−3)"
+    # A town that needs its state says it; a city that is one of a kind does not.
+    assert americas["America/Indiana/Knox"] == "Knox, Indiana (UTC−6)"
+    assert americas["America/North_Dakota/Center"] == "Center, North Dakota (UTC−6)"
+    assert americas["America/Argentina/Buenos_Aires"] == "Buenos Aires (UTC−3)"
+    assert americas["America/Indiana/Indianapolis"] == "Indianapolis (UTC−5)"
     assert dict(select.groups["Asia"])["Asia/Kolkata"] == "Kolkata (UTC+5:30)"
     assert dict(select.groups["Asia"])["Asia/Kathmandu"] == "Kathmandu (UTC+5:45)"
     assert dict(select.groups["Indian Ocean"])["Indian/Maldives"] == "Maldives (UTC+5)"
     assert dict(select.groups["Pacific"])["Pacific/Auckland"] == "Auckland (UTC+13)"
     # Each region's places in the order of their names, whatever their offsets.
     for region, zones in select.groups.items():
-        places = [label.rsplit(" (UTC", 1)[0].casefold() for _, label in zones]
+        places = [_letters(label) for _, label in zones]
         assert places == sorted(places), region
         assert all(value.split("/")[0] in {"Africa", "America", "Antarctica", "Arctic",
                                            "Asia", "Atlantic", "Australia", "Europe",
@@ -150,7 +167,7 @@ def test_an_account_with_a_legacy_zone_sees_it_chosen_and_saves_it_unchanged(cli
     offset = {"US/Eastern": "UTC−5", "Asia/Calcutta": "UTC+5:30", "Etc/GMT+5": "UTC−5"}
     assert select.label_of(legacy).endswith(f" ({offset[legacy]})")
     # After the site's zone, outside the regions: the one choice that is not on the list.
-    assert [value for value, _ in select.loose] == ["", legacy]
+    assert [value for value, _ in select.loose] == ["", legacy, "UTC"]
 
     response = _save(client, tess, display_name="Tess K.")
     assert response.status_code == 302
@@ -194,6 +211,8 @@ def test_a_zone_that_does_not_exist_is_refused_with_a_clear_word(client):
     # Other names zoneinfo knows, as they came.
     ("US/Eastern", "US/Eastern"),
     ("UTC", "UTC"),
+    # Some systems' other name of UTC: the one the list has.
+    ("Etc/UTC", "UTC"),
     ("Etc/GMT-3", "Etc/GMT-3"),
 ])
 def test_sign_up_takes_any_zone_the_browser_reports_that_zoneinfo_knows(
@@ -239,3 +258,108 @@ def test_only_a_profile_without_a_zone_offers_the_devices(client):
     assert json.loads(select.attrs["data-renamed"])["Asia/Calcutta"] == "Asia/Kolkata"
     assert "data-device-zone" not in _profile(
         client, make_user("ravi", time_zone="Asia/Tokyo")).attrs
+
+
+@pytest.mark.parametrize(("language", "europe", "places"), [
+    ("nl", "Europa", {"Europe/Brussels": "Brussel (UTC+1)", "Europe/Kyiv": "Kiev (UTC+2)",
+                      "Europe/Amsterdam": "Amsterdam (UTC+1)"}),
+    ("de", "Europa", {"Europe/Brussels": "Brüssel (UTC+1)", "Europe/Kyiv": "Kiew (UTC+2)",
+                      "Europe/Vienna": "Wien (UTC+1)"}),
+    ("fr", "Europe", {"Europe/Brussels": "Bruxelles (UTC+1)", "Europe/Kyiv": "Kiev (UTC+2)",
+                      "Europe/London": "Londres (UTC+0)"}),
+])
+def test_the_places_are_named_in_the_readers_language(
+        client, settings, language, europe, places):
+    settings.TIME_ZONE = "Europe/Brussels"
+    with time_machine.travel(WINTER, tick=False):
+        select = _profile(client, make_user("tess", language=language))
+    shown = dict(select.groups[europe])
+    assert {name: shown[name] for name in places} == places
+    assert select.label_of("America/Sao_Paulo") == "São Paulo (UTC−3)"
+    # A town with its state, as English writes it (French writes "Knox [Indiana]").
+    assert select.label_of("America/Indiana/Knox") == "Knox, Indiana (UTC−6)"
+    # The site's zone too, in the blank choice's own words.
+    assert select.loose[0][1].endswith(f": {places['Europe/Brussels']}")
+    assert select.label_of("UTC") == "UTC"
+
+
+def test_the_summary_hour_names_the_players_zone_in_their_language(client):
+    tess = make_user("tess", language="de", time_zone="Europe/Brussels")
+    client.force_login(tess)
+    page = client.get("/accounts/profile/").content.decode()
+    assert "(Zeitzone Brüssel)" in page and "Zeitzone Brussels" not in page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_choice_is_named_apart_from_the_others_in_every_language(client, language):
+    """States and countries of the Americas share their towns' names with others (Indiana,
+    Argentina, North Dakota): no two choices may read the same."""
+    select = _profile(client, make_user("tess", language=language,
+                                        time_zone="US/Eastern"))
+    labels = select.labels()
+    assert len(labels) == len(set(labels)) == len(select.values())
+    # No invisible letters in a name (a typed "Reykj" finds Reykjavík).
+    assert not [label for label in labels if "\xad" in label]
+
+
+def test_a_city_two_zones_share_is_told_apart_by_its_country(client, monkeypatch):
+    """Should the CLDR name two zones' cities alike (San Juan in Argentina and the capital
+    of Puerto Rico), each says its country, in the reader's language."""
+    from accounts import zones
+
+    city = zones.city
+    monkeypatch.setattr(zones, "city", lambda name, locale: (
+        "San Juan" if name == "America/Puerto_Rico" else city(name, locale)))
+    zones.places.cache_clear()
+    zones.listing.cache_clear()
+    try:
+        with time_machine.travel(WINTER, tick=False):
+            english = _profile(client, make_user("tess"))
+            dutch = _profile(client, make_user("joke", language="nl"))
+    finally:
+        zones.places.cache_clear()
+        zones.listing.cache_clear()
+    assert english.label_of("America/Argentina/San_Juan") == "San Juan, Argentina (UTC−3)"
+    assert english.label_of("America/Puerto_Rico") == "San Juan, Puerto Rico (UTC−4)"
+    assert dutch.label_of("America/Argentina/San_Juan") == "San Juan, Argentinië (UTC−3)"
+    # The others keep their city alone.
+    assert english.label_of("America/Argentina/Salta") == "Salta (UTC−3)"
+
+
+@pytest.mark.parametrize(("language", "region", "before", "accented", "after"), [
+    # Accents are not letters of their own: Î, Ü, Ş, é sort among the I, U, S and E.
+    ("fr", "Atlantique", "Bermudes", "Îles Canaries", "Madère"),
+    ("fr", "Pacifique", "Guam", "Île de Pâques", "Kiritimati"),
+    ("en", "Asia", "Ulaanbaatar", "Ürümqi", "Ust-Nera"),
+    ("de", "Asien", "Aqtau", "Aşgabat", "Atyrau"),
+    ("nl", "Amerika", "Barbados", "Belém", "Belize"),
+])
+def test_places_are_ordered_as_a_reader_of_the_language_looks_them_up(
+        client, language, region, before, accented, after):
+    select = _profile(client, make_user("tess", language=language))
+    places = [label.rsplit(" (UTC", 1)[0] for _, label in select.groups[region]]
+    assert places.index(before) < places.index(accented) < places.index(after), places
+    assert [_letters(p) for p in places] == sorted(_letters(p) for p in places)
+
+
+def test_utc_is_offered_and_kept_as_chosen(client):
+    tess = make_user("tess", time_zone="Europe/Amsterdam")
+    assert _save(client, tess, time_zone="UTC").status_code == 302
+    tess.refresh_from_db()
+    assert tess.time_zone == "UTC"
+    select = _profile(client, tess)
+    assert select.selected == ["UTC"]
+    # Once, at the top: not kept beside itself as a name the list lacks.
+    assert [value for value, _ in select.loose] == ["", "UTC"]
+
+
+def test_the_select_is_drawn_with_its_words_escaped_and_one_choice_selected(client):
+    tess = make_user("tess", time_zone="Pacific/Wallis")
+    client.force_login(tess)
+    page = client.get("/accounts/profile/").content.decode()
+    assert '<option value="Pacific/Wallis" selected>Wallis &amp; Futuna (UTC+12)</option>' \
+        in page
+    select = _Select(page)
+    assert select.selected == ["Pacific/Wallis"]
+    assert select.attrs["id"] == "id_time_zone"
+    assert select.attrs["aria-describedby"] == "id_time_zone_helptext"

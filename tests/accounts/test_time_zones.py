@@ -196,7 +196,8 @@ def test_no_daily_summary_outside_the_summary_hour(settings):
 def test_the_zones_to_choose_from_are_read_from_the_system_once(client, monkeypatch):
     from accounts import zones
 
-    for cached in (zones.known, zones.offered, zones.offered_names):
+    for cached in (zones.known, zones.offered, zones.offered_names, zones.places,
+                   zones.listing):
         cached.cache_clear()
     listed = []
     available = zoneinfo.available_timezones

@@ -2,6 +2,7 @@
 browser reports, the profile shows it with the time there, and being away (and coming
 back) is set there. Screenshots at phone and laptop sizes go to var/screenshots/."""
 
+import re
 import zoneinfo
 from datetime import datetime, timedelta
 
@@ -95,14 +96,19 @@ def test_a_name_typed_but_not_saved_is_not_lost_to_another_sections_button(
 
 @pytest.fixture
 def no_zone_chosen(live_server):
-    """Players who have chosen no time zone (the site's is theirs), one reading English,
-    one German."""
+    """Players who have chosen no time zone (the site's is theirs), one for each of the
+    site's languages."""
     return {language: session_for(make_user(f"ravi{language}", language=language))
-            for language in ("en", "de")}
+            for language in ("en", "nl", "de", "fr")}
+
+
+# Kolkata and Brussels as each language names them.
+KOLKATA = {"en": "Kolkata", "nl": "Calcutta", "de": "Kalkutta", "fr": "Calcutta"}
+BRUSSELS = {"en": "Brussels", "nl": "Brussel", "de": "Brüssel", "fr": "Bruxelles"}
 
 
 @pytest.mark.parametrize("size", harness.SIZES)
-@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("language", ["en", "nl", "de", "fr"])
 def test_the_zones_by_region_and_the_devices_zone_one_tap_away(
         no_zone_chosen, browser, live_server, language, size, screenshots):
     problems = []
@@ -113,7 +119,8 @@ def test_the_zones_by_region_and_the_devices_zone_one_tap_away(
     zone = page.locator("select[name=time_zone]")
     expect(zone).to_have_value("")
     suggestion = page.locator("button.device-zone")
-    expect(suggestion).to_contain_text("Kolkata (UTC+5:30)")
+    # Named as the page's language names it, as the list does.
+    expect(suggestion).to_contain_text(f"{KOLKATA[language]}\u00a0(UTC+5:30)")
     assert harness.wider_than_screen(page) == 0
     serious = harness.serious_violations(page)
     assert serious == [], "; ".join(v["id"] for v in serious)
@@ -123,7 +130,12 @@ def test_the_zones_by_region_and_the_devices_zone_one_tap_away(
 
     # The list as it opens (a select shown as a list box: a browser's own drop-down is
     # drawn outside the page, where no screenshot reaches).
-    zone.evaluate("(s) => { s.size = 14; s.value = 'Europe/Amsterdam'; }")
+    # Its top first (the site's zone, then UTC), then around Brussels.
+    zone.evaluate("(s) => { s.size = 14; s.scrollTop = 0; }")
+    zone.screenshot(path=str(screenshots / f"profile-zone-list-top-{language}-{size}.png"))
+    zone.evaluate("(s) => { s.value = 'Europe/Brussels'; }")
+    expect(zone.locator("option:checked")).to_have_text(re.compile(
+        rf"^{BRUSSELS[language]} \(UTC\+[12]\)$"))
     zone.evaluate("(s) => { s.selectedOptions[0].scrollIntoView({block: 'center'}); }")
     zone.screenshot(path=str(screenshots / f"profile-zone-list-{language}-{size}.png"))
     zone.evaluate("(s) => { s.size = 0; s.value = ''; }")
