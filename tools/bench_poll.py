@@ -33,6 +33,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.test import Client, TestCase  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from dalmuti_site.serving import ready_to_serve  # noqa: E402
 from games.core.live import Step  # noqa: E402
 from games.views import updates  # noqa: E402
 from tests.helpers import form_for, legal, make_user, start_table, waiting_humans  # noqa: E402
@@ -191,6 +192,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="every other page asks for the change (no shared update)")
     args = parser.parse_args(argv)
     prepare_bench_database("bench_poll")
+    # Set up as each web process of the production server is (its garbage collector's
+    # settings are part of what a request costs there).
+    ready_to_serve()
     try:
         with transaction.atomic():
             figures = measure(args.seats, args.moves, not args.no_updates)

@@ -36,6 +36,7 @@ from django.utils import timezone  # noqa: E402
 
 from chat import services as talk  # noqa: E402
 from chat.models import Message  # noqa: E402
+from dalmuti_site.serving import ready_to_serve  # noqa: E402
 from games import commands, engine  # noqa: E402
 from games.away import emails  # noqa: E402
 from games.commands import notifications  # noqa: E402
@@ -167,6 +168,9 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     options = vars(parser().parse_args(argv))
     prepare_bench_database("tools.bench_table")
+    # Set up as each web process of the production server is (its garbage collector's
+    # settings are part of what a request costs there).
+    ready_to_serve()
     if options["worker"] and settings.CELERY_TASK_ALWAYS_EAGER:
         raise SystemExit("--worker needs CELERY_BROKER_URL (a real broker)")
     Bench().run(options)
