@@ -185,10 +185,12 @@ def last_day(value) -> str:
     return _day(timezone.localtime(value) - timedelta(seconds=1))
 
 
-@functools.lru_cache(maxsize=8)
-def _hyphenator(language: str) -> pyphen.Pyphen | None:
+@functools.lru_cache(maxsize=16)
+def _hyphenator(language: str, ends: int = 2) -> pyphen.Pyphen | None:
+    """The language's hyphenator, which keeps at least `ends` letters together at either
+    end of a word."""
     try:
-        return pyphen.Pyphen(lang=language)
+        return pyphen.Pyphen(lang=language, left=ends, right=ends)
     except KeyError:
         return None
 
@@ -201,6 +203,39 @@ def syllables(text: str) -> str:
     if not text:
         return text
     return _hyphenated(get_language() or "en", str(text))
+
+
+@register.filter
+def name_syllables(name: str) -> str:
+    """A player's name with soft hyphens between the syllables of its long words, so that
+    a narrow seat breaks "Bartho-lomeus", never "Bartholome|us"."""
+    if not name:
+        return name
+    return _name_hyphenated(get_language() or "en", str(name))
+
+
+@functools.lru_cache(maxsize=2048)
+def _name_hyphenated(language: str, name: str) -> str:
+    """A name's hyphenation, kept (a seat is drawn again at every move). A name's own
+    language is not known: each long word takes the rules of the site's language that find
+    the most syllables in it, the reader's first among equals (English rules, made for
+    English words, left "Friederike" whole and broke "Wil-helmina" only). A word of up to
+    eight letters, which a seat's line always holds, stays whole, so that "Anna Maria"
+    breaks at its space rather than "Anna Ma-ria"; three letters at least stay together at
+    either end ("Christoph-er" read badly). A word with a hyphen of its own is hyphenated
+    part by part: the rules put soft hyphens either side of that hyphen, and a line broken
+    there ended in two ("Wilhelmina--")."""
+    codes = [language, *(code for code, _name in settings.LANGUAGES if code != language)]
+    hyphenators = [h for h in (_hyphenator(code, ends=3) for code in codes) if h is not None]
+
+    def hyphenated(part: str) -> str:
+        if len(part) <= 8:
+            return part
+        return max((h.inserted(part, hyphen="\u00ad") for h in hyphenators),
+                   key=lambda text: text.count("\u00ad"), default=part)
+
+    return " ".join("-".join(hyphenated(part) for part in word.split("-"))
+                    for word in name.split(" "))
 
 
 @functools.lru_cache(maxsize=2048)

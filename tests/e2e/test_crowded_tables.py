@@ -146,9 +146,10 @@ SEATS = """() => {
 
 def test_a_phone_tells_ten_players_apart(crowded, browser, live_server, screenshots):
     """At tables of eight to ten on a phone, in English and German, every seat's name shows
-    whole (at ten seats the names were cut to four letters, "Chri…"), in letters of at least
-    12 px, the seat's other words at least 11 px, none cut or running out of its seat, no
-    seat over another or over the trick; the page passes the accessibility check."""
+    whole (at ten seats the names were cut to four letters, "Chri…"), breaking over lines
+    only at a syllable with a hyphen (not "Bartholomä|us"), in letters of at least 12 px,
+    the seat's other words at least 11 px, none cut or running out of its seat, no seat
+    over another or over the trick; the page passes the accessibility check."""
     for size, viewport in PHONES.items():
         for language in ("en", "de"):
             context, page, problems = _page(browser, live_server, crowded, viewport,
@@ -161,6 +162,8 @@ def test_a_phone_tells_ten_players_apart(crowded, browser, live_server, screensh
                 where = f"{seats} seats on a {size} in {language}"
                 assert len(shown) == seats, where
                 assert [s["name"] for s in shown if not s["whole"]] == [], where
+                names = page.evaluate(NAMES_SHOWN)["seats"]
+                assert [n["breaks"] for n in names if n["breaks"]] == [], where
                 assert min(s["letters"] for s in shown) >= 12, where
                 assert min(s["smallest"] for s in shown) >= 11, where
                 assert [s["cut"] for s in shown if s["cut"]] == [], where
@@ -184,3 +187,104 @@ UNDER_SEATS = """() => {
         .filter((el) => seats.some((seat) => overlap(el.getBoundingClientRect(), seat)))
         .map((el) => el.textContent.trim().slice(0, 30));
 }"""
+
+
+# Names of ten to thirteen letters, one with a hyphen and one with a space, as friends give
+# them; Tess's own seat at the bottom has room to spare.
+LONG_NAMES = ["Maximiliaan", "Bartholomeus", "Konstantinos", "Wilhelmina-Jo", "Anna Maria",
+              "Alexandrina", "Friederike", "Mechthildis", "Christopher"]
+
+
+@pytest.fixture
+def long_named(live_server):
+    """Tables of eight, nine and ten, the second round's taxes: the seats round the felt,
+    and in its centre the first round's result."""
+    tess = make_user("tess", display_name="Tess")
+    people = [make_user(f"long{i}", display_name=name) for i, name in enumerate(LONG_NAMES)]
+    return {seats: play_until(start_table(tess, people[:seats - 1], seed=11),
+                              lambda g: len(g.engine_state().results) >= 1).pk
+            for seats in (8, 9, 10)}
+
+
+# Every name the felt shows, in the seats and in the round's result at its centre: the
+# name as typed, the size of its letters, whether it is cut short or clipped (its text
+# wider or taller than its box), whether it runs out of its seat (or the centre), whether
+# the title holds it whole, and the places it goes on to a new line where no space, hyphen
+# or soft hyphen is (inside a word, "Bartholome|us"): each letter measured with a Range.
+NAMES_SHOWN = """() => {
+    const breaks = (el) => {
+        const text = [];
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < node.length; i++) {
+                const range = document.createRange();
+                range.setStart(node, i);
+                range.setEnd(node, i + 1);
+                // A letter just after a break also reports the end of the line before.
+                const box = [...range.getClientRects()].filter((r) => r.width > 0).pop();
+                text.push({letter: node.data[i], top: box ? box.top : null});
+            }
+        }
+        const bad = [];
+        let top = null;
+        text.forEach(({letter, top: at}, i) => {
+            if (at === null) return;
+            if (top !== null && at > top + 2) {
+                const before = text.slice(0, i).map((t) => t.letter).join('');
+                if (!/[\\s\\-\\u00ad\\u2010]$/.test(before) && !/^\\s/.test(letter)) {
+                    bad.push(before.replace(/\\u00ad/g, '') + '|' + letter);
+                }
+            }
+            top = at;
+        });
+        return bad;
+    };
+    const shown = (bdi, room) => {
+        const box = bdi.getBoundingClientRect();
+        const name = bdi.textContent.replace(/\\u00ad/g, '').trim();
+        const holder = bdi.closest('[title]');
+        return {
+            name,
+            size: parseFloat(getComputedStyle(bdi).fontSize),
+            out: box.left < room.left - 1 || box.right > room.right + 1,
+            cut: bdi.scrollWidth > bdi.clientWidth + 1 || bdi.scrollHeight > bdi.clientHeight + 1,
+            titled: holder !== null && holder.title === name,
+            breaks: breaks(bdi),
+        };
+    };
+    const seats = [...document.querySelectorAll('#table .seat')].map(
+        (seat) => shown(seat.querySelector('.seat-name bdi'), seat.getBoundingClientRect()));
+    const centre = document.querySelector('#table .centre').getBoundingClientRect();
+    const result = [...document.querySelectorAll('#table .centre .round-result td.name bdi')]
+        .map((bdi) => shown(bdi, centre));
+    return {seats, result};
+}"""
+
+
+def test_long_names_show_whole_on_a_phones_felt(long_named, browser, live_server, screenshots):
+    """At tables of eight to ten on phones of 390 and 360 px, in four languages: every
+    name of up to thirteen letters shows whole in its seat and in the round's result at
+    the felt's centre (the result cut them to five to nine letters, "Christ…",
+    "Bartholo…", and a seat broke "Bartholome|us" with no hyphen), breaking over lines
+    only between words or at a syllable with a hyphen, in letters of at least 12 px,
+    nothing running out of its box, each whole in its title; a laptop too."""
+    for size, viewport in {**PHONES, "laptop": LAPTOPS["laptop"]}.items():
+        phone = size in PHONES
+        for language in ("en", "nl", "de", "fr"):
+            context, page, problems = _page(browser, live_server, None, viewport,
+                                            phone=phone, language=language)
+            for seats in (8, 9, 10):
+                page.goto(f"/t/{long_named[seats]}/")
+                expect(page.locator("#table .centre .round-result td.name")).to_have_count(seats)
+                page.locator(".felt").screenshot(
+                    path=str(screenshots / f"long-names-{seats}-{size}-{language}.png"))
+                shown = page.evaluate(NAMES_SHOWN)
+                where = f"{seats} seats on a {size} in {language}: {shown}"
+                names = shown["seats"] + shown["result"]
+                assert [n["name"] for n in names if n["cut"] or n["out"]] == [], where
+                assert [n["breaks"] for n in names if n["breaks"]] == [], where
+                assert [n["name"] for n in names if not n["titled"]] == [], where
+                assert min(n["size"] for n in names) >= 12, where
+                assert not harness.wider_than_screen(page), where
+            assert problems == [], f"{size}, {language}"
+            context.close()

@@ -92,7 +92,9 @@ NAMES_ON_THE_FELT = """() => {
         const name = seat.querySelector('.seat-name');
         const box = name.querySelector('bdi').getBoundingClientRect();
         const room = seat.getBoundingClientRect();
-        return {name: name.querySelector('bdi').textContent, title: name.title,
+        // The name as typed: the seat's has soft hyphens between its syllables.
+        return {name: name.querySelector('bdi').textContent.replace(/\u00ad/g, ''),
+                title: name.title,
                 out: box.left < room.left - 1 || box.right > room.right + 1};
     });
     return {

@@ -82,3 +82,21 @@ def test_the_games_own_word_breaks_between_its_syllables_in_every_language():
     with translation.override("en"):
         assert syllables("Dalmutis") == "Dal\xadmu\xadtis"
         assert syllables("Merchant") == "Mer\xadchant"  # the patterns still at work
+
+
+def test_a_players_long_name_breaks_between_syllables_and_a_short_word_stays_whole():
+    """A seat's name: its long words broken between syllables by the rules that find the
+    most of them (English rules left "Friederike" whole), its short words whole so that
+    "Anna Maria" breaks at its space, its own hyphen with no soft hyphen beside it."""
+    from games.templatetags.games import name_syllables
+
+    for language in ("en", "nl", "de", "fr"):
+        with translation.override(language):
+            assert name_syllables("Anna Maria") == "Anna Maria"
+            assert name_syllables("Tess") == "Tess"
+            assert "\xad" in name_syllables("Friederike"), language
+            assert name_syllables("Wilhelmina-Jo").endswith("a-Jo"), language
+            assert name_syllables("Bartholomeus").replace("\xad", "") == "Bartholomeus"
+            # Three letters at least either side of a break.
+            parts = name_syllables("Christopher").split("\xad")
+            assert min(len(parts[0]), len(parts[-1])) >= 3, (language, parts)
