@@ -1,0 +1,59 @@
+"""The seats of a table before its start, as its host sees them: each "Remove …" beside a
+friend or a bot is a finger's target on a phone (44 by 44 px at least: at 28 px a thumb
+took the wrong seat off or missed), the list still light, and on a laptop as it was."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games import commands
+from tests.e2e import harness
+from tests.helpers import make_user, session_for
+
+pytestmark = pytest.mark.e2e
+
+# Each control that takes a seat off the table: its text, its box, and whether a tap at
+# its box's centre reaches it (nothing else drawn over it).
+REMOVES = """() => [...document.querySelectorAll('#lobby-seats .seat-list :is(a, button)')]
+    .map((el) => {
+        const box = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return {text: el.textContent.trim(), width: Math.round(box.width),
+                height: Math.round(box.height), reached: el.contains(hit)};
+    })"""
+
+
+@pytest.fixture
+def lobby(live_server, code):
+    """Ana's table of six before its start: Bartholomäus and Lotte at it, and two bots;
+    Ana's pages in the language `code`."""
+    ana = make_user("ana", display_name="Ana", language=code)
+    game = commands.create_table(ana, "Freitagabend", 6, {"rounds": 1})
+    for username, name in (("bartholomaeus", "Bartholomäus"), ("lotte", "Lotte")):
+        commands.join(game.pk, make_user(username, display_name=name))
+    for _ in range(2):
+        commands.add_bot(game.pk, "basic")
+    return game.pk, session_for(ana)
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+@pytest.mark.parametrize("code", ["en", "de", "fr"])
+def test_a_hosts_remove_is_a_fingers_target_on_a_phone(lobby, browser, live_server, size,
+                                                        code, screenshots):
+    game_id, session = lobby
+    problems = []
+    page = harness.signed_in_page(browser, live_server.url, session, size, problems, "ana")
+    page.goto(f"{live_server.url}/t/{game_id}/")
+    expect(page.locator("#lobby-seats .seat-list li")).to_have_count(5)
+    page.locator("#lobby-seats").screenshot(
+        path=str(screenshots / f"lobby-remove-{size}-{code}.png"))
+    removes = page.evaluate(REMOVES)
+    where = f"{size}, {code}: {removes}"
+    # Two friends (a page to confirm on) and two bots (taken off at once).
+    assert len(removes) == 4, where
+    assert all(remove["reached"] for remove in removes), where
+    smallest = 44 if size == "phone" else 24
+    assert min(r["height"] for r in removes) >= smallest, where
+    assert min(r["width"] for r in removes) >= smallest, where
+    assert not harness.wider_than_screen(page), where
+    assert problems == [], problems
+    page.context.close()
