@@ -562,7 +562,9 @@ class RefusedAddress(models.Model):
 
 class RemovalQuerySet(models.QuerySet):
     def with_invited_again(self):
-        """Each removal with `invited_again`, as `Removal.invited_again` tells it for one:
+        """Each removal with `invited_again`: whether the host invited the player to that
+        table again since (which ends the removal), by their username or by the address
+        they confirmed (as `InvitationQuerySet.for_user` finds a player's invitations);
         asked along with the rows, not once per row."""
         invitations = Invitation.objects.filter(game_id=models.OuterRef("game_id"))
         by_name = invitations.filter(user_id=models.OuterRef("user_id"))
@@ -601,14 +603,8 @@ class Removal(models.Model):
     def keeps_out(game: Game, user) -> bool:
         """Whether the host took `user` off this table and has not invited them again
         since: the table's link does not seat them, and their link to it says why."""
-        return (Removal.objects.filter(game=game, user=user).exists()
-                and not Removal.invited_again(game.pk, user))
-
-    @staticmethod
-    def invited_again(game_id: int, user) -> bool:
-        """Whether the host invited `user` to this table again (which ends a removal),
-        for a caller that has found the removal already."""
-        return Invitation.objects.for_user(user).filter(game_id=game_id).exists()
+        return Removal.objects.with_invited_again().filter(
+            game=game, user=user, invited_again=False).exists()
 
 
 class Round(models.Model):

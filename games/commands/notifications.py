@@ -445,9 +445,9 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         if user.notify == user.Notify.NEVER:
             return "preference", None
         # Invited again, or seated again, meanwhile: nothing to tell.
-        removed = Removal.objects.filter(pk=notification.key.split(":")[2]).exists()
-        return ("send", None) if removed and not Removal.invited_again(game.pk, user) \
-            else ("withdrawn", None)
+        still_out = Removal.objects.with_invited_again().filter(
+            pk=notification.key.split(":")[2], invited_again=False).exists()
+        return ("send", None) if still_out else ("withdrawn", None)
     if notification.kind == Kind.CLOSED:
         return ("preference", None) if user.notify == user.Notify.NEVER else ("send", None)
     if notification.kind == Kind.HOSTING:

@@ -88,9 +88,9 @@ def no_seat(user, game_id: int) -> NoReturn:
                        .filter(game_id=game_id, user_id=user.pk).order_by("-created").first())
         if replacement is not None:
             raise SeatGivenToBot(replacement)
-        removal = (Removal.objects.select_related("game__host")
+        removal = (Removal.objects.select_related("game__host").with_invited_again()
                    .filter(game_id=game_id, user_id=user.pk).first())
-        if removal is not None and not Removal.invited_again(game_id, user):
+        if removal is not None and not removal.invited_again:
             raise TakenOffTable(removal.game)
         invitation = (Invitation.objects.for_user(user).select_related("game")
                       .filter(game_id=game_id).first())

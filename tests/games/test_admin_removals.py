@@ -123,8 +123,8 @@ def test_invited_again_reads_alike_in_the_list_and_for_one_removal(client):
               for r in Removal.objects.with_invited_again().select_related("user")}
     assert listed == {"anna": True, "cleo": True, "dirk": False, "eva": False,
                       "fien": False}
-    assert listed == {r.user.username: Removal.invited_again(r.game_id, r.user)
-                      for r in Removal.objects.select_related("user")}
+    assert listed == {r.user.username: not Removal.keeps_out(r.game, r.user)
+                      for r in Removal.objects.select_related("game", "user")}
     client.force_login(make_user("root", is_staff=True, is_superuser=True))
     still_out = client.get(REMOVALS, {"invited_again": "0"}).context["cl"].result_list
     assert sorted(r.user.username for r in still_out) == ["dirk", "eva", "fien"]
