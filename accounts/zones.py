@@ -113,8 +113,7 @@ def label(name: str, now: datetime | None = None) -> str:
     if name == UTC_NAME:
         return UTC_NAME  # not "UTC (UTC+0)"
     now = now or datetime.now(UTC)
-    where = places(active_language()).get(name) or place(name)
-    return f"{where} ({offset(now.astimezone(zoneinfo.ZoneInfo(name)).utcoffset())})"
+    return f"{named(name)} ({offset(now.astimezone(zoneinfo.ZoneInfo(name)).utcoffset())})"
 
 
 def named(name: str) -> str:
