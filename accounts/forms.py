@@ -259,7 +259,12 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         zone = self.instance.zone
         now = timezone.localtime(timezone.now(), zone)
-        self.fields["time_zone"].keep(self.instance.time_zone)
+        stored = self.instance.time_zone
+        if zones.RENAMED.get(stored) in zones.offered_names():
+            # An old name a browser gave before the site knew it as renamed is the zone
+            # the list offers under its new name: that one is chosen.
+            self.initial["time_zone"] = stored = zones.RENAMED[stored]
+        self.fields["time_zone"].keep(stored)
         if not self.instance.time_zone:
             # No zone chosen: the page's script offers this device's, one tap away
             # (unless it is the site's, which the player has already).
@@ -292,7 +297,7 @@ class ProfileForm(forms.ModelForm):
         self.fields["time_zone"].help_text = _(
             "Times on the pages and in emails are shown in this zone (there it is now "
             "%(time)s)."
-        ) % {"time": f"{now:%H:%M} {now.tzname()}"}
+        ) % {"time": f"{now:%H:%M} {zones.offset(now.utcoffset())}"}
 
     def clean_email(self):
         return User.objects.normalize_email(self.cleaned_data["email"])

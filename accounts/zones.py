@@ -4,11 +4,11 @@ country (its zone.tab), grouped by region and named by their place in the reader
 from UTC it has today; and UTC itself, for whoever wants no place's clock.
 
 Legacy names (US/Eastern, GB, Etc/GMT+5, Asia/Calcutta…) are not offered: each is another
-name of an offered zone, or of no place at all. An account that has one keeps it (the
-profile shows it as chosen and saves it unchanged), and a browser may report one at
-sign-up: Chrome says Asia/Calcutta and Europe/Kiev, stored as Asia/Kolkata and Europe/Kyiv
-(and some systems Etc/UTC, stored as UTC); any other that zoneinfo knows is stored as it
-came.
+name of an offered zone, or of no place at all. A browser may report one at sign-up:
+Chrome says Asia/Calcutta and Europe/Kiev, stored as Asia/Kolkata and Europe/Kyiv (and some
+systems Etc/UTC, stored as UTC: RENAMED), and an account that has one of these shows its
+new name as chosen; any other that zoneinfo knows is stored as it came, and the account
+keeps it (the profile shows it as chosen and saves it unchanged).
 
 What is read from the system is read once per process (some six hundred zone files listed
 and four hundred loaded: 25–75 ms), and the names and order of the list once per process and
