@@ -23,6 +23,7 @@ from django.utils.translation import get_language_info, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from dalmuti_site.channels import ChannelURLField
+from dalmuti_site.formats import zone_abbreviation
 from dalmuti_site.text import PlainLineField, one_line
 
 from . import outbox, throttle, zones
@@ -297,7 +298,7 @@ class ProfileForm(forms.ModelForm):
         self.fields["time_zone"].help_text = _(
             "Times on the pages and in emails are shown in this zone (there it is now "
             "%(time)s)."
-        ) % {"time": f"{now:%H:%M} {zones.offset(now.utcoffset())}"}
+        ) % {"time": f"{now:%H:%M} {zone_abbreviation(now)}"}
 
     def clean_email(self):
         return User.objects.normalize_email(self.cleaned_data["email"])

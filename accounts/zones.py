@@ -32,6 +32,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import pgettext_lazy
 
+from dalmuti_site.formats import utc_offset
+
 # The tz database's regions, as a player reads them (its own names are "America",
 # "Indian"…). Ambiguous alone ("Pacific"), so each with its context.
 REGIONS = {
@@ -70,14 +72,6 @@ def place(name: str) -> str:
     return ", ".join(reversed(parts[1:]))
 
 
-def offset(delta: timedelta | None) -> str:
-    """An offset from UTC as the list shows it: UTC+1, UTC−3 (a minus sign), UTC+5:30."""
-    minutes = int((delta or timedelta()).total_seconds()) // 60
-    hours, minutes = divmod(abs(minutes), 60)
-    sign = "−" if (delta or timedelta()) < timedelta() else "+"
-    return f"UTC{sign}{hours}" + (f":{minutes:02d}" if minutes else "")
-
-
 def locale_of(language: str | None) -> str:
     """Babel's locale for one of the site's languages ("nl", or "en-gb" as English); the
     site's default for any other."""
@@ -113,7 +107,7 @@ def label(name: str, now: datetime | None = None) -> str:
     if name == UTC_NAME:
         return UTC_NAME  # not "UTC (UTC+0)"
     now = now or datetime.now(UTC)
-    return f"{named(name)} ({offset(now.astimezone(zoneinfo.ZoneInfo(name)).utcoffset())})"
+    return f"{named(name)} ({utc_offset(now.astimezone(zoneinfo.ZoneInfo(name)).utcoffset())})"
 
 
 def named(name: str) -> str:
@@ -263,7 +257,7 @@ def choices(blank: str, kept: str = "") -> list:
         for zone, name in zones:
             delta = now.astimezone(zone.info).utcoffset()
             if delta not in shown:
-                shown[delta] = offset(delta)
+                shown[delta] = utc_offset(delta)
             options.append((zone.name, f"{name} ({shown[delta]})"))
         result.append((region, options))
     return result

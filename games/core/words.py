@@ -8,6 +8,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
+from dalmuti_site.formats import zone_abbreviation
 from games.engine import JESTER
 
 CARD_NAMES = {
@@ -339,7 +340,8 @@ def moment(value) -> str:
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
     local = timezone.localtime(value)
-    return f"{_first_of_month(date_format(local, 'DATETIME_FORMAT'), local)} {local.tzname()}"
+    written = _first_of_month(date_format(local, "DATETIME_FORMAT"), local)
+    return f"{written} {zone_abbreviation(local)}"
 
 
 def day(value) -> str:

@@ -195,14 +195,19 @@ def test_the_profile_says_what_time_it_is_in_the_chosen_zone(client, friends):
     with time_machine.travel(NOW, tick=False):
         client.force_login(friends[0])
         page = client.get("/accounts/profile/").content.decode()
-        # Its offset, which reads alike in every language (not "CET", English's words).
-        assert "(there it is now 11:00 UTC+1)" in page
+        # The zone named as every moment on the site names it.
+        assert "(there it is now 11:00 CET)" in page
         friends[0].time_zone = "Asia/Tokyo"
         friends[0].language = "de"
         friends[0].save()
         page = client.get("/accounts/profile/").content.decode()
-        assert "(dort ist es jetzt 19:00 UTC+9)" in page and "JST" not in page
+        assert "(dort ist es jetzt 19:00 JST)" in page
         assert '<option value="Asia/Tokyo" selected>Tokio (UTC+9)</option>' in page
+        # A zone the tz database names by its offset alone ("-03") is named by it.
+        friends[0].time_zone = "America/Sao_Paulo"
+        friends[0].save()
+        page = client.get("/accounts/profile/").content.decode()
+        assert "(dort ist es jetzt 07:00 UTC−3)" in page
 
 
 @pytest.mark.parametrize("language", ["en", "nl", "de", "fr"])

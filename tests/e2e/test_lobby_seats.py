@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import commands
+from games.models import Game
 from tests.e2e import harness
 from tests.helpers import make_user, session_for
 
@@ -54,6 +55,42 @@ def test_a_hosts_remove_is_a_fingers_target_on_a_phone(lobby, browser, live_serv
     smallest = 44 if size == "phone" else 24
     assert min(r["height"] for r in removes) >= smallest, where
     assert min(r["width"] for r in removes) >= smallest, where
+    assert not harness.wider_than_screen(page), where
+    assert problems == [], problems
+    page.context.close()
+
+
+# Each "Withdraw" of the host's list of invitations waiting for an answer, as REMOVES.
+WITHDRAWS = REMOVES.replace("#lobby-seats .seat-list :is(a, button)", ".invited-list button")
+
+
+@pytest.fixture
+def invited(lobby):
+    """Ana's table with two invitations waiting: a name and a long address."""
+    game = Game.objects.get(pk=lobby[0])
+    commands.invite(game, game.host, user=make_user("wim", display_name="Wim"))
+    commands.invite(game, game.host, email="bartholomaeus.vandenbroucke@example.org")
+    return lobby
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+@pytest.mark.parametrize("code", ["en", "nl"])
+def test_a_hosts_withdraw_is_a_fingers_target_on_a_phone(invited, browser, live_server, size,
+                                                          code, screenshots):
+    game_id, session = invited
+    problems = []
+    page = harness.signed_in_page(browser, live_server.url, session, size, problems, "ana")
+    page.goto(f"{live_server.url}/t/{game_id}/?invite=1#invite")
+    expect(page.locator(".invited-list li")).to_have_count(2)
+    page.locator(".invited-list").screenshot(
+        path=str(screenshots / f"lobby-withdraw-{size}-{code}.png"))
+    withdraws = page.evaluate(WITHDRAWS)
+    where = f"{size}, {code}: {withdraws}"
+    assert len(withdraws) == 2, where
+    assert all(withdraw["reached"] for withdraw in withdraws), where
+    smallest = 44 if size == "phone" else 24
+    assert min(w["height"] for w in withdraws) >= smallest, where
+    assert min(w["width"] for w in withdraws) >= smallest, where
     assert not harness.wider_than_screen(page), where
     assert problems == [], problems
     page.context.close()

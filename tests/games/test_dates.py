@@ -106,3 +106,15 @@ def test_french_writes_the_first_of_a_month_as_an_ordinal(language, first, secon
         assert words.day(date(2026, 12, 2)) == second
         assert words.moment(datetime(2026, 12, 1, 9, 5, tzinfo=UTC)).startswith(first)
         assert words.moment(datetime(2026, 12, 2, 9, 5, tzinfo=UTC)).startswith(second)
+
+
+@pytest.mark.parametrize(("zone", "named"), [
+    ("Europe/Amsterdam", "CET"), ("Asia/Tokyo", "JST"), ("America/New_York", "EST"),
+    ("UTC", "UTC"),
+    # The tz database has no letters for these, only "-03", "+04", "+0545", which read as
+    # a sum after a time: their offsets instead, written as the time zone list writes them.
+    ("America/Sao_Paulo", "UTC−3"), ("Asia/Dubai", "UTC+4"), ("Asia/Kathmandu", "UTC+5:45"),
+])
+def test_a_moment_names_its_zone_in_letters_or_by_its_offset(zone, named):
+    with translation.override("en"), timezone.override(zone):
+        assert words.moment(MOMENT).endswith(f" {named}")
