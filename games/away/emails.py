@@ -43,6 +43,13 @@ REFUSE_SALT = "dalmuti.refuse-invitations"
 Status = Notification.Status
 
 
+def settings_url() -> str:
+    """The profile's choice of when and how a player is told (every turn, a daily summary
+    or never; email, devices or both): what a player who finds the emails too many wants
+    rather than giving them all up."""
+    return settings.SITE_URL + reverse("profile") + "#id_notify"
+
+
 def unsubscribe_url(user) -> str:
     token = signing.dumps(user.pk, salt=UNSUBSCRIBE_SALT, compress=True)
     return settings.SITE_URL + reverse("unsubscribe", args=[token])
@@ -96,7 +103,8 @@ def render(name: str, user, context: dict, language: str = "",
         settings.LANGUAGE_CODE
     zone = user.zone if user is not None else zone or timezone.get_default_timezone()
     context = {**context, "user": user, "site_url": settings.SITE_URL,
-               "unsubscribe_url": unsubscribe}
+               "unsubscribe_url": unsubscribe,
+               "settings_url": settings_url() if user is not None else ""}
     with translation.override(language), timezone.override(zone):
         subject = one_line(render_to_string(f"emails/{name}-subject.txt", context))
         text = render_to_string(f"emails/{name}-body.txt", context)
