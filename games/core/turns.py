@@ -41,13 +41,17 @@ def awaits_person(seat: Seat) -> bool:
 
 
 def games_waiting_for(user) -> list[Game]:
-    """The games in play that wait for the player (`awaits_person`)."""
-    return [
-        seat.game
-        for seat in Seat.objects.filter(user=user, game__status=Game.Status.PLAYING)
-        .select_related("game")
-        if awaits_person(seat)
-    ]
+    """The games in play that wait for the player (`awaits_person`), as My games lists
+    them: the one whose time runs out first on top, the tables without a clock after."""
+    seats = [seat for seat in Seat.objects.filter(user=user, game__status=Game.Status.PLAYING)
+             .select_related("game").order_by("pk") if awaits_person(seat)]
+
+    def deadline(seat):
+        wait = seat.game.wait_for(seat.player)
+        return wait.deadline if wait else None
+
+    timed = sorted((s for s in seats if deadline(s)), key=deadline)
+    return [s.game for s in timed + [s for s in seats if not deadline(s)]]
 
 
 def tables_awaiting(user) -> int:
