@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from pywebpush import WebPushException, webpush
 
 from dalmuti_site import outbound
@@ -67,7 +68,9 @@ def message(notification: Notification) -> dict:
             context = mention_context(notification)
             title = render_to_string("emails/mention-subject.txt", context)
             return {"title": one_line(title),
-                    "body": one_line(f"{context['speaker']}: {context['said']}"),
+                    "body": one_line(" ".join((
+                        pgettext("a speaker, before what they said", "%(name)s:")
+                        % {"name": context["speaker"]}, context["said"]))),
                     "url": game.get_absolute_url() + "?chat=open#chat",
                     "tag": f"talk-{game.pk}"}
         if kind == Kind.REPLACED:
