@@ -166,6 +166,10 @@ def test_the_daily_summary_puts_the_table_whose_time_runs_out_first_on_top():
     [summary] = [m for m in _sent_to(rosa) if m.subject == "2 games are waiting for you"]
     for text in (summary.body, _html(summary)):
         assert text.index("Quick table") < text.index("Slow table")
+    # Each table a block of its own, a blank line between them, and one before the footer.
+    assert "\n\n“Quick table”\nIt is your turn to play." in summary.body
+    assert "\n\n“Slow table”\n" in summary.body
+    assert "\n\n\n" not in summary.body
     assert pushed["body"] == "Quick table, Slow table"
 
 
