@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -56,7 +57,21 @@ def game_context(game, user) -> dict:
     if game.is_playing and game.wait_for(seat.player) is not None:
         # Timed tables: when the player's time runs out, in the reader's zone.
         context["deadline"] = current_deadline(game, seat)
+        if context["deadline"]:
+            context.update(_pause(seat, user))
     return context
+
+
+def _pause(seat, user) -> dict:
+    """The pause the player took that holds their clock now (why their time runs out so
+    late): their account-wide absence, else a vacation at this table, whichever lasts
+    longer."""
+    now = timezone.now()
+    away = user.away_until if user.away_until and user.away_until > now else None
+    vacation = seat.vacation_until if seat.vacation_until and seat.vacation_until > now else None
+    if away and (vacation is None or away >= vacation):
+        return {"away_until": away}
+    return {"vacation_until": vacation} if vacation else {}
 
 
 def since_your_move(game, seat, names: dict[int, str]) -> str:

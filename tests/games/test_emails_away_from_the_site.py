@@ -21,7 +21,9 @@ from games import commands
 from games.away import emails
 from games.commands import notifications
 from games.core.clock import current_deadline
+from games.core.words import moment
 from games.models import Game, Notification, TurnLimit
+from games.templatetags.games import last_day
 from push import sender as push_sender
 from tests.helpers import (
     PASSWORD,
@@ -260,3 +262,51 @@ def test_no_email_leaves_two_blank_lines_in_a_row():
     assert {"Ana", "Your"} <= kinds
     for message in _sent_to(rosa):
         assert "\n\n\n" not in message.body, message.subject
+
+
+def test_a_player_away_reads_that_their_clock_waits_in_the_turn_email_and_the_summary():
+    """Told of a turn while away, the player reads why their time runs out so late."""
+    ana, rosa = _friends("en")
+    # As the profile sets it: until the end of a day, in the player's own zone.
+    local = timezone.localtime(timezone.now(), rosa.zone)
+    back = local.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=3)
+    commands.set_away(rosa, back)
+    rosa.refresh_from_db()
+    game = _until_waiting_for(_table(ana, rosa), rosa)
+    deliver_due()  # the news of the start
+    mail.outbox.clear()
+    with time_machine.travel(timezone.now() + GRACE):
+        deliver_due()
+    [turn] = _sent_to(rosa)
+    with timezone.override(rosa.zone):
+        day = last_day(rosa.away_until)
+    away = f"You are away until the end of {day}: your clock waits at every timed table."
+    assert away in turn.body and away in _html(turn)
+    rosa.notify = rosa.Notify.DAILY
+    rosa.save()
+    mail.outbox.clear()
+    local = timezone.localtime(timezone.now(), rosa.zone)
+    eight = local.replace(hour=settings.DAILY_SUMMARY_HOUR, minute=0) + timedelta(days=1)
+    with time_machine.travel(eight, tick=False):
+        notifications.for_daily_summaries()
+        deliver_due()
+    [summary] = _sent_to(rosa)
+    assert away in summary.body and away in _html(summary)
+    # Back, nothing says so.
+    commands.set_away(rosa, None)
+    assert game.seats.get(user=rosa).paused_until is None
+
+
+def test_a_vacation_at_one_table_is_told_in_its_turn_email():
+    ana, rosa = _friends("en")
+    game = _until_waiting_for(_table(ana, rosa), rosa)
+    deliver_due()  # the news of the start
+    mail.outbox.clear()
+    seat = commands.start_vacation(game.pk, rosa, 2)
+    with time_machine.travel(timezone.now() + GRACE):
+        deliver_due()
+    [turn] = _sent_to(rosa)
+    with timezone.override(rosa.zone):
+        when = moment(seat.vacation_until)
+    assert f"Your clock is paused until {when}." in turn.body
+    assert f"Your clock is paused until {when}." in _html(turn)
