@@ -70,7 +70,7 @@ def last_trick(lines: list[dict], names: dict[int, str]) -> dict | None:
         return None
     # Only the last trick's plays are put in words (a round's log has dozens).
     won, played = finished
-    return {"winner": names.get(won["player"], "?"),
+    return {"winner": names.get(won["player"], "?"), "winner_player": won["player"],
             "plays": [{"name": names.get(play["player"], "?"), "cards": play["cards"],
                        "label": cards_phrase(play["cards"])} for play in played],
             "leader": names.get(won["leader"], "?")}

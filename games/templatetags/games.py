@@ -325,7 +325,8 @@ def _play_shown(play: dict) -> dict:
 def trick_panel(context) -> str:
     """The trick at the felt's centre while a round is played (games/table/_trick.html):
     every page draws it, and it reads alike to every reader but the one whose play is to
-    beat ("You played") or who leads ("Your lead"), so it is drawn once per process for
+    beat ("You played"), who leads ("Your lead") or who won the trick shown or peeked at
+    ("You won this trick"), so it is drawn once per process for
     what it shows (dalmuti_site.drawings), from exactly these values. They follow the
     template's two branches: with a play to beat, the plays, the passes and the last
     trick's peek; without, the last trick won and who leads. What a branch does not show
@@ -336,7 +337,7 @@ def trick_panel(context) -> str:
     values = {
         "phase": str(context["phase"]),
         "game_over": game_over,
-        "last_trick": {"winner": str(last["winner"]),
+        "last_trick": {"winner": str(last["winner"]), "mine": bool(last.get("mine")),
                        "plays": [_play_shown(play) for play in last["plays"]]} if last else None,
     }
     to_beat = context.get("to_beat_play")

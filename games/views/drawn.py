@@ -31,10 +31,14 @@ def fill_table(context: dict, game, me, names: dict, log: list[dict], new_lines:
     for number, line in enumerate(log, start=1):
         line.setdefault("number", number)
     mark_arrivals(context["trick_plays"], new_lines)
+    trick = last_trick(log, names)
+    if trick is not None:
+        # Its winner reads of it as theirs ("You won this trick"), not under their name.
+        trick["mine"] = me is not None and trick["winner_player"] == me.player
     context.update({
         "game": game, "me": me, "error": "", "error_in_form": "", "log": log,
         "log_count": len(log),
-        "last_trick": last_trick(log, names),
+        "last_trick": trick,
         "summary": since_you_looked(
             new_lines, me.player if me else None, names,
             final={s["player"]: s["rank"] for s in context.get("standings") or []}

@@ -221,6 +221,9 @@ def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
     if view["to_act"] is not None:
         leader = variants["centre"].setdefault(str(view["seats"][view["to_act"]]), {})
         leader["leader_is_me"] = True
+    if context["last_trick"] is not None:
+        winner = variants["centre"].setdefault(str(context["last_trick"]["winner_player"]), {})
+        winner["last_trick"] = {**context["last_trick"], "mine": True}
     own = {"since": {}}
     for owner in owners:
         own["since"][str(owner)] = {"summary": since_you_looked(news, owner, names)}
