@@ -208,9 +208,10 @@ def _trick_plays(game: Game) -> list | None:
 def test_the_trick_is_drawn_once_for_each_way_it_reads(drawn, plays):
     """In play, the centre reads alike to every reader but the one whose play is to beat
     ("You played") or, before the first play of a trick, the one who leads ("Your
-    lead"); once the game is over, alike to all ("The last play, by…"): one drawing for
-    each, kept for every page after; each page's centre is what the trick's template
-    drew in its place, names escaped."""
+    lead") and who won the trick before ("You won this trick"); once the game is over,
+    alike to all ("The last play, by…"): one drawing for each, kept for every page
+    after; each page's centre is what the trick's template drew in its place, names
+    escaped."""
     people = [make_user(name, display_name=f"{name.title()} <b>&") for name in
               ("ada", "bob", "cy", "dee", "eve")]
     game = start_table(people[0], people[1:], options={"rounds": 2})

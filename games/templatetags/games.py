@@ -325,19 +325,20 @@ def _play_shown(play: dict) -> dict:
 def trick_panel(context) -> str:
     """The trick at the felt's centre while a round is played (games/table/_trick.html):
     every page draws it, and it reads alike to every reader but the one whose play is to
-    beat ("You played"), who leads ("Your lead") or who won the trick shown or peeked at
-    ("You won this trick"), so it is drawn once per process for
+    beat ("You played"), or between tricks who leads ("Your lead") and who won the
+    trick shown ("You won this trick"), so it is drawn once per process for
     what it shows (dalmuti_site.drawings), from exactly these values. They follow the
     template's two branches: with a play to beat, the plays, the passes and the last
     trick's peek; without, the last trick won and who leads. What a branch does not show
-    is left out (who leads beside a play to beat, whose the last play is once the game is
-    over: "The last play, by…" reads alike to all), so as not to split the drawing."""
+    is left out (who leads beside a play to beat, whose the trick peeked at is, whose
+    the last play is once the game is over: "The last play, by…" reads alike to all), so
+    as not to split the drawing."""
     last = context.get("last_trick")
     game_over = bool(context.get("game_over"))
     values = {
         "phase": str(context["phase"]),
         "game_over": game_over,
-        "last_trick": {"winner": str(last["winner"]), "mine": bool(last.get("mine")),
+        "last_trick": {"winner": str(last["winner"]),
                        "plays": [_play_shown(play) for play in last["plays"]]} if last else None,
     }
     to_beat = context.get("to_beat_play")
@@ -351,6 +352,8 @@ def trick_panel(context) -> str:
     else:
         values.update({"leader_is_me": bool(context.get("leader_is_me")),
                        "to_act_name": str(context.get("to_act_name") or "")})
+        if last:
+            values["last_trick"]["mine"] = bool(last.get("mine"))
     return drawn_once("games/table/_trick.html", values, context)
 
 

@@ -221,7 +221,7 @@ def draw(game: Game, since: int, since_seq: int, seats: list[Seat] | None = None
     if view["to_act"] is not None:
         leader = variants["centre"].setdefault(str(view["seats"][view["to_act"]]), {})
         leader["leader_is_me"] = True
-    if context["last_trick"] is not None:
+    if context["last_trick"] is not None and context["to_beat_play"] is None:
         winner = variants["centre"].setdefault(str(context["last_trick"]["winner_player"]), {})
         winner["last_trick"] = {**context["last_trick"], "mine": True}
     own = {"since": {}}
