@@ -202,6 +202,7 @@ def _own(sight: Sight, bots_held: str | None) -> dict:
         **game_facts(sight),
         "my_title": my_title(sight.view),
         "taxes_note": given_and_received(sight.view, "taxes"),
+        "tribute_note": tribute_due(sight.view, sight.name_of),
         "trade_note": given_and_received(sight.view, "trade"),
         **seat_changes(sight),
         **ending_by_agreement(sight),
@@ -470,6 +471,18 @@ def given_and_received(view: dict, exchange: str) -> dict | None:
     if view["phase"] != "play" or not done or not (done["gave"] and done["received"]):
         return None
     return {"gave": cards_phrase(done["gave"]), "received": cards_phrase(done["received"])}
+
+
+def tribute_due(view: dict, name_of) -> dict | None:
+    """What a Peon is to pay in the taxes while the Dalmutis choose what they give back
+    (their best cards, to whom), told with their hand: the felt says only who gives how
+    many to whom. Their own cards, in their own part of the page alone."""
+    tribute = view["taxes"]["tribute"]
+    if view["phase"] != "taxes" or not tribute:
+        return None
+    taker = next(e["to"] for e in view["taxes"]["exchanges"] if e["from"] == view["seat"])
+    return {"to": name_of(view["seats"][taker]), "cards": cards_phrase(tribute),
+            "count": len(tribute)}
 
 
 def my_title(view: dict) -> str:

@@ -370,6 +370,8 @@ def hand_panel(context) -> str:
         "my_title": str(context.get("my_title") or ""),
         "taxes_note": {k: str(v) for k, v in (context.get("taxes_note") or {}).items()},
         "trade_note": {k: str(v) for k, v in (context.get("trade_note") or {}).items()},
+        "tribute_note": {k: v if k == "count" else str(v)
+                         for k, v in (context.get("tribute_note") or {}).items()},
         "hand_cards": [{"rank": int(c["rank"]), "name": str(c["name"]), "ok": bool(c["ok"]),
                         "checked": bool(c["checked"])}
                        for c in context.get("hand_cards") or ()],

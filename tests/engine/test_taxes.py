@@ -323,7 +323,21 @@ def test_peons_holding_only_jesters_pay_no_tribute():
         "received": None,
         "choice": None,
         "to_give_back": 0,
+        "tribute": None,
     }
+
+
+def test_a_peon_alone_knows_the_tribute_they_are_to_pay_until_it_is_paid():
+    """Each Peon's view names the best cards the taxes will take from them (never a
+    jester), while the Dalmutis choose; nobody else's does, and once paid it is "gave"."""
+    hands = [list(h) for h in FIVE]
+    hands[4] = [J, 2, 7, 9, 12, 1]
+    r = Round.start(hands)
+    assert r.view(4)["taxes"]["tribute"] == [1, 2]
+    assert r.view(3)["taxes"]["tribute"] == [3]
+    assert [r.view(s)["taxes"]["tribute"] for s in (0, 1, 2, None)] == [None] * 4
+    r = r.apply(0, GiveBack((12, 12))).apply(1, GiveBack((12,)))
+    assert r.view(4)["taxes"]["tribute"] is None and r.view(4)["taxes"]["gave"] == [1, 2]
 
 
 def test_a_dalmuti_holding_both_jesters_gives_back_and_decides_on_the_revolution():

@@ -1,10 +1,19 @@
 """After the taxes a Peon's best cards are gone and a Dalmuti's hand has changed: each
 player who took part reads, with their hand, what they gave and received, all round long;
-the others (a Merchant) read nothing of it, and nobody reads another's cards."""
+the others (a Merchant) read nothing of it, and nobody reads another's cards. Before,
+while the Dalmutis choose, each Peon reads with their hand which of their cards go and
+to whom."""
 
 import pytest
 
-from tests.helpers import exchanges_told_with_the_hand, make_user, play_until, start_table
+from games.core.words import cards_phrase
+from tests.helpers import (
+    exchanges_told_with_the_hand,
+    hand_of,
+    make_user,
+    play_until,
+    start_table,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -41,3 +50,34 @@ def test_the_log_tells_each_of_the_two_their_own_exchange_as_you(client):
         client.force_login(users[taker])
         log = client.get(f"/t/{game.pk}/log/").content.decode()
         assert f"{names[giver]} gave {cards} to you" in log
+
+
+def test_a_peon_reads_with_their_hand_which_cards_they_give_before_the_exchange(client):
+    """While the Dalmutis choose what they give back, each Peon reads which of their cards
+    go (their best, never a jester) and to whom (the felt said only "Tess → Lotte ×2");
+    the Dalmutis and the Merchant read no such line, and nobody another's cards."""
+    people = [make_user(name, display_name=name.title())
+              for name in ("ada", "bob", "cy", "dee", "eve")]
+    game = start_table(people[0], people[1:])
+    state = game.engine_state()
+    assert state.round.phase == "taxes"
+    seats = {s.player: s for s in game.seats.select_related("user")}
+    plan = {e["from"]: e for e in state.view(None)["taxes"]["exchanges"]}
+    told = 0
+    for player, seat in seats.items():
+        client.force_login(seat.user)
+        hand = hand_of(client.get(f"/t/{game.pk}/").content.decode())
+        mine = state.view(player)
+        exchange = plan.get(mine["seat"])
+        if exchange is None:
+            assert "best card" not in hand
+            continue
+        best = sorted(c for c in mine["hand"] if c != 13)[:exchange["count"]]
+        taker = seats[mine["seats"][exchange["to"]]].name
+        if exchange["count"] == 1:
+            assert f"You give {taker} your best card: {cards_phrase(best)}." in hand
+        else:
+            assert (f"You give {taker} your {exchange['count']} best cards: "
+                    f"{cards_phrase(best)}.") in hand
+        told += 1
+    assert told == 2

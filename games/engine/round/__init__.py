@@ -162,7 +162,8 @@ class Round(RoundState):
         know it); ``finish_order``; ``legal_actions`` (``action_to_json`` forms);
         ``taxes`` (``status`` none/pending/cancelled/done, public ``exchanges`` of the
         Peons' tribute ``{from, to, count}`` (each Dalmuti gives back as many), own
-        ``gave``/``received`` once made, own pending ``choice`` and ``to_give_back``);
+        ``gave``/``received`` once made, own pending ``choice`` and ``to_give_back``, and
+        a Peon's own ``tribute``, the cards they are to pay, until then);
         ``trade`` (``status`` none/choosing_partner/choosing_cards/declined/done,
         ``from``, ``to``, own ``gave``/``received``/``choice``); ``revolution``
         (``{seat, great}`` once declared); ``played`` (cards played so far, indexed by

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..actions import action_to_json
 from ..cards import title
+from ..hands import best_cards
 from .state import RoundState, TaxStatus, TradeStatus, check_seat
 from .taxes import give_back_due
 
@@ -94,8 +95,8 @@ def history_view(r: RoundState) -> list[list[dict[str, Any]]]:
 
 
 def taxes_view(r: RoundState, seat: int | None) -> dict[str, Any]:
-    """The taxes: the public plan; the cards given and got, and the pending choice, only
-    in the seat's own view."""
+    """The taxes: the public plan; the cards given and got, the pending choice and, to a
+    Peon, the tribute they are to pay, only in the seat's own view."""
     rec = r.records
     status = rec.taxes_status
     out: dict[str, Any] = {
@@ -105,6 +106,7 @@ def taxes_view(r: RoundState, seat: int | None) -> dict[str, Any]:
         "received": None,
         "choice": None,
         "to_give_back": 0,
+        "tribute": None,
     }
     if status in (TaxStatus.PENDING, TaxStatus.DONE):
         out["exchanges"] = [{"from": p, "to": d, "count": k} for p, d, k in rec.tax_plan]
@@ -118,6 +120,10 @@ def taxes_view(r: RoundState, seat: int | None) -> dict[str, Any]:
         choice = r.decide.choices[seat]
         out["choice"] = list(choice) if choice else None
         out["to_give_back"] = give_back_due(rec, r.decide, seat)
+        # A Peon's tribute is no choice: their best cards, which they may know before
+        # the exchange takes them.
+        out["tribute"] = next((list(best_cards(r.hands[seat], k))
+                               for peon, _, k in rec.tax_plan if peon == seat), None)
     return out
 
 
