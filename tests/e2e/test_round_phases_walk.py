@@ -6,9 +6,10 @@ result in the felt, the next round's seating and the final standings. Screenshot
 phase, size and language go to var/screenshots/phases-*."""
 
 import dataclasses
+from functools import partial
 
 import pytest
-from django.conf import settings
+from django.conf import settings as django_settings
 from django.db import transaction
 from playwright.sync_api import expect
 
@@ -29,6 +30,7 @@ from tests.helpers import (
 
 pytestmark = pytest.mark.e2e
 
+SESSION_COOKIE = django_settings.SESSION_COOKIE_NAME
 # The phone in French and German, the laptop in English and Dutch.
 WALKS = (("phone", "fr"), ("phone", "de"), ("laptop", "en"), ("laptop", "nl"))
 
@@ -127,7 +129,7 @@ def scenes(live_server, eager_tasks):
             "lead": play_until(table(), lambda g: _leads(g, tess)).pk,
             "follow": play_until(table(), lambda g: _follows(g, tess)).pk,
         }
-    return {"walks": walks, "session": session_for(tess)}
+    return {"walks": walks, "session": session_for(tess), "lotte": session_for(lotte)}
 
 
 # Every control on the game page a finger may tap (not a link inside a sentence, which
@@ -150,8 +152,10 @@ CONTROLS = """() => [...document.querySelectorAll(
                 reached: el.contains(hit) || (hit !== null && hit.contains(el))};
     })"""
 
-# Whatever is still moving (a play landing on the felt) has come to rest.
-AT_REST = "Promise.all(document.getAnimations().map((a) => a.finished)).then(() => true)"
+# Whatever is still moving (a play landing on the felt) has come to rest, or was called
+# off by a newer drawing.
+AT_REST = """Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))
+    .then(() => true)"""
 
 
 def _settle(page) -> None:
@@ -183,19 +187,71 @@ def _look(page, screenshots, phase: str, size: str, language: str) -> list[str]:
     return trips
 
 
+def _told(page, phase: str) -> None:
+    """What the page says at `phase`, in any language: what is happening and what to do."""
+    dock, centre = page.locator("#actions"), page.locator("#table .centre")
+    hand = page.locator("#me .hand")
+    if phase == "deal":
+        expect(centre.locator(".taxes")).to_be_visible()
+        expect(page.locator("details.seating-draw")).to_have_count(1)
+    elif phase == "peon-taxes":
+        # Which of their cards go, and to whom, before the exchange takes them.
+        expect(hand.locator(".taxes-note")).to_contain_text("Lotte")
+        expect(dock).to_have_count(0)
+    elif phase == "give-back":
+        expect(dock.locator("[data-chosen]")).to_contain_text("0 / 2")
+    elif phase in ("revolution", "great-revolution"):
+        expect(dock.locator("button[name=declare]")).to_have_count(2)
+    elif phase == "great-revolution-after":
+        expect(page.locator("#status .revolution")).to_be_visible()
+        expect(dock.locator("button.play")).to_be_visible()
+        expect(dock.locator("button.pass")).to_have_count(0)
+    elif phase == "trade":
+        expect(dock.locator("button[name=partner]")).to_have_count(2)
+    elif phase in ("lead", "trick-won"):
+        expect(dock.locator("button.play")).to_be_visible()
+        expect(dock.locator("button.pass")).to_have_count(0)
+    elif phase == "follow":
+        expect(dock.locator("button.pass")).to_be_visible()
+    elif phase == "round-over":
+        expect(centre.locator(".round-result tbody tr")).to_have_count(5)
+    elif phase == "game-over":
+        expect(page.locator("#final .standings li")).to_have_count(5)
+        expect(dock).to_have_count(0)
+    if phase == "trick-won":
+        # The trick she won is hers, not "won by" her own name.
+        expect(centre.locator(".won")).to_be_visible()
+        expect(centre.locator(".won")).not_to_contain_text("Tess")
+
+
 def _answered(page, seen) -> None:
     """The move's answer has replaced what the page had seen."""
     expect(page.locator(f"#looked input[name=n]:not([value='{seen}'])")).to_be_attached()
     _settle(page)
 
 
-def _act(page, phase: str) -> bool:
-    """What the player does at `phase`, by tapping (False where they only look)."""
+def _give_back_worst(page, count: int) -> None:
+    """The Dalmuti's `count` worst cards given back, by tapping them then Give back."""
+    cards = page.locator("#move-form label.hcard:has(input:not([disabled]))")
+    for i in range(count):
+        cards.nth(cards.count() - 1 - i).click()
+    page.locator("#actions button.give").click()
+
+
+def _act(page, phase: str, meanwhile=None) -> bool:
+    """What the player does at `phase`, by tapping (False where they only look);
+    `meanwhile()` happens at the table while they choose their cards."""
     dock = page.locator("#actions")
     cards = page.locator("#move-form label.hcard:has(input:not([disabled]))")
     if phase == "give-back":
-        # Their two worst cards, then Give back.
+        # One of their two worst cards; then the other Dalmuti gives back hers, and the
+        # table's update comes while the first is chosen: it stays chosen.
         cards.nth(cards.count() - 1).click()
+        expect(dock.locator("[data-chosen]")).to_contain_text("1 / 2")
+        meanwhile()
+        expect(page.locator("#table .seat.is-turn")).to_have_count(1)
+        expect(dock.locator("[data-chosen]")).to_contain_text("1 / 2")
+        expect(page.locator("#move-form label.hcard:has(input:checked)")).to_have_count(1)
         cards.nth(cards.count() - 2).click()
         expect(dock.locator("[data-chosen]")).to_contain_text("2 / 2")
         dock.locator("button.give").click()
@@ -213,26 +269,44 @@ def _act(page, phase: str) -> bool:
     return True
 
 
-def test_a_player_walks_every_phase_of_a_round(scenes, browser, live_server, screenshots):
+def _meanwhile(browser, live_server, session: str, game_id: int, size: str) -> None:
+    """Lotte, the Lesser Dalmuti, gives back her worst card from her own page."""
+    page = harness.signed_in_page(browser, live_server.url, session, size, [], "lotte")
+    page.goto(f"{live_server.url}/t/{game_id}/")
+    seen = page.locator("#looked input[name=n]").get_attribute("value")
+    _give_back_worst(page, 1)
+    expect(page.locator(f"#looked input[name=n]:not([value='{seen}'])")).to_be_attached()
+    page.context.close()
+
+
+def test_a_player_walks_every_phase_of_a_round(scenes, browser, live_server, screenshots,
+                                               settings):
     """At each phase, on a phone (French, German) and a laptop (English, Dutch): the page
     is no wider than the screen, every control is reached by a tap (nothing, the dock
     included, drawn over it) and on the phone is a fingertip's size; the moves are made
-    by tapping, without a script error."""
+    by tapping, without a script error, and a card chosen stays chosen while the table's
+    news comes in."""
+    # The news of the other Dalmuti's choice, soon (a whole number of seconds: the poll's
+    # trigger is written in the page's language, "0,25s" in French, which htmx ignores).
+    settings.GAME_POLL_SECONDS = 1
     trips = []
     for (size, language), tables in scenes["walks"].items():
         context = harness.new_context(browser, size, base_url=live_server.url,
                                       extra_http_headers={"Accept-Language": language})
-        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": scenes["session"],
+        context.add_cookies([{"name": SESSION_COOKIE, "value": scenes["session"],
                               "url": live_server.url}])
         page = context.new_page()
         problems = harness.collect_errors(page)
         for phase, game_id in tables.items():
             page.goto(f"/t/{game_id}/")
             _settle(page)
+            _told(page, phase)
             trips += _look(page, screenshots, phase, size, language)
             seen = page.locator("#looked input[name=n]").get_attribute("value")
-            if _act(page, phase):
+            if _act(page, phase, partial(_meanwhile, browser, live_server, scenes["lotte"],
+                                         game_id, size)):
                 _answered(page, seen)
+                _told(page, f"{phase}-after")
                 trips += _look(page, screenshots, f"{phase}-after", size, language)
         assert problems == [], problems
         context.close()
