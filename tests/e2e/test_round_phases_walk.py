@@ -164,7 +164,7 @@ def _settle(page) -> None:
     expect(page.locator("#status")).to_be_visible()
     if page.locator("#actions").count():
         page.wait_for_function(
-            "document.documentElement.style.getPropertyValue('--dock-h')")
+            "() => document.documentElement.style.getPropertyValue('--dock-h')")
     page.evaluate(AT_REST)
 
 
@@ -225,8 +225,10 @@ def _told(page, phase: str) -> None:
 
 
 def _answered(page, seen) -> None:
-    """The move's answer has replaced what the page had seen."""
+    """The move's answer has replaced what the page had seen (not only a poll's news:
+    the move's request is over)."""
     expect(page.locator(f"#looked input[name=n]:not([value='{seen}'])")).to_be_attached()
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     _settle(page)
 
 
@@ -238,9 +240,10 @@ def _give_back_worst(page, count: int) -> None:
     page.locator("#actions button.give").click()
 
 
-def _act(page, phase: str, meanwhile=None) -> bool:
-    """What the player does at `phase`, by tapping (False where they only look);
-    `meanwhile()` happens at the table while they choose their cards."""
+def _act(page, phase: str, meanwhile=None):
+    """What the player does at `phase`, by tapping: the cards chosen, and the button that
+    sends the move (None where they only look). `meanwhile()` happens at the table while
+    they choose their cards."""
     dock = page.locator("#actions")
     cards = page.locator("#move-form label.hcard:has(input:not([disabled]))")
     if phase == "give-back":
@@ -254,19 +257,17 @@ def _act(page, phase: str, meanwhile=None) -> bool:
         expect(page.locator("#move-form label.hcard:has(input:checked)")).to_have_count(1)
         cards.nth(cards.count() - 2).click()
         expect(dock.locator("[data-chosen]")).to_contain_text("2 / 2")
-        dock.locator("button.give").click()
-    elif phase == "revolution":
-        dock.locator("button[value=no]").click()
-    elif phase == "great-revolution":
-        dock.locator("button[value=yes]").click()
-    elif phase == "lead":
+        return dock.locator("button.give")
+    if phase == "revolution":
+        return dock.locator("button[value=no]")
+    if phase == "great-revolution":
+        return dock.locator("button[value=yes]")
+    if phase == "lead":
         cards.last.click()
-        dock.locator("button.play").click()
-    elif phase == "follow":
-        dock.locator("button.pass").click()
-    else:
-        return False
-    return True
+        return dock.locator("button.play")
+    if phase == "follow":
+        return dock.locator("button.pass")
+    return None
 
 
 def _meanwhile(browser, live_server, session: str, game_id: int, size: str) -> None:
@@ -302,9 +303,11 @@ def test_a_player_walks_every_phase_of_a_round(scenes, browser, live_server, scr
             _settle(page)
             _told(page, phase)
             trips += _look(page, screenshots, phase, size, language)
-            seen = page.locator("#looked input[name=n]").get_attribute("value")
-            if _act(page, phase, partial(_meanwhile, browser, live_server, scenes["lotte"],
-                                         game_id, size)):
+            send = _act(page, phase, partial(_meanwhile, browser, live_server,
+                                             scenes["lotte"], game_id, size))
+            if send is not None:
+                seen = page.locator("#looked input[name=n]").get_attribute("value")
+                send.click()
                 _answered(page, seen)
                 _told(page, f"{phase}-after")
                 trips += _look(page, screenshots, f"{phase}-after", size, language)
