@@ -64,10 +64,6 @@ def _view(game: Game, user) -> dict:
     return game.engine_state().view(game.seats.get(user=user).player)
 
 
-def _awaits(game: Game, user) -> bool:
-    return bool(_view(game, user)["legal_actions"])
-
-
 def _trick_won(game: Game, user) -> bool:
     """`user` leads after a trick they won (everybody else passed after their play)."""
     view = _view(game, user)
@@ -107,6 +103,7 @@ def scenes(live_server, eager_tasks):
         "deal": table().pk,
         # As the Greater Peon: the Dalmuti (Lotte) still chooses what she gives back.
         "peon-taxes": _deal_again(table(), [lotte, None, max_, None, tess]).pk,
+        # The round's result in the felt, over the next round's seats and taxes.
         "round-over": play_until(table(), lambda g: len(g.engine_state().results) >= 1,
                                  choose=shed_worst).pk,
         "trick-won": play_until(table(), lambda g: _trick_won(g, tess), choose=shed_worst).pk,
