@@ -18,6 +18,13 @@ from games.engine.round import codec
 RECORDED = json.loads((Path(__file__).parent / "data" / "rounds_before.json").read_text())
 
 
+def _as_recorded(view: dict) -> dict:
+    """A seat's view without what views have told since the recording: a Peon's own
+    tribute while the taxes are pending (tests/engine/test_taxes.py tells it)."""
+    taxes = {k: v for k, v in view["taxes"].items() if k != "tribute"}
+    return {**view, "taxes": taxes}
+
+
 def test_the_recording_covers_every_phase_and_status():
     states = [json.loads(entry["state"]) for entry in RECORDED]
     assert {s["phase"] for s in states} == {"taxes", "trade", "play", "over"}
@@ -35,7 +42,7 @@ def test_a_stored_round_loads_and_saves_to_the_same_json(entry):
     n = r.n_players
     assert [[action_to_json(a) for a in r.legal_actions(s)] for s in range(n)] == (
         entry["legal_actions"])
-    views = json.dumps([r.view(s) for s in [*range(n), None]])
+    views = json.dumps([_as_recorded(r.view(s)) for s in [*range(n), None]])
     assert hashlib.sha256(views.encode()).hexdigest() == entry["views_sha256"]
     assert r.last_events == entry["last_events"]
 
