@@ -36,28 +36,38 @@ def lobby(live_server, code):
     return game.pk, session_for(ana)
 
 
+def _targets(browser, live_server, session, size, path, shown, script, screenshot) -> list:
+    """The host's page at `path` on a phone or a laptop, once `shown` (a locator's text and
+    count) is drawn: the controls `script` finds, each checked to be a finger's target (on
+    a laptop, a pointer's), reached by a tap at its centre, on a page no wider than the
+    screen."""
+    problems = []
+    page = harness.signed_in_page(browser, live_server.url, session, size, problems, "ana")
+    page.goto(f"{live_server.url}{path}")
+    expect(page.locator(shown[0])).to_have_count(shown[1])
+    page.locator(shown[0]).first.locator("xpath=..").screenshot(path=str(screenshot))
+    found = page.evaluate(script)
+    where = f"{size}: {found}"
+    assert all(control["reached"] for control in found), where
+    smallest = 44 if size == "phone" else 24
+    assert min(c["height"] for c in found) >= smallest, where
+    assert min(c["width"] for c in found) >= smallest, where
+    assert not harness.wider_than_screen(page), where
+    assert problems == [], problems
+    page.context.close()
+    return found
+
+
 @pytest.mark.parametrize("size", ["phone", "laptop"])
 @pytest.mark.parametrize("code", ["en", "de", "fr"])
 def test_a_hosts_remove_is_a_fingers_target_on_a_phone(lobby, browser, live_server, size,
                                                         code, screenshots):
     game_id, session = lobby
-    problems = []
-    page = harness.signed_in_page(browser, live_server.url, session, size, problems, "ana")
-    page.goto(f"{live_server.url}/t/{game_id}/")
-    expect(page.locator("#lobby-seats .seat-list li")).to_have_count(5)
-    page.locator("#lobby-seats").screenshot(
-        path=str(screenshots / f"lobby-remove-{size}-{code}.png"))
-    removes = page.evaluate(REMOVES)
-    where = f"{size}, {code}: {removes}"
+    removes = _targets(browser, live_server, session, size, f"/t/{game_id}/",
+                       ("#lobby-seats .seat-list li", 5), REMOVES,
+                       screenshots / f"lobby-remove-{size}-{code}.png")
     # Two friends (a page to confirm on) and two bots (taken off at once).
-    assert len(removes) == 4, where
-    assert all(remove["reached"] for remove in removes), where
-    smallest = 44 if size == "phone" else 24
-    assert min(r["height"] for r in removes) >= smallest, where
-    assert min(r["width"] for r in removes) >= smallest, where
-    assert not harness.wider_than_screen(page), where
-    assert problems == [], problems
-    page.context.close()
+    assert len(removes) == 4, removes
 
 
 # Each "Withdraw" of the host's list of invitations waiting for an answer, as REMOVES.
@@ -78,19 +88,7 @@ def invited(lobby):
 def test_a_hosts_withdraw_is_a_fingers_target_on_a_phone(invited, browser, live_server, size,
                                                           code, screenshots):
     game_id, session = invited
-    problems = []
-    page = harness.signed_in_page(browser, live_server.url, session, size, problems, "ana")
-    page.goto(f"{live_server.url}/t/{game_id}/?invite=1#invite")
-    expect(page.locator(".invited-list li")).to_have_count(2)
-    page.locator(".invited-list").screenshot(
-        path=str(screenshots / f"lobby-withdraw-{size}-{code}.png"))
-    withdraws = page.evaluate(WITHDRAWS)
-    where = f"{size}, {code}: {withdraws}"
-    assert len(withdraws) == 2, where
-    assert all(withdraw["reached"] for withdraw in withdraws), where
-    smallest = 44 if size == "phone" else 24
-    assert min(w["height"] for w in withdraws) >= smallest, where
-    assert min(w["width"] for w in withdraws) >= smallest, where
-    assert not harness.wider_than_screen(page), where
-    assert problems == [], problems
-    page.context.close()
+    withdraws = _targets(browser, live_server, session, size, f"/t/{game_id}/?invite=1#invite",
+                         (".invited-list li", 2), WITHDRAWS,
+                         screenshots / f"lobby-withdraw-{size}-{code}.png")
+    assert len(withdraws) == 2, withdraws
