@@ -75,6 +75,23 @@ def _sent_to(user) -> list:
     return [m for m in mail.outbox if m.to == [user.verified_email]]
 
 
+def _tomorrow_at_the_summary_hour(user):
+    """The next day's summary hour in the player's zone, from now."""
+    local = timezone.localtime(timezone.now(), user.zone)
+    return local.replace(hour=settings.DAILY_SUMMARY_HOUR, minute=0) + timedelta(days=1)
+
+
+def _daily_summary_of(user) -> list:
+    """The player switched to one daily summary: what reaches them at the next one."""
+    user.notify = user.Notify.DAILY
+    user.save()
+    mail.outbox.clear()
+    with time_machine.travel(_tomorrow_at_the_summary_hour(user), tick=False):
+        notifications.for_daily_summaries()
+        deliver_due()
+    return _sent_to(user)
+
+
 def _html(message) -> str:
     html, mimetype = message.alternatives[0]
     assert mimetype == "text/html"
@@ -158,9 +175,7 @@ def test_the_daily_summary_puts_the_table_whose_time_runs_out_first_on_top():
     seat = quick.seats.get(user=rosa)
     assert current_deadline(quick, seat) < current_deadline(slow, slow.seats.get(user=rosa))
     mail.outbox.clear()
-    local = timezone.localtime(timezone.now(), rosa.zone)
-    eight = local.replace(hour=settings.DAILY_SUMMARY_HOUR, minute=0) + timedelta(days=1)
-    with time_machine.travel(eight, tick=False):
+    with time_machine.travel(_tomorrow_at_the_summary_hour(rosa), tick=False):
         assert notifications.for_daily_summaries() == 1
         deliver_due()
         notice = Notification.objects.get(user=rosa, kind="daily")
@@ -230,15 +245,7 @@ def test_a_french_email_puts_a_no_break_space_before_its_colons():
     assert _colons_without_space(email.body) == []
     assert _colons_without_space(pushed["body"]) == []
     rosa = Notification.objects.get(kind="mention").user
-    rosa.notify = rosa.Notify.DAILY
-    rosa.save()
-    mail.outbox.clear()
-    local = timezone.localtime(timezone.now(), rosa.zone)
-    eight = local.replace(hour=settings.DAILY_SUMMARY_HOUR, minute=0) + timedelta(days=1)
-    with time_machine.travel(eight, tick=False):
-        notifications.for_daily_summaries()
-        deliver_due()
-    [summary] = [m for m in _sent_to(rosa) if m.subject == "Une partie vous attend"]
+    [summary] = [m for m in _daily_summary_of(rosa) if m.subject == "Une partie vous attend"]
     assert "tu es là" in summary.body
     assert _colons_without_space(summary.body) == []
     # The HTML's words, the tags aside.
@@ -282,15 +289,7 @@ def test_a_player_away_reads_that_their_clock_waits_in_the_turn_email_and_the_su
         day = last_day(rosa.away_until)
     away = f"You are away until the end of {day}: your clock waits at every timed table."
     assert away in turn.body and away in _html(turn)
-    rosa.notify = rosa.Notify.DAILY
-    rosa.save()
-    mail.outbox.clear()
-    local = timezone.localtime(timezone.now(), rosa.zone)
-    eight = local.replace(hour=settings.DAILY_SUMMARY_HOUR, minute=0) + timedelta(days=1)
-    with time_machine.travel(eight, tick=False):
-        notifications.for_daily_summaries()
-        deliver_due()
-    [summary] = _sent_to(rosa)
+    [summary] = _daily_summary_of(rosa)
     assert away in summary.body and away in _html(summary)
     # Back, nothing says so.
     commands.set_away(rosa, None)
