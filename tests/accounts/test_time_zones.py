@@ -114,9 +114,10 @@ def test_a_summary_lists_each_tables_deadline_in_the_readers_time(two_zones):
     summary = next(m for m in mail.outbox
                    if m.to == [tokyo.email] and "waiting for you" in m.subject)
     assert f"(your time runs out on {TOKYO})" in summary.body
-    # One line a table: its name, what it waits for, the deadline and its link.
-    (line,) = [line for line in summary.body.splitlines() if TOKYO in line]
-    assert line.startswith(f"- {game.name}: ") and line.endswith(f"/t/{game.pk}/")
+    # A block a table: its name, what it waits for with the deadline, then its link.
+    lines = summary.body.splitlines()
+    (at,) = [number for number, line in enumerate(lines) if TOKYO in line]
+    assert lines[at - 1] == f"“{game.name}”" and lines[at + 1].endswith(f"/t/{game.pk}/")
     assert TOKYO in summary.alternatives[0][0]
 
 

@@ -151,6 +151,10 @@ def test_an_alert_shows_over_the_header_and_leaves_its_links_alone(day_table, br
     page.locator("[data-play-button]").click()
     alert = page.locator("#alerts .error")
     expect(alert).to_contain_text(NOTHING_SENT)
+    # Back at the top, should the tap have brought the button into view (on a phone the
+    # page's controls are a fingertip high and the button may sit below the fold).
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(alert).to_be_in_viewport()
     assert _covered(page, "#alerts .error") is None
     # The header's links are still there to tap.
     assert _covered(page, ".site-header .brand") is None
