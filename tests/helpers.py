@@ -1,5 +1,6 @@
 """Making players and games for the tests, through the same services the site uses."""
 
+import dataclasses
 import re
 import socket
 import threading
@@ -18,7 +19,9 @@ from django.utils import timezone
 from games import commands, engine
 from games.away import emails
 from games.commands import notifications
+from games.commands.base import save_state
 from games.models import Game, Seat
+from tests.engine.helpers import give_both_jesters
 
 PASSWORD = "correct-horse-battery"
 
@@ -169,6 +172,23 @@ def start_table(host, others=(), bots=0, options=None, seats=None, turn_limit=0,
         commands.add_bot(game.pk, "basic")
     commands.start(game.pk)
     return Game.objects.get(pk=game.pk)
+
+
+def deal_a_merchant_both_jesters(game: Game, user, seed: int = 11) -> Game:
+    """A second round dealt at `game` (five seats) with `user` in the Merchant's place
+    holding both jesters: the table waits, in private, for them to decide on a revolution
+    while the Dalmutis choose their give-back."""
+    state = game.engine_state()
+    mine = state.seats.index(game.seats.get(user=user).player)
+    merchant = 2
+    hands = give_both_jesters(engine.deal(5, state.options, seed), merchant)
+    seats = list(state.seats)
+    seats[mine], seats[merchant] = seats[merchant], seats[mine]
+    rnd = engine.Round.start([sorted(h) for h in hands], state.options, first_round=False,
+                             seed=3)
+    game.awaiting = {}
+    save_state(game, dataclasses.replace(state, seats=tuple(seats), round=rnd, round_number=2))
+    return game
 
 
 def bots_play_on(game: Game) -> Game:

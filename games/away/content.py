@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from chat.flourishes import BY_KEY as FLOURISHES
 from chat.models import Message, ReadMarker
-from games.core.clock import current_deadline
+from games.core.clock import promised_deadline
 from games.core.words import TITLE_NAMES, cards_phrase, names_phrase
 from games.models import CANCELLED_BEFORE_START, NOT_STARTED_IN_TIME, OPEN_TABLE_DAYS
 from games.read.access import replacement_context
@@ -56,7 +56,7 @@ def game_context(game, user) -> dict:
             })
     if game.is_playing and game.wait_for(seat.player) is not None:
         # Timed tables: when the player's time runs out, in the reader's zone.
-        context["deadline"] = current_deadline(game, seat)
+        context["deadline"] = promised_deadline(game, seat)
         if context["deadline"]:
             context.update(_pause(seat, user))
     return context

@@ -22,9 +22,10 @@ Banks are kept per player and table (Game.banks, by user), so no change of seat,
 stand-in or pause can give one back.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from django.conf import settings
 from django.db.models import Q
@@ -32,6 +33,8 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Game, Pause, Seat, Wait
+
+T = TypeVar("T")
 
 TIMEOUTS_BEFORE_STAND_IN = 3
 VACATION_DAYS = 7
@@ -225,11 +228,28 @@ def wait_began(game: Game, player: int) -> datetime | None:
 
 def current_deadline(game: Game, seat: Seat) -> datetime | None:
     """The deadline of the seat's running wait as stored (kept up to date by every change
-    of a pause), for the pages and emails."""
+    of a pause): when the table moves on without its player."""
     wait = game.wait_for(seat.player)
     if wait is None or seat.played_by_bot:
         return None
     return wait.deadline
+
+
+def promised_deadline(game: Game, seat: Seat) -> datetime | None:
+    """The deadline the player is told of, on their pages, in My games, their emails and
+    their pushes, and which orders them: none for a decision on a revolution in private
+    (Wait.secret), which closes when the Dalmutis have chosen their give-back, before its
+    deadline as often as not, which no clock can say."""
+    wait = game.wait_for(seat.player)
+    return None if wait is None or wait.secret else current_deadline(game, seat)
+
+
+def soonest_first(items: Iterable[T], deadline_of: Callable[[T], datetime | None]) -> list[T]:
+    """The items with a deadline, the soonest first, then those without in their order:
+    how every list of the tables awaiting a player is ordered."""
+    pairs = [(item, deadline_of(item)) for item in items]
+    timed = sorted((pair for pair in pairs if pair[1]), key=lambda pair: pair[1])
+    return [item for item, _ in timed] + [item for item, when in pairs if not when]
 
 
 def deadlines_may_have_passed(game: Game, now: datetime | None = None) -> bool:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from dalmuti_site.compiled import CompiledQuery
 from games import engine
-from games.core.clock import UNTIMED_PATIENCE
+from games.core.clock import UNTIMED_PATIENCE, promised_deadline, soonest_first
 from games.models import EndProposal, Game, Seat, StandInVote
 
 # Another player may nudge whoever the table has waited on this long, once per turn; on
@@ -42,16 +42,11 @@ def awaits_person(seat: Seat) -> bool:
 
 def games_waiting_for(user) -> list[Game]:
     """The games in play that wait for the player (`awaits_person`), as My games lists
-    them: the one whose time runs out first on top, the tables without a clock after."""
+    them: the one whose promised time runs out first on top, the others after."""
     seats = [seat for seat in Seat.objects.filter(user=user, game__status=Game.Status.PLAYING)
              .select_related("game").order_by("pk") if awaits_person(seat)]
-
-    def deadline(seat):
-        wait = seat.game.wait_for(seat.player)
-        return wait.deadline if wait else None
-
-    timed = sorted((s for s in seats if deadline(s)), key=deadline)
-    return [s.game for s in timed + [s for s in seats if not deadline(s)]]
+    return [seat.game for seat in soonest_first(
+        seats, lambda seat: promised_deadline(seat.game, seat))]
 
 
 def tables_awaiting(user) -> int:

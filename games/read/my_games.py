@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from games.core.clock import promised_deadline, soonest_first
 from games.core.turns import awaits_person
 from games.models import Seat
 from games.read.narration import since
@@ -16,18 +17,13 @@ URGENT = timedelta(hours=1)
 
 def urgency_first(my_turn: list[dict], now: datetime | None = None) -> list[dict]:
     """The tables awaiting me, the one whose time runs out first on top (tables without
-    a clock after them, the latest activity first), each with its deadline and whether
-    it is urgent; `my_turn` comes ordered by the latest activity."""
+    a promised time after them, the latest activity first), each with its deadline and
+    whether it is urgent; `my_turn` comes ordered by the latest activity."""
     now = now or timezone.now()
     for entry in my_turn:
-        game, seat = entry["game"], entry["seat"]
-        wait = game.wait_for(seat.player)
-        # A decision on a revolution in private closes when the Dalmutis have chosen,
-        # before its deadline as often as not: no time is promised for it.
-        entry["deadline"] = wait.deadline if wait and not wait.secret else None
+        entry["deadline"] = promised_deadline(entry["game"], entry["seat"])
         entry["urgent"] = bool(entry["deadline"] and entry["deadline"] - now < URGENT)
-    timed = sorted((e for e in my_turn if e["deadline"]), key=lambda e: e["deadline"])
-    return timed + [e for e in my_turn if not e["deadline"]]
+    return soonest_first(my_turn, lambda entry: entry["deadline"])
 
 
 def describe_turns(entries: list[dict]) -> None:

@@ -22,8 +22,8 @@ from games.core.clock import (
     UNTIMED_PATIENCE,
     VACATION_DAYS,
     bank_for_show,
-    current_deadline,
     dalmutis_hold_until,
+    promised_deadline,
 )
 from games.core.standing import winner
 from games.core.turns import (
@@ -697,7 +697,6 @@ def bot_stand_ins(seats: list[Seat]) -> list[dict]:
 def my_orders(sight: Sight) -> dict:
     """My standing orders, clock and stand-in, private to me."""
     game, me, view, now = sight.game, sight.me, sight.view, sight.now
-    wait = game.wait_for(me.player)
     on_vacation = bool(me.vacation_until and me.vacation_until > now)
     left = timedelta(days=VACATION_DAYS) - me.vacation_used
     # Whole days, the nearest: a vacation ended a minute after a day began left 5 days 23
@@ -714,9 +713,8 @@ def my_orders(sight: Sight) -> dict:
         # From the first lead on: before a trick's lead it holds for the trick to come
         # (trick_key is the same), and a page need not change with every trick.
         "can_pass_trick": view["phase"] == "play",
-        # A decision on a revolution in private closes when the Dalmutis have chosen,
-        # which no clock can say: the dock says so instead of a time.
-        "deadline": current_deadline(game, me) if wait and not wait.secret else None,
+        # The dock says when a decision on a revolution in private closes instead.
+        "deadline": promised_deadline(game, me),
         "turn_limit": game.turn_limit,
         "bank": bank_for_show(game, me.user_id),
         "stand_in": me.stand_in and not (me.leaving or me.left),

@@ -2,17 +2,19 @@
 no serious contrast problem on the game page at a player's turn on the clock, with their
 standing orders unfolded, at a revolution's question, nor on an error line."""
 
-import dataclasses
-
 import pytest
 from playwright.sync_api import expect
 
-from games import engine
-from games.commands.base import save_state
 from games.models import TurnLimit
 from tests.e2e import harness
-from tests.engine.helpers import give_both_jesters
-from tests.helpers import make_user, play_until, session_for, start_table, waiting_humans
+from tests.helpers import (
+    deal_a_merchant_both_jesters,
+    make_user,
+    play_until,
+    session_for,
+    start_table,
+    waiting_humans,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -48,18 +50,7 @@ def revolution_question(live_server, eager_tasks):
     """Ana, a Merchant of a second round, dealt both jesters: asked whether to rise."""
     ana = make_user("ana", display_name="Ana")
     game = start_table(ana, bots=4, seed=11, name="Night table", turn_limit=TurnLimit.DAY)
-    state = game.engine_state()
-    mine = state.seats.index(game.seats.get(user=ana).player)
-    merchant = 2
-    hands = give_both_jesters(engine.deal(5, state.options, 11), merchant)
-    if mine != merchant:  # her seat takes the Merchant's place in the lineup
-        seats = list(state.seats)
-        seats[mine], seats[merchant] = seats[merchant], seats[mine]
-        state = dataclasses.replace(state, seats=tuple(seats))
-    rnd = engine.Round.start([sorted(h) for h in hands], state.options, first_round=False,
-                             seed=3)
-    game.awaiting = {}
-    save_state(game, dataclasses.replace(state, round=rnd, round_number=2))
+    deal_a_merchant_both_jesters(game, ana)
     return game.pk, session_for(ana)
 
 

@@ -14,6 +14,7 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.core import mail
+from django.test import Client
 from django.utils import timezone
 
 from chat import services as chat
@@ -22,12 +23,13 @@ from games.away import emails
 from games.commands import notifications
 from games.core.clock import current_deadline
 from games.core.words import moment
-from games.models import Game, Notification, TurnLimit
+from games.models import Game, Notification, TimeBank, TurnLimit
 from games.templatetags.games import last_day
 from push import sender as push_sender
 from tests.helpers import (
     PASSWORD,
     act_as,
+    deal_a_merchant_both_jesters,
     deliver_due,
     legal,
     make_user,
@@ -309,3 +311,45 @@ def test_a_vacation_at_one_table_is_told_in_its_turn_email():
         when = moment(seat.vacation_until)
     assert f"Your clock is paused until {when}." in turn.body
     assert f"Your clock is paused until {when}." in _html(turn)
+
+
+def test_a_decision_kept_in_private_promises_no_time_as_the_game_page_does():
+    """A decision on a revolution closes when the Dalmutis have chosen their give-back,
+    before its deadline as often as not: its turn email, its reminder and the daily
+    summary promise no time for it, as the game page and My games do, and the summary
+    lists it after the tables whose time runs out."""
+    ana, rosa = _friends("en")
+    # The public turn's time runs out later: a bank's day beside three days a turn.
+    public = _until_waiting_for(
+        start_table(ana, [rosa], bots=2, turn_limit=TurnLimit.THREE_DAYS, bank=TimeBank.DAY,
+                    name="Public table"), rosa)
+    private = deal_a_merchant_both_jesters(
+        start_table(rosa, [ana], bots=3, seed=11, turn_limit=TurnLimit.THREE_DAYS,
+                    name="Private table"), rosa)
+    seat = private.seats.get(user=rosa)
+    wait = private.wait_for(seat.player)
+    assert wait.secret and wait.deadline
+    assert wait.deadline < current_deadline(public, public.seats.get(user=rosa))
+    notifications.for_private_waits(private.pk)
+    mail.outbox.clear()
+    with time_machine.travel(timezone.now() + GRACE):  # the start's news, then the turn's
+        deliver_due()
+    with time_machine.travel(wait.deadline - timedelta(hours=1)):
+        deliver_due()
+    told = [m for m in _sent_to(rosa)
+            if "Private table" in m.subject and not m.subject.endswith("has started")]
+    assert [m.subject for m in told] == ["A decision awaits you at “Private table”",
+                                             "Reminder: “Private table” is waiting for you"]
+    for message in told:
+        for text in (message.body, _html(message)):
+            assert "A decision awaits you before the first trick." in text
+            assert "runs out" not in text
+    [summary] = _daily_summary_of(rosa)
+    for text in (summary.body, _html(summary)):
+        assert text.index("Public table") < text.index("Private table")
+        assert text.count("your time runs out on") == 1
+    client = Client()
+    client.force_login(rosa)
+    mine = client.get("/").content.decode()
+    assert mine.index("Public table") < mine.index("Private table")
+    assert mine.count('class="time-left') == 1

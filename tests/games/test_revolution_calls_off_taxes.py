@@ -1,32 +1,16 @@
 """A revolution calls the round's taxes off: the page says so in the round's log and has
 no folded "Taxes" panel with nothing in it."""
 
-import dataclasses
-
 import pytest
 
-from games import engine
-from games.commands.base import save_state
 from games.models import Game
-from tests.engine.helpers import give_both_jesters
-from tests.helpers import act_as, make_user, start_table
+from tests.helpers import act_as, deal_a_merchant_both_jesters, make_user, start_table
 
 pytestmark = pytest.mark.django_db
 
 
 def _merchant_with_both_jesters(user) -> Game:
-    game = start_table(user, bots=4, seed=11)
-    state = game.engine_state()
-    mine = state.seats.index(game.seats.get(user=user).player)
-    merchant = 2
-    hands = give_both_jesters(engine.deal(5, state.options, 11), merchant)
-    seats = list(state.seats)
-    seats[mine], seats[merchant] = seats[merchant], seats[mine]
-    rnd = engine.Round.start([sorted(h) for h in hands], state.options, first_round=False,
-                             seed=3)
-    game.awaiting = {}
-    save_state(game, dataclasses.replace(state, seats=tuple(seats), round=rnd, round_number=2))
-    return game
+    return deal_a_merchant_both_jesters(start_table(user, bots=4, seed=11), user)
 
 
 @pytest.mark.parametrize("declare", [True, False])
