@@ -1,6 +1,7 @@
 """Making players and games for the tests, through the same services the site uses."""
 
 import dataclasses
+import html
 import re
 import socket
 import threading
@@ -113,6 +114,21 @@ def names(text: str, word: str) -> bool:
     """Whether `text` has `word` standing alone: the page's random tokens (CSRF, the
     talk's, the push key) are letters, digits, '-' and '_', and may hold any short word."""
     return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+
+
+def colons_without_space(text: str) -> list[str]:
+    """The colons of a French text not after a no-break space: a link's "https:" and a
+    time's "09:51" aside."""
+    text = re.sub(r"https?://\S+", "", text)
+    bare = re.finditer(r"(?<![\u00a0\u202f\d]):", text)
+    return [text[max(0, m.start() - 20):m.end()] for m in bare
+            if not text[m.end():m.end() + 1].isdigit()]
+
+
+def words_of(page: str) -> str:
+    """What a reader sees of an HTML page: its text, without tags, scripts or styles."""
+    page = re.sub(r"<(script|style|template)\b.*?</\1>", "", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
 def hand_of(page: str) -> str:

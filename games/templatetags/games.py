@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.html import conditional_escape, format_html, strip_tags
 from django.utils.safestring import SafeData, mark_safe
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language, gettext_noop, pgettext
 from django.utils.translation import gettext as _
 
 from dalmuti_site.drawings import drawn_once
@@ -50,6 +50,14 @@ def _bound(length_words: str) -> str:
 def listed(names) -> str:
     """Names as a list in the reader's language: "Ada, Bram and Cato"."""
     return _names_phrase(list(names))
+
+
+@register.filter
+def before_colon(name) -> str:
+    """A player's name isolated for the text's direction and followed by a colon, as the
+    reader's language writes one ("Ada:", French "Ada :")."""
+    words = conditional_escape(pgettext("a name, before what follows it", "%(name)s:"))
+    return mark_safe(words % {"name": format_html("<bdi>{}</bdi>", name)})
 
 
 @register.filter

@@ -7,7 +7,6 @@ the turn email does (after a timeout it is the only email of the turn); what a p
 said is quoted with the reader's language's marks; a French email keeps the no-break
 space before its colons."""
 
-import re
 from datetime import timedelta
 
 import pytest
@@ -29,12 +28,14 @@ from push import sender as push_sender
 from tests.helpers import (
     PASSWORD,
     act_as,
+    colons_without_space,
     deal_a_merchant_both_jesters,
     deliver_due,
     legal,
     make_user,
     start_table,
     waiting_humans,
+    words_of,
 )
 
 pytestmark = pytest.mark.django_db
@@ -233,25 +234,16 @@ def test_what_a_player_said_is_quoted_with_the_readers_marks(language, words, qu
     assert quoted in email.body
 
 
-def _colons_without_space(text: str) -> list[str]:
-    """The colons of a French text not after a no-break space: a link's "https:" and a
-    time's "09:51" aside."""
-    text = re.sub(r"https?://\S+", "", text)
-    bare = re.finditer(r"(?<![\u00a0\u202f\d]):", text)
-    return [text[max(0, m.start() - 20):m.end()] for m in bare
-            if not text[m.end():m.end() + 1].isdigit()]
-
-
 def test_a_french_email_puts_a_no_break_space_before_its_colons():
     email, pushed = _named_by_ana("fr", "@Rosa, tu es là ?")
-    assert _colons_without_space(email.body) == []
-    assert _colons_without_space(pushed["body"]) == []
+    assert colons_without_space(email.body) == []
+    assert colons_without_space(pushed["body"]) == []
     rosa = Notification.objects.get(kind="mention").user
     [summary] = [m for m in _daily_summary_of(rosa) if m.subject == "Une partie vous attend"]
     assert "tu es là" in summary.body
-    assert _colons_without_space(summary.body) == []
+    assert colons_without_space(summary.body) == []
     # The HTML's words, the tags aside.
-    assert _colons_without_space(re.sub(r"<[^>]+>", "", _html(summary))) == []
+    assert colons_without_space(words_of(_html(summary))) == []
 
 
 def test_no_email_leaves_two_blank_lines_in_a_row():
