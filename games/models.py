@@ -607,6 +607,28 @@ class Removal(models.Model):
             game=game, user=user, invited_again=False).exists()
 
 
+class NeverDealtIn(models.Model):
+    """A newcomer who waited for the next round when the game ended (by agreement, at its
+    target score, for want of players): their seat went with the round that never came,
+    and their link to the table says so instead of "no table here"."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("table"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+", verbose_name=_("player"))
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("newcomer never dealt in")
+        verbose_name_plural = _("newcomers never dealt in")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="never_dealt_in_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} ✕ {self.user}"
+
+
 class Round(models.Model):
     """One round of a game as a row: the deal and, once over, its result (the round in
     play itself is the engine's `engine.Round`, inside the stored state)."""
@@ -788,6 +810,7 @@ class Notification(models.Model):
         CLOSED = "closed", _("A table closed before it started")
         SEATED = "seated", _("Everyone is seated at a table you host")
         JOIN_PLACE = "join_place", _("A newcomer waits for your choice of their place")
+        NEVER_DEALT_IN = "never_dealt_in", _("A game ended before your first round")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

@@ -18,6 +18,7 @@ from games.models import (
     Game,
     Invitation,
     InvitationBlock,
+    NeverDealtIn,
     Notification,
     Pause,
     Removal,
@@ -85,6 +86,12 @@ def account_data(user) -> dict:
         "taken_off_tables": [
             {"table": r.game_id, "name": r.game.name, "on": _when(r.created)}
             for r in Removal.objects.filter(user=user).select_related("game")
+            .order_by("created", "pk")
+        ],
+        # Tables they waited to join at the next round when the game ended.
+        "tables_never_dealt_in": [
+            {"table": n.game_id, "name": n.game.name, "on": _when(n.created)}
+            for n in NeverDealtIn.objects.filter(user=user).select_related("game")
             .order_by("created", "pk")
         ],
         # A vacation at one table, or an absence from every table (no table).

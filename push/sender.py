@@ -84,6 +84,10 @@ def message(notification: Notification) -> dict:
             body = _("To sit at it again, ask them to invite you again.")
             return {"title": one_line(title), "body": body,
                     "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
+        if kind == Kind.NEVER_DEALT_IN:
+            title = render_to_string("emails/never_dealt_in-subject.txt", {"game": game})
+            return {"title": one_line(title), "body": _("You were never dealt in."),
+                    "url": reverse("home"), "tag": f"game-{game.pk}"}
         if kind == Kind.CLOSED:
             context = closed_context(notification)
             title = render_to_string("emails/closed-subject.txt", context)

@@ -23,6 +23,7 @@ from games.commands import notifications
 from games.commands.base import save_state
 from games.models import Game, Seat
 from tests.engine.helpers import give_both_jesters
+from tools.bench_load import hooks, poll_parts
 
 PASSWORD = "correct-horse-battery"
 
@@ -129,6 +130,16 @@ def words_of(page: str) -> str:
     """What a reader sees of an HTML page: its text, without tags, scripts or styles."""
     page = re.sub(r"<(script|style|template)\b.*?</\1>", "", page, flags=re.S)
     return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def poll_path(body: bytes) -> str:
+    """The poll a game page's poller sends, with what it includes (`#chat-seen, #looked,
+    #changes`)."""
+    found = hooks(body)
+    address = poll_parts(found.poller)[0]
+    included = {"c": found.chat_seen, **found.looked, "t": found.changes}
+    return address + "".join(f"&{name}={value}" for name, value in included.items()
+                             if value is not None)
 
 
 def hand_of(page: str) -> str:

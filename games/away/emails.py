@@ -200,6 +200,8 @@ def _email_for(notification: Notification) -> tuple[str, dict]:
         return "removed", removed_context(notification)
     if notification.kind == Notification.Kind.HOSTING:
         return "hosting", hosting_context(notification)
+    if notification.kind == Notification.Kind.NEVER_DEALT_IN:
+        return "never_dealt_in", {"game": notification.game}
     if notification.kind == Notification.Kind.CLOSED:
         return "closed", closed_context(notification)
     if notification.kind == Notification.Kind.SEATED:

@@ -12,7 +12,7 @@ from games.core.standing import winner
 from players import services as players
 
 from .. import engine
-from ..models import TOKEN_STEPS, Action, Game, Round, Seat, Wait
+from ..models import TOKEN_STEPS, Action, Game, NeverDealtIn, Round, Seat, Wait
 
 # Seat keys of engine events that name round seats (mapped to stable player indices).
 SEAT_KEYS = ("seat", "from", "to", "leader")
@@ -110,7 +110,11 @@ def finish_game(game: Game, state: engine.Game) -> None:
     last.events = last.events + [{"type": "game_over",
                                   "winner": winner(state.standings, gone)}]
     last.save(update_fields=["events"])
-    # Whoever was waiting for the next round to sit down will never be seated.
+    # Whoever was waiting for the next round to sit down will never be seated: told so,
+    # and their link to the table says it.
+    for newcomer in game.seats.filter(joining=True, user__isnull=False).select_related("user"):
+        never = NeverDealtIn.objects.get_or_create(game=game, user=newcomer.user)[0]
+        notifications.for_never_dealt_in(game, newcomer.user, never.pk)
     game.seats.filter(joining=True).delete()
     notifications.for_everyone(game, notifications.Kind.OVER)
     group_channel.for_over(game)

@@ -247,6 +247,17 @@ def for_removed(game: Game, user, removal_id: int) -> list[Notification]:
     return notify(user, f"{Kind.REMOVED}:{game.pk}:{removal_id}", Kind.REMOVED, due, game)
 
 
+def for_never_dealt_in(game: Game, user, never_id: int) -> list[Notification]:
+    """A newcomer waited for the next round and the game ended first: tell them, whatever
+    they chose for turn emails short of never (else the table they joined would just
+    vanish from their games)."""
+    if user.notify == user.Notify.NEVER:
+        return []
+    due = timezone.now() + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS)
+    return notify(user, f"{Kind.NEVER_DEALT_IN}:{game.pk}:{never_id}", Kind.NEVER_DEALT_IN,
+                  due, game)
+
+
 def for_closed(game: Game) -> None:
     """The table closed before its start (its host cancelled it or deleted their account,
     or nobody started it in time): tell the people seated but the host, whatever they
@@ -448,7 +459,7 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         still_out = Removal.objects.with_invited_again().filter(
             pk=notification.key.split(":")[2], invited_again=False).exists()
         return ("send", None) if still_out else ("withdrawn", None)
-    if notification.kind == Kind.CLOSED:
+    if notification.kind in (Kind.CLOSED, Kind.NEVER_DEALT_IN):
         return ("preference", None) if user.notify == user.Notify.NEVER else ("send", None)
     if notification.kind == Kind.HOSTING:
         if user.notify == user.Notify.NEVER:

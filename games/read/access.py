@@ -13,7 +13,7 @@ from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
 from dalmuti_site.compiled import CompiledQuery
-from games.models import Game, Invitation, Removal, Seat
+from games.models import Game, Invitation, NeverDealtIn, Removal, Seat
 from leagues.models import League, Rematch, Replacement
 
 # Every page and every action at a table asks one of these first (compiled once).
@@ -69,6 +69,16 @@ class TakenOffTable(Exception):
         self.game = game
 
 
+class NeverDealtInTable(Exception):
+    """The user waited to join this table at its next round, and the game ended first.
+    Not "no seat here": the table they joined would seem to have vanished. Answered by
+    games.middleware."""
+
+    def __init__(self, game: Game):
+        super().__init__(game)
+        self.game = game
+
+
 class InvitedHere(Http404):
     """No seat, but an invitation to this table: its page, asked for by its address, leads
     to the seat offered (games.middleware); anything else is "no seat here", as ever."""
@@ -80,7 +90,8 @@ class InvitedHere(Http404):
 
 def no_seat(user, game_id: int) -> NoReturn:
     """The answer to a user without a seat at the table: what happened to their seat if
-    an organiser gave it to a bot or the host took them off, the way to the seat offered
+    an organiser gave it to a bot, the host took them off or the game ended before their
+    first round, the way to the seat offered
     to someone invited, else 404, whether or not the table exists. Only someone who had
     the seat, or is offered one, learns anything."""
     if user.pk is not None:
@@ -92,6 +103,10 @@ def no_seat(user, game_id: int) -> NoReturn:
                    .filter(game_id=game_id, user_id=user.pk).first())
         if removal is not None and not removal.invited_again:
             raise TakenOffTable(removal.game)
+        never = NeverDealtIn.objects.select_related("game").filter(
+            game_id=game_id, user_id=user.pk).first()
+        if never is not None:
+            raise NeverDealtInTable(never.game)
         invitation = (Invitation.objects.for_user(user).select_related("game")
                       .filter(game_id=game_id).first())
         if invitation is not None:

@@ -220,7 +220,7 @@ def own_key(view: dict, turn_token: int | None, orders: dict | None) -> str:
     """The key of what a page shows of the reader's own (their hand, the dock, their
     standing orders): an answer sends that part again only when its key changed."""
     return _key(view["hand"], view["legal_actions"], turn_token, view["taxes"], view["trade"],
-                orders)
+                orders, view["game"]["is_over"])
 
 
 def own_parts(game: Game, seats: list[Seat], state: engine.Game,

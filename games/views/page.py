@@ -64,6 +64,12 @@ def taken_off_table(request, game: Game) -> HttpResponse:
     return _seat_gone(request, commands.taken_off(), "games/taken_off.html", {"game": game})
 
 
+def never_dealt_in(request, game: Game) -> HttpResponse:
+    """The answer to a newcomer whose first round never came: the game ended first."""
+    return _seat_gone(request, _("This game ended before the round you were to join."),
+                      "games/never_dealt_in.html", {"game": game})
+
+
 def _seat_gone(request, refusal: str, template: str, context: dict) -> HttpResponse:
     """A seat that is gone: the page says what happened (410); an open page reloads to
     show it, and a form sent from it is refused with `refusal`, changing nothing."""

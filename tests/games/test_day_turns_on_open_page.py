@@ -11,8 +11,7 @@ import pytest
 import time_machine
 
 from games.models import Game
-from tests.helpers import start_table
-from tools.bench_load import hooks, poll_parts
+from tests.helpers import poll_path, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -20,15 +19,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # 11:58 p.m. on 1 December in Amsterdam, the players' zone (the site's).
 EVENING = datetime(2026, 12, 1, 22, 58, tzinfo=UTC)
 DATED = "Dec. 1, 2026, 11:58 p.m."
-
-
-def _poll_path(body: bytes) -> str:
-    """The poll the page's poller sends, with what it includes (`#chat-seen, #looked`)."""
-    found = hooks(body)
-    address = poll_parts(found.poller)[0]
-    included = {"c": found.chat_seen, **found.looked}
-    return address + "".join(f"&{name}={value}" for name, value in included.items()
-                             if value is not None)
 
 
 def _times(html: str) -> list[str]:
@@ -39,7 +29,7 @@ def _table_page_across_midnight(client, page_path: str, game: Game) -> None:
     with time_machine.travel(EVENING, tick=False):
         page = client.get(page_path).content
         assert DATED not in page.decode() and "11:58 p.m." in page.decode()
-        path = _poll_path(page)
+        path = poll_path(page)
         # The first poll reads the database (and tells Redis the seat), the next Redis alone.
         assert [client.get(path, **HTMX).status_code for _ in range(2)] == [204, 204]
     with time_machine.travel(EVENING + timedelta(minutes=3), tick=False):
@@ -49,7 +39,7 @@ def _table_page_across_midnight(client, page_path: str, game: Game) -> None:
         log = body.split('id="log-lines"', 1)[1].split("</ol>", 1)[0]
         assert _times(log) and all(time.startswith(DATED) for time in _times(log))
         assert Game.objects.get(pk=game.pk).version == int(re.search(r"\?v=(\d+)", path)[1])
-        again = _poll_path(answer.content)
+        again = poll_path(answer.content)
         assert client.get(again, **HTMX).status_code == 204
     return body
 

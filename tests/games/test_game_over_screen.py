@@ -11,7 +11,7 @@ import pytest
 from games import commands, engine
 from games.commands.base import save_state
 from tests.engine.helpers import give_both_jesters
-from tests.helpers import make_user, play_out, play_until, shed_worst, start_table
+from tests.helpers import make_user, play_out, play_until, poll_path, shed_worst, start_table
 
 pytestmark = pytest.mark.django_db
 # A game in which the last round's finishing order is not the final standings.
@@ -144,3 +144,32 @@ def test_the_final_standings_give_the_places_by_round_only_when_there_were_round
     two = play_out(start_table(users[0], users[1:], options={"rounds": 2}))
     final = client.get(f"/t/{two.pk}/").content.decode().split('id="final"')[1]
     assert final.count("places by round:") == 4
+
+
+def test_once_the_game_is_over_no_hand_is_shown_on_the_page_or_its_open_copies(client):
+    """The hand is for playing: after the last round nobody reads "Your hand · 0 cards"
+    (nor the cards a last player still held), on a page loaded then or on one left open
+    while the game ended, which its next answer brings up to date."""
+    users = [make_user(f"oh{i}", display_name=f"Player {i}") for i in range(4)]
+    game = play_until(start_table(users[0], users[1:], options={"rounds": 1}),
+                      lambda g: g.engine_state().view(None)["finish_order"])
+    view = game.engine_state().view(None)
+    out = view["seats"][view["finish_order"][0]]
+    reader = game.seats.get(player=out).user
+    client.force_login(reader)
+    open_page = client.get(f"/t/{game.pk}/").content
+    assert b"No cards left." in open_page
+    game = play_out(game)
+    assert game.is_over
+    answer = client.get(poll_path(open_page), HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="me"' in answer
+    assert "Your hand" not in _my_place(answer) and "No cards left." not in _my_place(answer)
+    # Whoever still held cards when the round ended is shown none either.
+    for user in users:
+        client.force_login(user)
+        assert "Your hand" not in _my_place(client.get(f"/t/{game.pk}/").content.decode())
+
+
+def _my_place(page: str) -> str:
+    return page.split('id="me"', 1)[1].split("</section>", 1)[0]
+

@@ -15,22 +15,12 @@ from django.utils import timezone
 
 from games import commands
 from games.models import Game, TurnLimit
-from tests.helpers import make_user, start_table, waiting_humans
-from tools.bench_load import hooks, poll_parts
+from tests.helpers import make_user, poll_path, start_table, waiting_humans
+from tools.bench_load import hooks
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def _poll_path(body: bytes) -> str:
-    """The poll the page's poller sends, with what it includes
-    (`#chat-seen, #looked, #changes`)."""
-    found = hooks(body)
-    address = poll_parts(found.poller)[0]
-    included = {"c": found.chat_seen, **found.looked, "t": found.changes}
-    return address + "".join(f"&{name}={value}" for name, value in included.items()
-                             if value is not None)
 
 
 def _whole_second(moment: datetime) -> datetime:
@@ -61,14 +51,14 @@ def _open_page_until(client, game, page_path: str, before, after) -> str:
     with time_machine.travel(before, tick=False):
         page = client.get(page_path).content
         assert _changes_at(page) == int(after.timestamp())
-        path = _poll_path(page)
+        path = poll_path(page)
         # The first poll reads the database (and tells Redis the seat), the next Redis alone.
         assert [client.get(path, **HTMX).status_code for _ in range(2)] == [204, 204]
     with time_machine.travel(after, tick=False):
         answer = client.get(path, **HTMX)
         assert answer.status_code == 200
         assert Game.objects.get(pk=game.pk).version == int(re.search(r"\?v=(\d+)", path)[1])
-        again = _poll_path(answer.content)
+        again = poll_path(answer.content)
         assert client.get(again, **HTMX).status_code == 204
     return answer.content.decode()
 
