@@ -51,6 +51,24 @@ const pollerShows = () => {
   });
 }
 
+// A link's fragment ("#chat", "#id_notify") reaches the login page on its address, never
+// the server: it rides on with the page to come back to (the form's "next" and the way to
+// sign up), so that the login leads to that part of the page, not to its top.
+if (window.location.hash.length > 1) {
+  const hash = window.location.hash;
+  document.querySelectorAll(".account-form input[name=next]").forEach((input) => {
+    if (input.value && !input.value.includes("#")) input.value += hash;
+  });
+  document.querySelectorAll(".account-links a[href*='next=']").forEach((link) => {
+    const url = new URL(link.href);
+    const next = url.searchParams.get("next");
+    if (next && !next.includes("#")) {
+      url.searchParams.set("next", next + hash);
+      link.href = url.pathname + url.search;
+    }
+  });
+}
+
 // How many tables await the player: the header's count, the tab's title "(2) …" and the
 // installed app's badge, where the browser has the Badging API (the page says how many; a
 // page of someone logged out says nothing). A page left open asks for the count anew every

@@ -7,11 +7,13 @@ var/screenshots/emails/."""
 
 from datetime import timedelta
 from types import SimpleNamespace
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import time_machine
 from django.core import mail
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from chat import services as chat
 from games.commands import notifications
@@ -24,7 +26,7 @@ from tests.games.test_emails_away_from_the_site import (
     _table,
     _until_waiting_for,
 )
-from tests.helpers import deliver_due
+from tests.helpers import PASSWORD, deliver_due
 
 from .harness import SIZES, new_context, wider_than_screen
 
@@ -85,4 +87,13 @@ def test_the_emails_read_at_a_phones_width_and_lead_on(emails_read, browser, liv
         settings_link.click()
         page.wait_for_load_state()
         assert "/accounts/login/?next=/accounts/profile/" in page.url
+        # The link's "#id_notify" comes through the login (and the way to sign up): the
+        # settings open at the notifications, not at the profile's top.
+        signup = page.locator(".account-links a[href*='next=']").get_attribute("href")
+        assert parse_qs(urlsplit(signup).query)["next"] == ["/accounts/profile/#id_notify"]
+        page.locator("input[name=username]").fill("rosa")
+        page.locator("input[name=password]").fill(PASSWORD)
+        page.locator("main button[type=submit]").click()
+        page.wait_for_url(f"{live_server.url}/accounts/profile/#id_notify")
+        expect(page.locator("#id_notify")).to_be_in_viewport()
         context.close()
