@@ -123,11 +123,33 @@ def message(notification: Notification) -> dict:
             elif kind == Kind.END_PROPOSED:
                 context.update(end_proposal_context(notification))
                 body = _("Open the table to answer.")
+            elif kind == Kind.STARTED and context.get("my_title"):
+                body = _("You start as %(title)s.") % {"title": context["my_title"]}
+            elif kind == Kind.OVER:
+                body = _the_end_in_a_line(context)
             else:
                 body = _("Open the table to see it.")
         title = render_to_string(f"emails/{kind}-subject.txt", context)
     return {"title": one_line(title), "body": one_line(body),
             "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
+
+
+def _the_end_in_a_line(context: dict) -> str:
+    """The end of a game as a lock screen shows it: the reader's place and the winner, as
+    the email's final standings give them."""
+    standings = context.get("standings")
+    if context.get("nobody_won"):
+        return _("Everybody left the game: nobody won it.")
+    if not standings:
+        return _("No round was finished.")
+    mine = next((s for s in standings if s["me"]), None)
+    if mine is not None and mine["rank"] == 1:
+        return _("You won!")
+    winner = standings[0]["name"]
+    if mine is None:
+        return _("%(name)s won.") % {"name": winner}
+    return _("You finished in place %(place)s; %(name)s won.") % {
+        "place": mine["rank"], "name": winner}
 
 
 def payload(notification: Notification) -> dict:

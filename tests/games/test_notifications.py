@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import commands, engine
 from games.away import emails
 from games.commands import notifications
+from games.core.words import TITLE_NAMES
 from games.models import Notification
 from games.tasks import send_notification
 from tests.helpers import legal, start_table, waiting_humans
@@ -208,6 +209,30 @@ def test_the_end_is_announced_with_the_standings(alice, bob):
     html = message.alternatives[0][0]
     assert record in message.body and record in html
     assert html.count("(you)") == 1
+
+
+def test_the_pushes_of_the_start_and_the_end_say_what_the_emails_say(alice, bob):
+    """On a lock screen the start tells the player's first title, the end their place and
+    the winner, as the emails do: not "Open the table to see it."."""
+    from push import sender as push_sender
+    from tests.helpers import play_out
+
+    game = start_table(alice, [bob], bots=2, options={"rounds": 1})
+    started = Notification.objects.filter(game=game, kind="started", user=alice).first()
+    view = game.engine_state().view(game.seats.get(user=alice).player)
+    title = TITLE_NAMES[view["titles"][view["seat"]]]
+    assert push_sender.message(started)["body"] == f"You start as {title}."
+    game = play_out(game)
+    standings = game.engine_state().standings
+    names = {s.player: s.name for s in game.seats.all()}
+    winner = names[standings[0]["player"]]
+    for user in (alice, bob):
+        over = Notification.objects.filter(game=game, kind="over", user=user).first()
+        body = push_sender.message(over)["body"]
+        place = next(i for i, s in enumerate(standings, 1)
+                     if names[s["player"]] == user.display_name)
+        assert body == ("You won!" if place == 1
+                        else f"You finished in place {place}; {winner} won."), body
 
 
 def test_an_email_is_written_in_the_players_language(table):
