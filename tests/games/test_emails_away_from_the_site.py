@@ -7,6 +7,7 @@ the turn email does (after a timeout it is the only email of the turn); what a p
 said is quoted with the reader's language's marks; a French email keeps the no-break
 space before its colons."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -33,6 +34,7 @@ from tests.helpers import (
     deliver_due,
     legal,
     make_user,
+    play_out,
     start_table,
     waiting_humans,
     words_of,
@@ -345,3 +347,19 @@ def test_a_decision_kept_in_private_promises_no_time_as_the_game_page_does():
     mine = client.get("/").content.decode()
     assert mine.index("Public table") < mine.index("Private table")
     assert mine.count('class="time-left') == 1
+
+
+def test_the_end_email_gives_each_way_on_its_own_line_the_table_a_button():
+    """Two links side by side in one line were two small targets on a phone."""
+    ana, rosa = _friends("en")
+    game = play_out(start_table(ana, [rosa], bots=2, options={"rounds": 1}))
+    mail.outbox.clear()
+    over = Notification.objects.get(game=game, kind="over", user=rosa, channel="email")
+    emails.deliver(over.pk)
+    [message] = _sent_to(rosa)
+    html = _html(message)
+    table = re.search(r'<p><a href="[^"]+/t/\d+/" style="background[^"]*">Go to the table</a></p>',
+                      html)
+    assert table, html
+    assert re.search(r'<p><a href="[^"]+/history/\d+/">The whole game and its replay</a></p>',
+                     html), html
