@@ -24,7 +24,7 @@ from leagues.models import AdminRecord, LeagueGame
 from leagues.services import end_game, replace_by_bot
 
 from .commands import Rejected
-from .models import Action, BotLevel, Game, InvitationBlock, Removal, Round, Seat
+from .models import Action, BotLevel, Game, InvitationBlock, NeverDealtIn, Removal, Round, Seat
 
 # What the admin shows of a game in play instead of anything private.
 HIDDEN_IN_PLAY = gettext_lazy("Hidden while the game is in play.")
@@ -128,27 +128,20 @@ class InvitedAgainFilter(admin.SimpleListFilter):
         return queryset
 
 
-class RemovalInline(RemovalColumns, admin.TabularInline):
-    """Whom the host took off the table before it started: what an organiser needs to
-    answer a member's "why can't I join?". Read by whoever may read the table; the
-    host's decision is theirs to undo (by inviting again), so nothing here changes it."""
+class PartOfTableInline(admin.TabularInline):
+    """A record of the table's course, read by whoever may read the table and changed by
+    nobody here."""
 
-    model = Removal
-    fields = ("user", "taken_off", "invited_again")
-    readonly_fields = fields
     extra = 0
     can_delete = False
     show_change_link = False
-    verbose_name = gettext_lazy("player taken off this table")
-    verbose_name_plural = gettext_lazy("Players taken off this table")
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("user")
 
     def has_view_permission(self, request, obj=None):
         # The table's own admin decides who reads it (an organiser: her leagues' tables
-        # only); a removal is part of its course, like its seats. (Asked without a table
-        # too, by the inline's queryset.)
+        # only), as for its seats. (Asked without a table too, by the inline's queryset.)
         return self.admin_site._registry[Game].has_view_permission(request, obj)
 
     def has_add_permission(self, request, obj=None):
@@ -156,6 +149,29 @@ class RemovalInline(RemovalColumns, admin.TabularInline):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class RemovalInline(RemovalColumns, PartOfTableInline):
+    """Whom the host took off the table before it started: what an organiser needs to
+    answer a member's "why can't I join?". The host's decision is theirs to undo (by
+    inviting again), so nothing here changes it."""
+
+    model = Removal
+    fields = ("user", "taken_off", "invited_again")
+    readonly_fields = fields
+    verbose_name = gettext_lazy("player taken off this table")
+    verbose_name_plural = gettext_lazy("Players taken off this table")
+
+
+class NeverDealtInInline(PartOfTableInline):
+    """The newcomers who waited for the next round when the game ended: what an organiser
+    needs to answer "where did Dana go?"."""
+
+    model = NeverDealtIn
+    fields = ("user", "created")
+    readonly_fields = fields
+    verbose_name = gettext_lazy("newcomer the game ended before")
+    verbose_name_plural = gettext_lazy("Newcomers the game ended before")
 
 
 class RoundInline(admin.TabularInline):
@@ -244,7 +260,7 @@ class GameAdmin(OrganisedAdmin):
               "turn_limit", "bank_reserve", "round_number", "created", "started", "finished",
               "updated", "waiting_for", "state_display", "log_display")
     readonly_fields = tuple(f for f in fields if f != "name")
-    inlines = [LeagueGameInline, SeatInline, RemovalInline, RoundInline]
+    inlines = [LeagueGameInline, SeatInline, RemovalInline, NeverDealtInInline, RoundInline]
     actions = ["replace_absent_player", "end_stalled_games"]
     # The table's page on the site opens to its players only: a link there would answer
     # "not found" to an organiser without a seat.

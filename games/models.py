@@ -612,11 +612,11 @@ class NeverDealtIn(models.Model):
     target score, for want of players): their seat went with the round that never came,
     and their link to the table says so instead of "no table here"."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+",
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="never_dealt_in",
                              verbose_name=_("table"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+", verbose_name=_("player"))
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("when the game ended"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("newcomer never dealt in")

@@ -89,3 +89,25 @@ def test_the_newcomers_data_keeps_the_table_they_never_sat_at(alice, bob):
     game, dana = _ended_before_dana_was_dealt_in(alice, bob)
     data = account_data(dana)
     assert [(t["table"], t["name"]) for t in data["tables_never_dealt_in"]] == [(game.pk, "Friday")]
+
+
+def test_an_organiser_reads_who_waited_to_join_when_her_leagues_game_ended(client, alice,
+                                                                           bob):
+    """Her members ask "where did Dana go?": the table's page in the admin lists the
+    newcomers the game ended before, with nothing there to change."""
+    from django.urls import reverse
+
+    from leagues.models import LeagueGame
+    from tests.leagues.conftest import make_organiser
+    from tests.leagues.helpers import make_league
+
+    game, dana = _ended_before_dana_was_dealt_in(alice, bob)
+    league = make_league("Fridays", "fridays", members=[alice, bob])
+    olga = make_organiser("olga")
+    league.organisers.add(olga)
+    LeagueGame.objects.create(game=game, league=league)
+    client.force_login(olga)
+    page = client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    listed = page.split('id="never_dealt_in-group"')[1].split("</fieldset>")[0]
+    assert "Newcomers the game ended before" in listed and ">Dana<" in listed
+    assert 'name="never_dealt_in-0-user"' not in page
