@@ -811,6 +811,7 @@ class Notification(models.Model):
         SEATED = "seated", _("Everyone is seated at a table you host")
         JOIN_PLACE = "join_place", _("A newcomer waits for your choice of their place")
         NEVER_DEALT_IN = "never_dealt_in", _("A game ended before your first round")
+        INVITED = "invited", _("An invitation to a table")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

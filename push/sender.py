@@ -22,6 +22,7 @@ from games.away.content import (
     end_proposal_context,
     game_context,
     hosting_context,
+    invitation_context,
     join_place_context,
     last_seat_context,
     mention_context,
@@ -55,6 +56,14 @@ def message(notification: Notification) -> dict:
             body = ", ".join(g.name for g in games)
             return {"title": one_line(title), "body": body, "url": reverse("home"),
                     "tag": "daily"}
+        if kind == Kind.INVITED:
+            invitation = Invitation.objects.select_related("game", "invited_by").get(
+                pk=notification.key.split(":")[1])
+            context = invitation_context(invitation)
+            title = render_to_string("emails/invitation-subject.txt", context)
+            return {"title": one_line(title), "body": _("Take your seat at the table."),
+                    "url": reverse("join", args=[invitation.game.invite_token]),
+                    "tag": f"invitation-{invitation.pk}"}
         if kind == Kind.LAPSING:
             invitation = Invitation.objects.select_related("game", "invited_by").get(
                 pk=notification.key.split(":")[1])

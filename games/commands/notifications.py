@@ -258,6 +258,18 @@ def for_never_dealt_in(game: Game, user, never_id: int) -> list[Notification]:
                   due, game)
 
 
+def for_invitation(invitation: Invitation) -> list[Notification]:
+    """An invitation by name, on the player's devices and their own channel (its email
+    leaves on its own, games.away.emails.send_invitation): a player who takes pushes only
+    would otherwise never hear of it. One to an address tells no account of it."""
+    user = invitation.user
+    if user is None or user.notify == user.Notify.NEVER:
+        return []
+    channels = [c for c in channels_for(user) if c != Channel.EMAIL]
+    return notify(user, f"{Kind.INVITED}:{invitation.pk}", Kind.INVITED, timezone.now(),
+                  invitation.game, channels) if channels else []
+
+
 def for_closed(game: Game) -> None:
     """The table closed before its start (its host cancelled it or deleted their account,
     or nobody started it in time): tell the people seated but the host, whatever they
@@ -478,7 +490,7 @@ def still_wanted(notification: Notification) -> tuple[str, datetime | None]:
         return _last_seat_still_news(notification)
     if notification.kind == Kind.JOIN_PLACE:
         return _join_place_still_news(notification)
-    if notification.kind == Kind.LAPSING:
+    if notification.kind in (Kind.INVITED, Kind.LAPSING):
         answered = not Invitation.objects.filter(pk=notification.key.split(":")[1]).exists()
         if answered or game.is_over or game.seats.filter(user=user).exists():
             return "answered or over", None

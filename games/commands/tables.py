@@ -351,6 +351,7 @@ def invite(game: Game, invited_by, user=None, email: str = "", language: str = "
         )
     if email or (user is not None and user.verified_email):
         background.after_commit("invitation_email", invitation.pk)
+    notifications.for_invitation(invitation)
     return invitation, True
 
 

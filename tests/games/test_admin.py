@@ -57,6 +57,8 @@ def test_the_change_page_of_a_game_in_play_shows_its_public_log_read_only(admin_
         "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000",
         "removals-TOTAL_FORMS": "0", "removals-INITIAL_FORMS": "0",
         "removals-MIN_NUM_FORMS": "0", "removals-MAX_NUM_FORMS": "1000",
+        "never_dealt_in-TOTAL_FORMS": "0", "never_dealt_in-INITIAL_FORMS": "0",
+        "never_dealt_in-MIN_NUM_FORMS": "0", "never_dealt_in-MAX_NUM_FORMS": "1000",
         "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "0",
         "rounds-MIN_NUM_FORMS": "0", "rounds-MAX_NUM_FORMS": "1000",
     })

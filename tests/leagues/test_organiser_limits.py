@@ -145,7 +145,7 @@ def test_an_organiser_moves_games_only_between_her_own_leagues(olga, ground):
         "league_link-0-game": game.pk, "league_link-0-league": ground.fridays.pk,
         "league_link-0-season": "",
         **inline_management("seats"), **inline_management("removals"),
-        **inline_management("rounds"),
+        **inline_management("never_dealt_in"), **inline_management("rounds"),
     })
     assert response.status_code == 200  # the form says the choice is not valid
     link.refresh_from_db()
@@ -167,7 +167,7 @@ def test_a_table_moves_only_into_a_league_whose_members_play_it(root, ground):
             "league_link-0-game": game.pk, "league_link-0-league": ground.fridays.pk,
             "league_link-0-season": "",
             **inline_management("seats"), **inline_management("removals"),
-            **inline_management("rounds")}
+            **inline_management("never_dealt_in"), **inline_management("rounds")}
     response = root.post(url, data)
     assert response.status_code == 200
     [errors] = [f.errors for f in response.context["inline_admin_formsets"][0].formset.forms]

@@ -155,3 +155,30 @@ def test_the_push_carries_the_count_of_tables_awaiting_the_player_and_nothing_el
                                 channel="push", due=timezone.now()))
     assert sent["awaiting"] == 2
     assert set(sent) == {"title", "body", "url", "tag", "awaiting"}
+
+
+def test_an_invitation_by_name_reaches_a_player_who_takes_pushes_only(push_service):
+    """A player who chose pushes over emails got nothing of an invitation (its email was
+    skipped, and nothing else was sent): their devices hear of it, leading to the seat.
+    An invitation withdrawn before it goes, or one to an address, pushes nothing."""
+    from games import commands
+
+    host, pia = make_user("host", display_name="Alice"), make_user("pia")
+    pia.notify_by = "push"
+    pia.save()
+    device = Device(push_service, "phone")
+    services.subscribe(pia, device.info(), "Firefox on Android")
+    table = commands.create_table(host, "Friday", 5, {"rounds": 3})
+    invitation, _new = commands.invite(table, host, user=pia)
+    withdrawn = commands.create_table(host, "Saturday", 5, {"rounds": 3})
+    wrong, _new = commands.invite(withdrawn, host, user=pia)
+    commands.withdraw_invitation(withdrawn.pk, host, wrong.pk)
+    commands.invite(commands.create_table(host, "Sunday", 5, {}), host, email="pia@example.com")
+    _deliver_due()
+    [pushed] = [_decrypt(device, r["body"]) for r in push_service.received
+                if r["path"] == device.path]
+    assert pushed["title"] == "“Alice” invites you to “Friday”, a game of The Great Dalmuti"
+    assert pushed["url"] == f"/join/{table.invite_token}/"
+    assert pushed["tag"] == f"invitation-{invitation.pk}"
+    _deliver_due()  # nothing twice
+    assert len([r for r in push_service.received if r["path"] == device.path]) == 1
