@@ -101,15 +101,23 @@ def my_actions(view: dict, name_of) -> dict:
 
 
 def hand_cards(hand: list[int], usable: set[int] | None = None,
-               checked: list[int] | None = None) -> list[dict]:
+               checked: list[int] | None = None, aside: list[int] | None = None,
+               aside_for: str = "") -> list[dict]:
     """The hand card by card, best first, as the page draws it: which cards a tap may
-    choose (`ok`), which start chosen (a forced choice)."""
+    choose (`ok`), which start chosen (a forced choice), and which the reader already
+    chose to part with while the exchange waits for the others (`aside`: the give-back
+    or the trade card, said by `aside_for`)."""
     to_check = list(checked or [])
+    to_set_aside = list(aside or [])
     cards = []
     for rank in sorted(hand):
         tick = rank in to_check
         if tick:
             to_check.remove(rank)
+        set_aside = rank in to_set_aside
+        if set_aside:
+            to_set_aside.remove(rank)
         cards.append({"rank": rank, "name": card_name(rank), "checked": tick,
-                      "ok": usable is None or rank in usable})
+                      "ok": usable is None or rank in usable,
+                      "aside": aside_for if set_aside else ""})
     return cards

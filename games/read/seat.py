@@ -399,7 +399,7 @@ def turn_context(sight: Sight) -> dict:
     }
     # On my turn the hand is drawn for what I may choose of it.
     context.update(my_actions(view, sight.name_of) if my_turn
-                   else {"hand_cards": hand_cards(view["hand"])})
+                   else {"hand_cards": hand_cards(view["hand"], **_chosen_to_part_with(view))})
     # The Hint button, and the hint already given for this very decision.
     context["hints"] = my_turn and sight.game.hints_allowed and not me.played_by_bot
     context["hint_line"] = ""
@@ -471,6 +471,16 @@ def given_and_received(view: dict, exchange: str) -> dict | None:
     if view["phase"] != "play" or not done or not (done["gave"] and done["received"]):
         return None
     return {"gave": cards_phrase(done["gave"]), "received": cards_phrase(done["received"])}
+
+
+def _chosen_to_part_with(view: dict) -> dict:
+    """The cards the reader chose to give back in the taxes, or to trade, which stay in
+    their hand until the others have chosen too: set aside there (`hand_cards`)."""
+    if view["phase"] == "taxes" and view["taxes"]["choice"]:
+        return {"aside": view["taxes"]["choice"], "aside_for": "give_back"}
+    if view["phase"] == "trade" and view["trade"]["choice"] is not None:
+        return {"aside": [view["trade"]["choice"]], "aside_for": "trade"}
+    return {}
 
 
 def tribute_due(view: dict, name_of) -> dict | None:

@@ -293,13 +293,14 @@ def hand_card(card: dict, pick) -> str:
     the mover's hand and the next player's are drawn at every move, and there are a few
     hundred such cards per language, so each is drawn once and kept."""
     return _hand_card(get_language() or "en", str(pick or ""), int(card["rank"]),
-                      str(card["name"]), bool(card["ok"]), bool(card["checked"]))
+                      str(card["name"]), bool(card["ok"]), bool(card["checked"]),
+                      str(card.get("aside") or ""))
 
 
 @functools.lru_cache(maxsize=4096)
 def _hand_card(language: str, pick: str, rank: int, name: str, ok: bool,
-               checked: bool) -> str:
-    card = {"rank": rank, "name": name, "ok": ok, "checked": checked}
+               checked: bool, aside: str) -> str:
+    card = {"rank": rank, "name": name, "ok": ok, "checked": checked, "aside": aside}
     return render_to_string("games/table/_hand_card.html", {"c": card, "pick": pick})
 
 
@@ -381,7 +382,7 @@ def hand_panel(context) -> str:
         "tribute_note": {k: v if k == "count" else str(v)
                          for k, v in (context.get("tribute_note") or {}).items()},
         "hand_cards": [{"rank": int(c["rank"]), "name": str(c["name"]), "ok": bool(c["ok"]),
-                        "checked": bool(c["checked"])}
+                        "checked": bool(c["checked"]), "aside": str(c.get("aside") or "")}
                        for c in context.get("hand_cards") or ()],
     }
     return drawn_once("games/table/_hand_panel.html", values, context)

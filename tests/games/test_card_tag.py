@@ -58,7 +58,10 @@ def test_a_kept_card_of_the_hand_is_the_one_the_template_draws():
     hand = [{"rank": 2, "name": "Archbishop", "ok": True, "checked": True},
             {"rank": 2, "name": "Archbishop", "ok": True, "checked": False},
             {"rank": 7, "name": "Stonecutter", "ok": False, "checked": False},
-            {"rank": 13, "name": "Jester", "ok": True, "checked": False}]
+            {"rank": 13, "name": "Jester", "ok": True, "checked": False},
+            {"rank": 9, "name": "Cook", "ok": True, "checked": False, "aside": "give_back"},
+            {"rank": 10, "name": "Shepherdess", "ok": True, "checked": False,
+             "aside": "trade"}]
     for language in ("en", "nl", "en"):
         for pick in ("", "play", "trade_card", "taxes"):
             with translation.override(language):
@@ -66,7 +69,8 @@ def test_a_kept_card_of_the_hand_is_the_one_the_template_draws():
                 kept = HAND.render(context)
                 assert kept == HAND_INCLUDED.render(context)
             assert kept.count(" checked") == (1 if pick else 0)
-            assert kept.count('type="radio"') == (4 if pick == "trade_card" else 0)
+            assert kept.count('type="radio"') == (6 if pick == "trade_card" else 0)
+            assert kept.count("hcard aside") == (0 if pick else 2)
 
 
 def test_the_games_own_word_breaks_between_its_syllables_in_every_language():

@@ -4,12 +4,16 @@ the others (a Merchant) read nothing of it, and nobody reads another's cards. Be
 while the Dalmutis choose, each Peon reads with their hand which of their cards go and
 to whom."""
 
+import re
+
 import pytest
 
 from games.core.words import cards_phrase
 from tests.helpers import (
+    act_as,
     exchanges_told_with_the_hand,
     hand_of,
+    legal,
     make_user,
     play_until,
     start_table,
@@ -81,3 +85,30 @@ def test_a_peon_reads_with_their_hand_which_cards_they_give_before_the_exchange(
                     f"{cards_phrase(best)}.") in hand
         told += 1
     assert told == 2
+
+
+def test_a_dalmuti_who_chose_what_to_give_back_sees_those_cards_set_aside_in_the_hand(
+        client):
+    """While the other Dalmuti still chooses, the cards chosen stay in the hand (the
+    exchange is made once both have chosen): they are set aside there, so that the hand
+    does not read as if nothing had been chosen. Once the exchange is made, no card is."""
+    people = [make_user(name, display_name=name.title())
+              for name in ("ada", "bob", "cy", "dee", "eve")]
+    game = start_table(people[0], people[1:])
+    seats = {s.player: s for s in game.seats.select_related("user")}
+    [chooser, other] = [s for s in seats.values()
+                        if any(a["type"] == "give_back" for a in legal(game, s))]
+    give_back = next(a for a in legal(game, chooser) if a["type"] == "give_back")
+    act_as(game, chooser, give_back)
+    game.refresh_from_db()
+    assert game.engine_state().round.phase == "taxes"
+    client.force_login(chooser.user)
+    hand = hand_of(client.get(f"/t/{game.pk}/").content.decode())
+    aside = re.findall(r'<span class="hcard aside">.*?<span class="num"[^>]*>(\d+)<', hand, re.S)
+    assert sorted(map(int, aside)) == sorted(give_back["cards"])
+    assert hand.count("(chosen to give back)") == len(give_back["cards"])
+    client.force_login(other.user)
+    assert "hcard aside" not in hand_of(client.get(f"/t/{game.pk}/").content.decode())
+    act_as(game, other, next(a for a in legal(game, other) if a["type"] == "give_back"))
+    client.force_login(chooser.user)
+    assert "hcard aside" not in hand_of(client.get(f"/t/{game.pk}/").content.decode())
