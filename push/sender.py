@@ -57,28 +57,22 @@ def message(notification: Notification) -> dict:
             return {"title": one_line(title), "body": body, "url": reverse("home"),
                     "tag": "daily"}
         if kind == Kind.INVITED:
-            invitation = Invitation.objects.select_related("game", "invited_by").get(
-                pk=notification.key.split(":")[1])
-            context = invitation_context(invitation)
-            title = render_to_string("emails/invitation-subject.txt", context)
-            return {"title": one_line(title), "body": _("Take your seat at the table."),
-                    "url": reverse("join", args=[invitation.game.invite_token]),
-                    "tag": f"invitation-{invitation.pk}"}
+            invitation = _invitation(notification)
+            title = render_to_string("emails/invitation-subject.txt",
+                                     invitation_context(invitation))
+            return _to_the_seat(invitation, title, _("Take your seat at the table."))
         if kind == Kind.LAPSING:
-            invitation = Invitation.objects.select_related("game", "invited_by").get(
-                pk=notification.key.split(":")[1])
-            context = {"game": invitation.game, "host": invitation.invited_by,
-                       "lapses": invitation.lapses}
-            title = render_to_string("emails/lapsing-subject.txt", context)
-            return {"title": one_line(title), "body": _("Take your seat before then."),
-                    "url": reverse("join", args=[invitation.game.invite_token]),
-                    "tag": f"invitation-{invitation.pk}"}
+            invitation = _invitation(notification)
+            title = render_to_string("emails/lapsing-subject.txt", {
+                "game": invitation.game, "host": invitation.invited_by,
+                "lapses": invitation.lapses})
+            return _to_the_seat(invitation, title, _("Take your seat before then."))
         if kind == Kind.MENTION:
             context = mention_context(notification)
             title = render_to_string("emails/mention-subject.txt", context)
             return {"title": one_line(title),
                     "body": one_line(" ".join((
-                        pgettext("a speaker, before what they said", "%(name)s:")
+                        pgettext("a name, before what follows it", "%(name)s:")
                         % {"name": context["speaker"]}, context["said"]))),
                     "url": game.get_absolute_url() + "?chat=open#chat",
                     "tag": f"talk-{game.pk}"}
@@ -141,6 +135,20 @@ def message(notification: Notification) -> dict:
         title = render_to_string(f"emails/{kind}-subject.txt", context)
     return {"title": one_line(title), "body": one_line(body),
             "url": game.get_absolute_url(), "tag": f"game-{game.pk}"}
+
+
+def _invitation(notification: Notification) -> Invitation:
+    """The invitation an invitation's notification is about (its key ends in its id)."""
+    return Invitation.objects.select_related("game", "invited_by").get(
+        pk=notification.key.split(":")[1])
+
+
+def _to_the_seat(invitation: Invitation, title: str, body: str) -> dict:
+    """A push that opens the invitation's seat; one tag per invitation, so that its lapse
+    warning replaces the invitation on the device."""
+    return {"title": one_line(title), "body": body,
+            "url": reverse("join", args=[invitation.game.invite_token]),
+            "tag": f"invitation-{invitation.pk}"}
 
 
 def _the_end_in_a_line(context: dict) -> str:
