@@ -32,6 +32,9 @@ TIME_WORDS = {
     "under": gettext_noop("<1 min"),
     "days": gettext_noop("%(days)d d %(hours)d h"),
     "hours": gettext_noop("%(hours)d h %(minutes)d min"),
+    # A whole number says no zero after it: a time bank of "3 h", "1 d" left.
+    "whole_days": gettext_noop("%(days)d d"),
+    "whole_hours": gettext_noop("%(hours)d h"),
     "minutes": gettext_noop("%(minutes)d min"),
     "now": gettext_noop("just now"),
     "ago": gettext_noop("%(time)s ago"),
@@ -127,9 +130,11 @@ def span(length: timedelta | None) -> str:
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
     if days:
-        words = _(TIME_WORDS["days"]) % {"days": days, "hours": hours}
+        words = _(TIME_WORDS["days" if hours else "whole_days"]) % {
+            "days": days, "hours": hours}
     elif hours:
-        words = _(TIME_WORDS["hours"]) % {"hours": hours, "minutes": minutes}
+        words = _(TIME_WORDS["hours" if minutes else "whole_hours"]) % {
+            "hours": hours, "minutes": minutes}
     else:
         words = _(TIME_WORDS["minutes"]) % {"minutes": minutes}
     return _bound(words)

@@ -906,8 +906,8 @@ document.addEventListener("htmx:afterSettle", () => {
       minutes -= days * 1440;
       const hours = Math.floor(minutes / 60);
       minutes -= hours * 60;
-      if (days) return fill(words.days, { days, hours });
-      if (hours) return fill(words.hours, { hours, minutes });
+      if (days) return fill(hours ? words.days : words.whole_days, { days, hours });
+      if (hours) return fill(minutes ? words.hours : words.whole_hours, { hours, minutes });
       return fill(words.minutes, { minutes });
     };
     // Python writes microseconds; a date string holds milliseconds at most.

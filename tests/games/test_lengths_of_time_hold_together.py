@@ -34,3 +34,19 @@ def test_the_pairs_may_still_part_from_each_other():
     with translation.override("nl"):
         said = span(timedelta(hours=23, minutes=59))
     assert said == "23\u00a0u 59\u00a0min"
+
+
+@pytest.mark.parametrize(("length", "words"), [
+    (timedelta(hours=6), {"en": "6\u00a0h", "nl": "6\u00a0u", "de": "6\u00a0Std.",
+                          "fr": "6\u00a0h"}),
+    (timedelta(days=1), {"en": "1\u00a0d", "nl": "1\u00a0d", "de": "1\u00a0Tg.",
+                         "fr": "1\u00a0j"}),
+    (timedelta(days=2, minutes=59), {"en": "2\u00a0d", "nl": "2\u00a0d", "de": "2\u00a0Tg.",
+                                     "fr": "2\u00a0j"}),
+], ids=str)
+def test_a_whole_number_of_hours_or_days_is_said_without_a_zero(length, words):
+    """A time bank of three hours reads "3 h", not "3 h 0 min"; a day left "1 d", not
+    "1 d 0 h" (the minutes a day leaves out are not said either way)."""
+    for language, expected in words.items():
+        with translation.override(language):
+            assert span(length) == expected, language

@@ -41,7 +41,7 @@ def test_the_tables_awaiting_me_come_first_by_time_left(client, alice, bob,
     # The bank's reserve counts: an hour per turn and a day in the bank outlast a day.
     assert names == ["An hour", "A day", "A bank", "No clock"]
     assert re.search(r'class="time-left urgent"><time[^>]*>45\u00a0min</time> left<', mine)
-    assert re.search(r'class="time-left"><time[^>]*>1\u00a0d 0\u00a0h</time> left<', mine)
+    assert re.search(r'class="time-left"><time[^>]*>1\u00a0d</time> left<', mine)
     assert re.search(r'class="time-left"><time[^>]*>23\u00a0h 40\u00a0min</time> left<', mine)
     assert "<title>(4) " in page
     assert 'data-awaiting="4"' in page

@@ -494,14 +494,14 @@ def test_turn_and_reminder_emails_and_the_seats_count_the_bank(client, alice, bo
             emails.deliver(pk)
         reminder = [m.body for m in mail.outbox if m.to == [seat.user.email]
                     and "runs out" in m.body]
-        assert reminder and "(in 15\u00a0h 0\u00a0min)" in reminder[0]
+        assert reminder and "(in 15\u00a0h)" in reminder[0]
         client.force_login(next(u for u in (alice, bob, carol) if u != seat.user))
         page = client.get(f"/t/{game.pk}/").content.decode()
     assert "a time bank of 2 days" in page
     # The others' seats show their whole bank, named (a phone shows no tooltip), the
     # player on turn the turn's time left.
-    assert page.count("time bank 2\u00a0d 0\u00a0h") >= 1
-    assert "15\u00a0h 0\u00a0min" in page
+    assert page.count("time bank 2\u00a0d<") >= 1
+    assert "15\u00a0h<" in page
 
 
 def test_on_their_turn_a_player_reads_how_much_of_their_time_is_the_bank(client, banked, bob):
@@ -511,7 +511,7 @@ def test_on_their_turn_a_player_reads_how_much_of_their_time_is_the_bank(client,
         game, seat = _bobs_turn(banked, bob, traveller)
         client.force_login(bob)
         page = client.get(f"/t/{game.pk}/").content.decode()
-        assert "It counts 12 hours per turn and your time bank of 3\u00a0h 0\u00a0min." in page
+        assert "It counts 12 hours per turn and your time bank of 3\u00a0h." in page
         Game.objects.filter(pk=game.pk).update(banks={str(bob.pk): 0})
         page = client.get(f"/t/{game.pk}/").content.decode()
         assert "Your time bank is used up: this turn has only its 12 hours." in page
