@@ -236,6 +236,12 @@ class Game(ChannelOwner):
         self.name = plain_line(self.name)
         super().save(*args, **kwargs)
 
+    @property
+    def bank_days(self) -> int:
+        """The time bank in whole days (every choice is), for a sentence that declines
+        them as its language does: German "ein Zeitkonto von 2 Tagen"."""
+        return self.bank_reserve // TimeBank.DAY
+
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
 

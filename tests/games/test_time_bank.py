@@ -3,6 +3,7 @@ by the one rule (time beyond the limit per turn comes out, time saved goes in up
 cap, a forced pass costs nothing), pauses stop it, timeouts empty it and bring the
 stand-in, and nothing a player (or the table) can do gives a spent bank back."""
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -515,3 +516,15 @@ def test_on_their_turn_a_player_reads_how_much_of_their_time_is_the_bank(client,
         Game.objects.filter(pk=game.pk).update(banks={str(bob.pk): 0})
         page = client.get(f"/t/{game.pk}/").content.decode()
         assert "Your time bank is used up: this turn has only its 12 hours." in page
+
+
+@pytest.mark.parametrize(("code", "said"), [
+    ("en", "a time bank of 2 days"), ("de", "ein Zeitkonto von 2 Tagen"),
+    ("nl", "een tijdbank van 2 dagen"), ("fr", "une réserve de temps de 2 jours")])
+def test_the_tables_header_names_the_bank_as_its_language_declines_it(client, banked, alice,
+                                                                        code, said):
+    """German declines the days after "von" ("von 2 Tagen", never "von 2 Tage"): the
+    header says the bank in a sentence of its own, not the option's label."""
+    client.force_login(alice)
+    page = client.get(f"/t/{banked.pk}/", HTTP_ACCEPT_LANGUAGE=code).content.decode()
+    assert said in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
