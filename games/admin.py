@@ -135,6 +135,7 @@ class PartOfTableInline(admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = False
+    template = "admin/games/record_inline.html"
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("user")

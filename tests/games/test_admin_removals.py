@@ -128,3 +128,18 @@ def test_invited_again_reads_alike_in_the_list_and_for_one_removal(client):
     client.force_login(make_user("root", is_staff=True, is_superuser=True))
     still_out = client.get(REMOVALS, {"invited_again": "0"}).context["cl"].result_list
     assert sorted(r.user.username for r in still_out) == ["dirk", "eva", "fien"]
+
+
+def test_a_table_nobody_was_taken_off_shows_no_empty_list(client):
+    """An empty record says nothing: no heading over an empty table on the table's page.
+    Its forms' count still goes with the page, so a save made before somebody is taken
+    off counts its forms as the admin expects."""
+    bert = make_user("bert")
+    table = commands.create_table(bert, "Tuesday lobby", 5, {})
+    commands.join(table.pk, make_user("anna"))
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    page = client.get(reverse("admin:games_game_change", args=[table.pk])).content.decode()
+    assert "Players taken off this table" not in page
+    assert 'id="removals-group"' not in page and 'id="never_dealt_in-group"' not in page
+    assert 'name="removals-TOTAL_FORMS"' in page
+    assert 'name="never_dealt_in-TOTAL_FORMS"' in page
