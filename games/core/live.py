@@ -23,8 +23,8 @@ import redis
 from django.conf import settings
 from django.db import transaction
 from redis import asyncio as aredis
+from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.retry import Retry
 
 from games.models import Wait
 
