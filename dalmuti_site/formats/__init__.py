@@ -6,6 +6,12 @@ The zone a moment is written in, and an offset from UTC, are written here too, o
 games' pages and emails and the profile's time zones."""
 
 from datetime import datetime, timedelta
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+from babel.core import Locale, UnknownLocaleError
+from babel.dates import get_timezone_name
+from django.utils.translation import get_language
 
 
 def utc_offset(delta: timedelta | None) -> str:
@@ -17,8 +23,26 @@ def utc_offset(delta: timedelta | None) -> str:
 
 
 def zone_abbreviation(local: datetime) -> str:
-    """The zone after a moment's time: the tz database's abbreviation where it is one in
+    """The zone after a moment's time: the letters the reader's language names it by
+    where the CLDR has some (German "MEZ", "MESZ"), else the tz database's where it has
     letters ("CET", "JST", "EST"), else the offset ("UTC−3": the database's "-03" would
     read as a sum after a time)."""
     name = local.tzname() or ""
+    if name != "UTC" and local.tzinfo is not None:
+        own = _language_letters(get_language() or "en", str(local.tzinfo), bool(local.dst()))
+        if own:
+            return own
     return name if any(c.isalpha() for c in name) else utc_offset(local.utcoffset())
+
+
+@lru_cache(maxsize=512)
+def _language_letters(language: str, zone: str, summer: bool) -> str:
+    """The CLDR's short name of `zone` in `language`, for its summer time or not, when it
+    is letters: a name the language's readers know, not an offset."""
+    try:
+        locale = Locale.parse(language, sep="-")
+        name = get_timezone_name(ZoneInfo(zone), "short", locale=locale,
+                                 zone_variant="daylight" if summer else "standard")
+    except (UnknownLocaleError, ValueError, LookupError):
+        return ""
+    return name if name.isalpha() and name.isupper() else ""

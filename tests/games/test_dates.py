@@ -23,7 +23,7 @@ FORMS = {
     # Amsterdam, the site's zone: 16:38 CET.
     "en": "Nov. 24, 2026, 4:38 p.m. CET",
     "nl": "24 november 2026 om 16:38 CET",
-    "de": "24. November 2026 um 16:38 CET",
+    "de": "24. November 2026 um 16:38 MEZ",
     "fr": "24 novembre 2026 à 16:38 CET",
 }
 
@@ -118,3 +118,19 @@ def test_french_writes_the_first_of_a_month_as_an_ordinal(language, first, secon
 def test_a_moment_names_its_zone_in_letters_or_by_its_offset(zone, named):
     with translation.override("en"), timezone.override(zone):
         assert words.moment(MOMENT).endswith(f" {named}")
+
+
+@pytest.mark.parametrize(("language", "zone", "winter", "summer"), [
+    # German names Central and Western European time as its readers do.
+    ("de", "Europe/Berlin", "MEZ", "MESZ"), ("de", "Europe/Lisbon", "WEZ", "WESZ"),
+    # Where the language has no letters of its own, the tz database's.
+    ("de", "America/New_York", "EST", "EDT"), ("nl", "Europe/Amsterdam", "CET", "CEST"),
+    ("fr", "Europe/Paris", "CET", "CEST"), ("en", "Europe/London", "GMT", "BST"),
+    # UTC stays UTC (the CLDR's French "TU" is rarely written).
+    ("fr", "UTC", "UTC", "UTC"), ("de", "UTC", "UTC", "UTC"),
+])
+def test_a_moment_names_its_zone_as_the_readers_language_does(language, zone, winter,
+                                                               summer):
+    with translation.override(language), timezone.override(zone):
+        assert words.moment(MOMENT).endswith(f" {winter}")
+        assert words.moment(datetime(2026, 7, 1, 12, tzinfo=UTC)).endswith(f" {summer}")
