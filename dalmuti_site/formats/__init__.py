@@ -23,16 +23,20 @@ def utc_offset(delta: timedelta | None) -> str:
 
 
 def zone_abbreviation(local: datetime) -> str:
-    """The zone after a moment's time: the letters the reader's language names it by
-    where the CLDR has some (German "MEZ", "MESZ"), else the tz database's where it has
-    letters ("CET", "JST", "EST"), else the offset ("UTC−3": the database's "-03" would
-    read as a sum after a time)."""
+    """The zone after a moment's time: where the tz database names it in letters ("CET",
+    "JST", "EST"), those letters, or the reader's language's own for them where the CLDR
+    has some (German "MEZ", "MESZ"); else the offset ("UTC−3": the database's "-03" would
+    read as a sum after a time). The CLDR is asked only for a zone the database names:
+    it still counts some zones in a family they left (Casablanca, at UTC+1, as Western
+    European time)."""
     name = local.tzname() or ""
+    if not any(c.isalpha() for c in name):
+        return utc_offset(local.utcoffset())
     if name != "UTC" and local.tzinfo is not None:
         own = _language_letters(get_language() or "en", str(local.tzinfo), bool(local.dst()))
         if own:
             return own
-    return name if any(c.isalpha() for c in name) else utc_offset(local.utcoffset())
+    return name
 
 
 @lru_cache(maxsize=512)

@@ -128,6 +128,10 @@ def test_a_moment_names_its_zone_in_letters_or_by_its_offset(zone, named):
     ("fr", "Europe/Paris", "CET", "CEST"), ("en", "Europe/London", "GMT", "BST"),
     # UTC stays UTC (the CLDR's French "TU" is rarely written).
     ("fr", "UTC", "UTC", "UTC"), ("de", "UTC", "UTC", "UTC"),
+    # The CLDR counts Casablanca as Western European time, which it left for UTC+1: a
+    # zone the tz database has no letters for keeps its offset in every language.
+    ("de", "Africa/Casablanca", "UTC+1", "UTC+1"), ("nl", "Africa/Casablanca", "UTC+1",
+                                                   "UTC+1"),
 ])
 def test_a_moment_names_its_zone_as_the_readers_language_does(language, zone, winter,
                                                                summer):
