@@ -299,7 +299,7 @@ def hand_card(card: dict, pick) -> str:
     hundred such cards per language, so each is drawn once and kept."""
     return _hand_card(get_language() or "en", str(pick or ""), int(card["rank"]),
                       str(card["name"]), bool(card["ok"]), bool(card["checked"]),
-                      str(card.get("aside") or ""))
+                      str(card["aside"]))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -387,7 +387,7 @@ def hand_panel(context) -> str:
         "tribute_note": {k: v if k == "count" else str(v)
                          for k, v in (context.get("tribute_note") or {}).items()},
         "hand_cards": [{"rank": int(c["rank"]), "name": str(c["name"]), "ok": bool(c["ok"]),
-                        "checked": bool(c["checked"]), "aside": str(c.get("aside") or "")}
+                        "checked": bool(c["checked"]), "aside": str(c["aside"])}
                        for c in context.get("hand_cards") or ()],
     }
     return drawn_once("games/table/_hand_panel.html", values, context)

@@ -55,10 +55,10 @@ HAND_INCLUDED = Template('{% for c in hand %}'
 
 
 def test_a_kept_card_of_the_hand_is_the_one_the_template_draws():
-    hand = [{"rank": 2, "name": "Archbishop", "ok": True, "checked": True},
-            {"rank": 2, "name": "Archbishop", "ok": True, "checked": False},
-            {"rank": 7, "name": "Stonecutter", "ok": False, "checked": False},
-            {"rank": 13, "name": "Jester", "ok": True, "checked": False},
+    hand = [{"rank": 2, "name": "Archbishop", "ok": True, "checked": True, "aside": ""},
+            {"rank": 2, "name": "Archbishop", "ok": True, "checked": False, "aside": ""},
+            {"rank": 7, "name": "Stonecutter", "ok": False, "checked": False, "aside": ""},
+            {"rank": 13, "name": "Jester", "ok": True, "checked": False, "aside": ""},
             {"rank": 9, "name": "Cook", "ok": True, "checked": False, "aside": "give_back"},
             {"rank": 10, "name": "Shepherdess", "ok": True, "checked": False,
              "aside": "trade"}]
