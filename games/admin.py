@@ -251,14 +251,14 @@ class RevealForm(forms.Form):
 @admin.register(Game)
 class GameAdmin(OrganisedAdmin):
     league_path = "league_link__league"
-    list_display = ("name", "status_shown", "league", "round_number", "turn_limit", "host",
+    list_display = ("name", "status_shown", "league", "round_shown", "turn_limit", "host",
                     "players", "updated")
     list_filter = ("status", LeagueFilter, "created")
     search_fields = ("name", "host__username", "host__display_name", "seats__user__username",
                      "seats__user__display_name", "seats__bot_name")
     date_hierarchy = "created"
     fields = ("name", "host", "status_shown", "reason_shown", "seats_wanted", "rules",
-              "turn_limit", "bank_reserve", "round_number", "created", "started", "finished",
+              "turn_limit", "bank_reserve", "round_shown", "created", "started", "finished",
               "updated", "waiting_for", "state_display", "log_display")
     readonly_fields = tuple(f for f in fields if f != "name")
     inlines = [LeagueGameInline, SeatInline, RemovalInline, NeverDealtInInline, RoundInline]
@@ -270,6 +270,12 @@ class GameAdmin(OrganisedAdmin):
     @admin.display(description=gettext_lazy("status"), ordering="status")
     def status_shown(self, obj):
         return obj.status_label
+
+    @admin.display(description=gettext_lazy("round"), ordering="round_number")
+    def round_shown(self, obj):
+        """The round in play, or the last played; none at a table not dealt yet (which the
+        database stores as round 0; the record starts at the first deal)."""
+        return obj.round_number or self.get_empty_value_display()
 
     @admin.display(description=gettext_lazy("reason for ending early"))
     def reason_shown(self, obj):
@@ -307,7 +313,7 @@ class GameAdmin(OrganisedAdmin):
     @admin.display(description=gettext_lazy("league"), ordering="league_link__league__name")
     def league(self, obj):
         link = getattr(obj, "league_link", None)
-        return link.league.name if link else "—"
+        return link.league.name if link else self.get_empty_value_display()
 
     @admin.display(description=gettext_lazy("players"))
     def players(self, obj):
@@ -318,7 +324,7 @@ class GameAdmin(OrganisedAdmin):
         """Whom the table is seen to wait for, and until when: not a secret wait (a
         revolution decided in private), and no turn token (it counts private steps)."""
         if not obj.is_playing or not obj.awaiting:
-            return "—"
+            return self.get_empty_value_display()
         names = {str(s.player): s.name for s in obj.seats.all() if s.player is not None}
         parts = []
         for player, wait in sorted(obj.waits().items()):
@@ -331,12 +337,12 @@ class GameAdmin(OrganisedAdmin):
                     "player": name, "deadline": date_format(when, "DATETIME_FORMAT")})
             else:
                 parts.append(name)
-        return ", ".join(parts) or "—"
+        return ", ".join(parts) or self.get_empty_value_display()
 
     @admin.display(description=gettext_lazy("state"))
     def state_display(self, obj):
         if obj.state is None:
-            return "—"
+            return self.get_empty_value_display()
         if not obj.is_over:
             return HIDDEN_IN_PLAY
         return format_html(
@@ -361,7 +367,7 @@ class GameAdmin(OrganisedAdmin):
                 "Only the public lines while the game is in play; the private ones (the "
                 "give-backs, a revolution kept quiet) show once it is over."))
         if not lines:
-            return "—"
+            return self.get_empty_value_display()
         # Folded: a game over days runs to hundreds of lines, and the seats and the
         # league come after it on the page.
         count = ngettext("%(count)d line", "%(count)d lines", len(lines)) % {

@@ -89,6 +89,11 @@ def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
     assert page.locator(".inline-group td").count() >= 8
     assert page.locator("#removals-group td.field-user").count() == 1
     assert page.evaluate(BROKEN_WORDS, ".inline-group td, .inline-group th") == []
+    # A value that is a list (the table's rules) starts where the others do.
+    starts = page.evaluate("""() => [...document.querySelectorAll('.form-row .readonly')]
+        .map((value) => Math.round((value.querySelector('li') || value)
+                                   .getBoundingClientRect().left))""")
+    assert len(starts) > 10 and len(set(starts)) == 1, starts
     page.goto(f"/admin/leagues/league/{organised.pk}/change/")
     assert not harness.wider_than_screen(page)
     assert page.evaluate(OUT_OF_THE_FORM) == []

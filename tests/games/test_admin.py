@@ -229,3 +229,21 @@ def test_the_change_page_counts_seats_from_one_and_dates_the_log_as_its_fields(
     first = game.actions.order_by("seq").first()
     assert date_format(timezone.localtime(first.created), "DATETIME_FORMAT") in page
     assert date_format(timezone.localtime(first.created), "SHORT_DATETIME_FORMAT") not in page
+
+
+def test_a_table_not_yet_dealt_names_no_round(admin_client, alice, game):
+    """A lobby is in no round: its page and its line in the list say so as the admin says
+    every empty value ("-"), not "round 0"; a table in play names its round. Its other
+    empty values (not started, nobody awaited, no state, no log) read alike."""
+    lobby = commands.create_table(alice, "Not dealt yet", 5, {"rounds": 3})
+    page = admin_client.get(reverse("admin:games_game_change", args=[lobby.pk])).content.decode()
+    assert re.search(r'field-round_shown">.*?<div class="readonly">-</div>', page, re.S)
+    values = re.findall(r'<div class="readonly">(.*?)</div>', page, re.S)
+    assert values.count("-") == 7 and "—" not in values
+    page = admin_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert re.search(r'field-round_shown">.*?<div class="readonly">2</div>', page, re.S)
+    listing = admin_client.get(CHANGELIST).content.decode()
+    rounds = dict(re.findall(r'<th class="field-name"><a [^>]*>([^<]*)</a></th>.*?'
+                             r'<td class="field-round_shown">([^<]*)</td>', listing, re.S))
+    assert rounds == {"Not dealt yet": "-", "Stalled table": "2"}
+
