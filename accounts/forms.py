@@ -52,8 +52,10 @@ class SignupForm(UserCreationForm):
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
-    # Filled by the browser (static/js/dalmuti.js): the new player's own time zone.
-    time_zone = forms.CharField(required=False, widget=forms.HiddenInput)
+    # Filled by the browser (static/js/dalmuti.js): the new player's own time zone. A plain
+    # field: whatever comes, even what a CharField refuses (a NUL byte), is read as a zone
+    # or as none, never an error on a field the player cannot see.
+    time_zone = forms.Field(required=False, widget=forms.HiddenInput)
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -62,17 +64,17 @@ class SignupForm(UserCreationForm):
     def clean_time_zone(self):
         # Whatever the browser says that zoneinfo knows, legacy names too (Chrome says
         # Asia/Calcutta, kept as Asia/Kolkata); anything else, the site's.
-        return zones.recognised(self.cleaned_data.get("time_zone", ""))
+        return zones.recognised(str(self.cleaned_data.get("time_zone") or ""))
 
     def clean_email(self):
         return User.objects.normalize_email(self.cleaned_data["email"])
 
     def username_taken(self) -> bool:
         """Whether the form was refused for a username somebody already has (the one
-        thing a sign-up still tells: usernames are unique and shown at every table)."""
-        username = self.data.get("username", "")
-        return (self.has_error("username")
-                and User.objects.filter(username__iexact=username).exists())
+        thing a sign-up still tells: usernames are unique and shown at every table). As
+        Django's form found it, in any case: never the name as sent, which may be anything
+        (a NUL byte the database refuses)."""
+        return self.has_error("username", code="unique")
 
 
 class LoginForm(AuthenticationForm):

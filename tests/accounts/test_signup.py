@@ -58,6 +58,29 @@ def test_it_refuses_a_username_already_taken_in_another_case(client, alice):
     assert response.context["form"].has_error("username")
 
 
+@pytest.mark.parametrize("field", ["username", "email", "password1"])
+def test_a_nul_byte_in_any_field_is_refused_with_a_word(client, field, settings):
+    """As a browser never sends it, but a script may: the form says what is wrong, and the
+    database is never asked (PostgreSQL refuses a NUL in a string outright)."""
+    settings.DEBUG = False
+    client.raise_request_exception = False
+    response = client.post("/accounts/signup/", _form(**{field: "car\x00ol"}))
+    assert response.status_code == 400
+    assert "Null characters are not allowed." in response.content.decode()
+    assert not User.objects.exists()
+
+
+def test_a_time_zone_the_browser_cannot_have_sent_is_the_sites(client, settings):
+    """The hidden zone is the browser's to fill: whatever else comes is no zone, not an
+    error on a field nobody sees."""
+    for i, zone in enumerate(["Europe/Ber\x00lin", "Mars/Olympus", "../../etc/passwd"]):
+        client.logout()
+        response = client.post("/accounts/signup/", _form(username=f"carol{i}",
+                                                          time_zone=zone))
+        assert response.status_code == 302, zone
+        assert User.objects.get(username=f"carol{i}").time_zone == ""
+
+
 @pytest.mark.parametrize(
     "password, code",
     [
