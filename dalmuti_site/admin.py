@@ -1,11 +1,15 @@
 """The site's admin: titled for Dalmuti, and its index ordered for the people who use it
 (organisers come for their leagues and seasons; the games come next; the rest after)."""
 
+import functools
+
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.utils.translation import gettext_lazy as _
+
+from dalmuti_site.errors import bad_request
 
 # Apps and models in the order an organiser looks for them; anything not named keeps
 # Django's alphabetical order after these.
@@ -18,6 +22,39 @@ MODEL_ORDER = {
 
 def _rank(order: list[str], name: str) -> tuple[int, str]:
     return (order.index(name) if name in order else len(order), name)
+
+
+# The parts of a changelist's address that name a day of its date hierarchy.
+DAY_PARTS = ("__year", "__month", "__day")
+
+
+def unreadable(request) -> bool:
+    """Whether the admin's own code would fail on this request: no form or link of the
+    admin's sends it, but a hand-made address or a script may, and the admin reads its
+    filters, its date hierarchy and its action's choice of rows without a check of its own
+    (a NUL byte, which PostgreSQL refuses in a string outright; a day too large for a date;
+    a row chosen by something other than its number)."""
+    for data in (request.GET, request.POST):
+        for key, values in data.lists():
+            if "\x00" in key or any("\x00" in value for value in values):
+                return True
+    return (any(key.endswith(DAY_PARTS) and not (value.isdecimal() and len(value) <= 4)
+                for key, value in request.GET.items())
+            or any(not (chosen.isdecimal() and len(chosen) <= 18)
+                   for chosen in request.POST.getlist("_selected_action")))
+
+
+def readable_only(view):
+    """The site's 400 page ("Nothing was changed") for a request the admin cannot read,
+    rather than a server error deep inside it."""
+
+    @functools.wraps(view)
+    def checked(request, *args, **kwargs):
+        if unreadable(request):
+            return bad_request(request)
+        return view(request, *args, **kwargs)
+
+    return checked
 
 
 class PickJsonView(AutocompleteJsonView):
@@ -40,7 +77,7 @@ class DalmutiAdminSite(admin.AdminSite):
         `style` attributes: its pages, and only they, let style attributes through. Style
         elements, scripts and other origins stay refused here as on the rest of the site."""
         return csp_update({"style-src-attr": ["'unsafe-inline'"]})(
-            super().admin_view(view, cacheable))
+            super().admin_view(readable_only(view), cacheable))
 
     def autocomplete_view(self, request):
         return PickJsonView.as_view(admin_site=self)(request)
