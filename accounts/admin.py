@@ -7,14 +7,14 @@ from django.utils.translation import gettext_lazy as _
 
 from games.commands import delete_account, name_changed
 from games.read.account import tables_left
-from leagues.admin import action_page
+from leagues.admin import WIDE_TEXT, action_page
 
 from .models import OutgoingEmail, User
 
 
 class DeleteAccountsForm(forms.Form):
     reason = forms.CharField(
-        label=_("Reason"), max_length=200,
+        label=_("Reason"), max_length=200, widget=WIDE_TEXT,
         help_text=_("Kept in the admin's log with your name: who asked, and how."),
     )
     erase_talk = forms.BooleanField(

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.read.narration import log_lines
 from games.read.replay import SeatNames, all_log_lines
-from leagues.admin import OrganisedAdmin, action_page, leagues_of, limit_choices
+from leagues.admin import WIDE_TEXT, OrganisedAdmin, action_page, leagues_of, limit_choices
 from leagues.models import AdminRecord, LeagueGame
 from leagues.services import end_game, replace_by_bot
 
@@ -217,7 +217,7 @@ class RoundInline(admin.TabularInline):
 
 class EndGameForm(forms.Form):
     reason = forms.CharField(
-        label=gettext_lazy("Reason"), max_length=200,
+        label=gettext_lazy("Reason"), max_length=200, widget=WIDE_TEXT,
         help_text=gettext_lazy("Shown with the game. The round in play scores no points."),
     )
 
@@ -228,7 +228,7 @@ class ReplaceForm(forms.Form):
         label=gettext_lazy("Bot level"), choices=BotLevel.choices, initial=BotLevel.BASIC
     )
     reason = forms.CharField(
-        label=gettext_lazy("Reason"), max_length=200, required=False,
+        label=gettext_lazy("Reason"), max_length=200, widget=WIDE_TEXT, required=False,
         help_text=gettext_lazy("Sent to the player, who is told by email, push or their "
                                "channel that a bot took their seat."),
     )
@@ -242,7 +242,7 @@ class ReplaceForm(forms.Form):
 
 class RevealForm(forms.Form):
     reason = forms.CharField(
-        label=gettext_lazy("Reason"), max_length=200,
+        label=gettext_lazy("Reason"), max_length=200, widget=WIDE_TEXT,
         help_text=gettext_lazy("Kept in the admin record, with your name, for everyone who "
                                "runs the league to read."),
     )

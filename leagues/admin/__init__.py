@@ -35,6 +35,7 @@ from players import exports
 from .league_forms import OPTION_FIELDS, LeagueForm, LeagueTableForm
 from .organised import (
     ORGANISER_GROUP,
+    WIDE_TEXT,
     LeagueListFilter,
     OrganisedAdmin,
     action_page,
@@ -42,7 +43,8 @@ from .organised import (
     limit_choices,
 )
 
-__all__ = ["ORGANISER_GROUP", "OrganisedAdmin", "action_page", "leagues_of", "limit_choices"]
+__all__ = ["ORGANISER_GROUP", "WIDE_TEXT", "OrganisedAdmin", "action_page", "leagues_of",
+           "limit_choices"]
 
 
 class LabelledFormSet(forms.BaseInlineFormSet):

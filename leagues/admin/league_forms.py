@@ -10,6 +10,7 @@ from dalmuti_site.channels import ChannelURLField, masked
 from games import engine
 from games.forms import MAX_SEATS, MIN_SEATS, TableForm, check_rules
 from games.models import BotLevel, TurnLimit
+from leagues.admin.organised import WIDE_TEXT
 from leagues.models import (
     League,
 )
@@ -26,7 +27,8 @@ class PeopleChoiceField(forms.ModelMultipleChoiceField):
 
 
 class LeagueTableForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Table name"), max_length=80)
+    name = forms.CharField(label=gettext_lazy("Table name"), max_length=80,
+                           widget=WIDE_TEXT)
     host = PersonChoiceField(
         label=gettext_lazy("Host"), queryset=None,
         help_text=gettext_lazy("Seated at once; the host starts the game."),

@@ -1,6 +1,7 @@
 """What every admin page of a league shares: an organiser sees and changes only the leagues
 that name her, and the intermediate page of an action that needs a form."""
 
+from django import forms
 from django.contrib import admin
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
@@ -136,6 +137,10 @@ class OrganisedAdmin(admin.ModelAdmin):
         return super().history_view(
             request, object_id, {**(extra_context or {}), "admin_records": records}
         )
+
+
+# A line of text on an action's page as wide as the admin's own forms make one.
+WIDE_TEXT = forms.TextInput(attrs={"class": "vTextField"})
 
 
 def action_page(modeladmin, request, queryset, *, form, action, title, intro, submit_label,

@@ -98,3 +98,48 @@ def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
     assert not harness.wider_than_screen(page)
     assert page.evaluate(OUT_OF_THE_FORM) == []
     context.close()
+
+
+# Where an action's page puts each field's control, the labels' right edge, the height of
+# each choice of a list of boxes, and its two buttons' heights.
+ACTION_FORM = """() => {
+    const rows = [...document.querySelectorAll('#content form .form-row')];
+    const control = (row) => row.querySelector('.flex-container > :is(input, select, div)');
+    return {
+        starts: rows.map((row) => Math.round(control(row).getBoundingClientRect().left)),
+        labels: Math.max(...rows.map((row) =>
+            row.querySelector('.flex-container > label').getBoundingClientRect().right)),
+        choices: [...document.querySelectorAll('#id_players label')].map((choice) =>
+            Math.round(choice.getBoundingClientRect().height)),
+        buttons: [...document.querySelectorAll('.submit-row :is(input[type=submit], a)')]
+            .map((button) => Math.round(button.getBoundingClientRect().height)),
+    };
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_an_actions_page_lays_out_its_form_as_the_admins_own(organised, browser, live_server,
+                                                             size):
+    """Opening a table for a league: the fields in a column beside their labels on a
+    laptop (under them on a phone), each player to invite on a line of their own, the
+    "Cancel" as tall as the button beside it."""
+    context = harness.new_context(browser, size, base_url=live_server.url)
+    page = context.new_page()
+    page.goto("/admin/login/?next=/admin/")
+    page.locator("#id_username").fill("root")
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("input[type=submit]").click()
+    page.wait_for_url("**/admin/")
+    page.goto("/admin/leagues/league/")
+    page.locator("input[name=_selected_action]").first.check()
+    page.locator("select[name=action]").select_option("create_table")
+    page.locator(".actions button[name=index]").click()
+    page.wait_for_load_state("load")  # its stylesheets too
+    form = page.evaluate(ACTION_FORM)
+    assert len(form["starts"]) == 7 and len(set(form["starts"])) == 1, form
+    if size == "laptop":
+        assert form["starts"][0] >= form["labels"], form
+    assert len(form["choices"]) == 3 and max(form["choices"]) < 30, form
+    assert len(form["buttons"]) == 2 and abs(form["buttons"][0] - form["buttons"][1]) <= 1, form
+    assert not harness.wider_than_screen(page)
+    context.close()
