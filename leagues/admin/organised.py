@@ -83,6 +83,17 @@ class OrganisedAdmin(admin.ModelAdmin):
         limit_choices(db_field, request, kwargs)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
+    def get_changeform_initial_data(self, request):
+        """Something new of a league (a season) starts in the organiser's league when she
+        reaches just one: nothing to choose."""
+        initial = super().get_changeform_initial_data(request)
+        if "league" not in initial and any(
+                field.name == "league" for field in self.model._meta.get_fields()):
+            leagues = list(leagues_of(request).values_list("pk", flat=True)[:2])
+            if len(leagues) == 1:
+                initial["league"] = leagues[0]
+        return initial
+
     # -- the record that outlives accounts --
 
     def league_and_game(self, obj):

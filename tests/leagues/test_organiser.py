@@ -157,3 +157,17 @@ def test_an_organiser_cannot_hand_out_permissions(client_for):
 def test_a_seasons_time_limit_is_labelled_as_its_other_fields(client_for, organiser):
     page = client_for.get(reverse("admin:leagues_season_add")).content.decode()
     assert ">Time limit per turn:</label>" in page
+
+
+def test_an_organiser_of_one_league_adds_to_it_without_choosing_it(client_for, organiser):
+    """A new season starts in the organiser's league when she runs just one; with two,
+    she chooses (none is chosen for her)."""
+    fridays = make_league(name="Fridays", slug="fridays")
+    fridays.organisers.add(organiser)
+    make_league(name="Not hers", slug="not-hers")
+    form = client_for.get(reverse("admin:leagues_season_add")).context["adminform"].form
+    assert form.initial.get("league") == fridays.pk
+    mondays = make_league(name="Mondays", slug="mondays")
+    mondays.organisers.add(organiser)
+    form = client_for.get(reverse("admin:leagues_season_add")).context["adminform"].form
+    assert "league" not in form.initial
