@@ -6,7 +6,7 @@ of choices, however long their words, stay within the screen."""
 import pytest
 
 from games import commands
-from leagues.models import League, Membership
+from leagues.models import League, LeagueGame, Membership
 from tests.e2e import harness
 from tests.helpers import PASSWORD, make_user
 
@@ -60,6 +60,7 @@ def organised(live_server, settings):
         commands.create_table(member, f"Tisch von {name.title()}", 5, {"rounds": 3})
     # A table with bots beside its host, whose seats the table's page lists.
     league.tables = [commands.create_table(member, "Mit Bots", 5, {"rounds": 3})]
+    LeagueGame.objects.create(game=league.tables[0], league=league)
     for _ in range(2):
         commands.add_bot(league.tables[0].pk, "basic")
     # And a member its host took off it, whom the table's page and a list name.
@@ -89,6 +90,13 @@ def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
     assert page.locator(".inline-group td").count() >= 8
     assert page.locator("#removals-group td.field-user").count() == 1
     assert page.evaluate(BROKEN_WORDS, ".inline-group td, .inline-group th") == []
+    # The heading of a stacked inline (the table's league) keeps the space after its colon:
+    # on a phone the admin lays it out as a flexible box, which drops spaces between boxes.
+    gap = page.evaluate("""() => {
+        const [name, label] = document.querySelectorAll('.inline-related h3 > :is(b, span)');
+        return label.getBoundingClientRect().left - name.getBoundingClientRect().right;
+    }""")
+    assert gap >= 2, gap
     # A value that is a list (the table's rules) starts where the others do.
     starts = page.evaluate("""() => [...document.querySelectorAll('.form-row .readonly')]
         .map((value) => Math.round((value.querySelector('li') || value)
