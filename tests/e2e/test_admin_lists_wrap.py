@@ -104,6 +104,15 @@ def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
     assert len(starts) > 10 and len(set(starts)) == 1, starts
     page.goto(f"/admin/leagues/league/{organised.pk}/change/")
     assert not harness.wider_than_screen(page)
+    # A box's label beside it on one line ("Verkleinertes Kartenspiel"), not squeezed into
+    # the labels' column, wrapped with room to spare in its row.
+    squeezed = page.evaluate("""() => [...document.querySelectorAll('.checkbox-row label')]
+        .filter((label) => label.getBoundingClientRect().height
+                           > 2 * parseFloat(getComputedStyle(label).fontSize)
+                       && label.getBoundingClientRect().right
+                           < label.closest('.form-row').getBoundingClientRect().right - 80)
+        .map((label) => label.textContent)""")
+    assert squeezed == [], squeezed
     assert page.evaluate(OUT_OF_THE_FORM) == []
     context.close()
 
