@@ -15,6 +15,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.core import mail
 from django.db import OperationalError, connection
 from django.db.models.sql.compiler import SQLCompiler
+from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from games import commands, engine
@@ -400,3 +401,19 @@ class WebhookServer:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+def site_routes() -> list[str]:
+    """Every route of the site, the admin's aside, as its pattern reads ("/t/<id:game_id>/")."""
+    found = []
+
+    def walk(patterns, prefix):
+        for entry in patterns:
+            route = prefix + str(entry.pattern)
+            if isinstance(entry, URLResolver):
+                walk(entry.url_patterns, route)
+            elif isinstance(entry, URLPattern) and "admin" not in route:
+                found.append(route)
+
+    walk(get_resolver().url_patterns, "/")
+    return found

@@ -5,7 +5,7 @@ sees it (PostgreSQL refuses a NUL in a string outright)."""
 import pytest
 from django.test import Client
 
-from tests.helpers import start_table
+from tests.helpers import site_routes, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -58,20 +58,7 @@ def test_the_same_routes_still_answer_without_them(clients, alice):
 
 def _routes_with_ids():
     """Every route of the site whose path holds an id, with the id's places marked."""
-    from django.urls import URLPattern, URLResolver, get_resolver
-
-    found = []
-
-    def walk(patterns, prefix):
-        for entry in patterns:
-            route = prefix + str(entry.pattern)
-            if isinstance(entry, URLResolver):
-                walk(entry.url_patterns, route)
-            elif isinstance(entry, URLPattern) and "<" in route and "admin" not in route:
-                found.append(route)
-
-    walk(get_resolver().url_patterns, "/")
-    return [route for route in found if "_id>" in route or "<pk>" in route
+    return [route for route in site_routes() if "_id>" in route or "<pk>" in route
             or "<int:" in route or "<id:" in route]
 
 

@@ -10,30 +10,14 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.helpers import play_until, start_table
+from tests.helpers import play_until, site_routes, start_table
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("accounts", "chat", "games", "leagues", "players", "push", "dalmuti_site")
 VALUES = ["x\x00y", "9" * 30, "٣"]
-
-
-def _routes() -> list[str]:
-    found = []
-
-    def walk(patterns, prefix):
-        for entry in patterns:
-            route = prefix + str(entry.pattern)
-            if isinstance(entry, URLResolver):
-                walk(entry.url_patterns, route)
-            elif isinstance(entry, URLPattern) and "admin" not in route:
-                found.append(route)
-
-    walk(get_resolver().url_patterns, "/")
-    return found
 
 
 def _field_names() -> list[str]:
@@ -53,7 +37,7 @@ def _field_names() -> list[str]:
 
 def _paths(game, lobby, tokens) -> list[str]:
     paths = []
-    for route in _routes():
+    for route in site_routes():
         for table in {game, lobby} if "game_id" in route else {game}:
             path = re.sub(r"<\w+:game_id>", str(table), route)
             path = re.sub(r"<\w+:token>", tokens.get(route.split("/")[1], "x"), path)

@@ -70,9 +70,8 @@ def organised(live_server, settings):
     return league
 
 
-@pytest.mark.parametrize("size", ["phone", "laptop"])
-def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
-        organised, browser, live_server, size):
+def _signed_in_to_the_admin(browser, live_server, size):
+    """A browser at `size` signed in to the admin as its superuser, through its form."""
     context = harness.new_context(browser, size, base_url=live_server.url)
     page = context.new_page()
     page.goto("/admin/login/?next=/admin/")
@@ -80,6 +79,13 @@ def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
     page.locator("#id_password").fill(PASSWORD)
     page.locator("input[type=submit]").click()
     page.wait_for_url("**/admin/")
+    return context, page
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_admin_lists_break_between_words_and_forms_stay_on_the_screen(
+        organised, browser, live_server, size):
+    context, page = _signed_in_to_the_admin(browser, live_server, size)
     for path in ("/admin/leagues/league/", "/admin/games/game/", "/admin/accounts/user/",
                  "/admin/games/removal/"):
         page.goto(path)
@@ -140,13 +146,7 @@ def test_an_actions_page_lays_out_its_form_as_the_admins_own(organised, browser,
     """Opening a table for a league: the fields in a column beside their labels on a
     laptop (under them on a phone), each player to invite on a line of their own, the
     "Cancel" as tall as the button beside it."""
-    context = harness.new_context(browser, size, base_url=live_server.url)
-    page = context.new_page()
-    page.goto("/admin/login/?next=/admin/")
-    page.locator("#id_username").fill("root")
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("input[type=submit]").click()
-    page.wait_for_url("**/admin/")
+    context, page = _signed_in_to_the_admin(browser, live_server, size)
     page.goto("/admin/leagues/league/")
     page.locator("input[name=_selected_action]").first.check()
     page.locator("select[name=action]").select_option("create_table")
