@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from games import commands
 from tests.helpers import play_until, site_routes, start_table
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +56,9 @@ def test_no_route_answers_a_malformed_request_with_an_error(alice, bob, carol, s
                  "LOGIN_ADDRESS_FAILURE_LIMIT", "CHAT_RATE_LIMIT"):
         setattr(settings, name, 10**6)
     game = play_until(start_table(alice, [bob], bots=2), lambda g: g.round_number >= 1)
-    lobby = start_table(alice, [bob], bots=2)
+    # And a table waiting for its players, whose routes (join, seat settings, start) answer.
+    lobby = commands.create_table(alice, "Waiting", 5, {"rounds": 3})
+    commands.join(lobby.pk, bob)
     paths = _paths(game.pk, lobby.pk, {"join": game.invite_token, "watch": game.watch_token})
     names = _field_names()
     clients = {}
