@@ -4,6 +4,9 @@
 const CACHE = "dalmuti-offline-v1";
 const OFFLINE = "/offline/";
 
+// The language of the latest page that came (while this worker runs).
+let latestLanguage = null;
+
 async function keepOfflinePage() {
   const cache = await caches.open(CACHE);
   const page = await fetch(OFFLINE, { cache: "reload" });
@@ -13,6 +16,10 @@ async function keepOfflinePage() {
   const assets = [...new Set([...html.matchAll(/(?:href|src)="(\/static\/[^"]+)"/g)]
     .map((m) => m[1]))];
   await cache.addAll(assets);
+  // Fetches of the page overlap when the player changes language: one that was asked for
+  // before the change and answers after it never replaces the page in the new language.
+  const language = page.headers.get("Content-Language");
+  if (latestLanguage && language && language !== latestLanguage) return;
   await cache.put(OFFLINE, page);
 }
 
@@ -20,6 +27,7 @@ async function keepOfflinePage() {
 // (the player changed it) has the kept page fetched again, in the background.
 async function offlinePageIn(language) {
   if (!language) return;
+  latestLanguage = language;
   const kept = await caches.match(OFFLINE);
   if (kept && kept.headers.get("Content-Language") === language) return;
   try {

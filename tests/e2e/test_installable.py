@@ -2,6 +2,8 @@
 the start page), the service worker registers and controls the page, and with the
 network gone a page shows the offline page instead of the browser's error."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -76,5 +78,69 @@ def test_manifest_service_worker_and_offline_page(player, browser, live_server, 
     context.set_offline(True)
     page.goto(f"{live_server.url}/")
     expect(page.get_by_role("heading", name="Du bist offline")).to_be_visible()
+    context.set_offline(False)
+    context.close()
+
+
+def test_a_slow_fetch_of_the_offline_page_never_undoes_a_change_of_language(
+        player, browser, live_server):
+    # The worker fetches the offline page again whenever a page comes in another language
+    # than the one it keeps. A fetch asked for in English that answers after the player
+    # has gone on to French must not leave the English page kept.
+    context = harness.new_context(browser, "phone")
+    page = context.new_page()
+    harness.log_in(page, live_server.url, "ines")
+    page.wait_for_function("async () => (await navigator.serviceWorker.ready).active !== null",
+                           timeout=15_000)
+    page.reload()
+    assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+
+    held = []
+
+    def hold_the_english_fetch(route):
+        if "django_language=en" in (route.request.headers.get("cookie") or ""):
+            held.append(route)
+        else:
+            route.continue_()
+
+    context.route("**/offline/", hold_the_english_fetch)
+
+    def until(condition) -> bool:
+        # Playwright answers the held requests only while it is called: wait through it.
+        for _ in range(300):
+            if condition():
+                return True
+            page.wait_for_timeout(50)
+        return condition()
+
+    def kept_in(language: str) -> None:
+        page.wait_for_function(
+            "async (language) => (await (await caches.match('/offline/')).text())"
+            ".includes(`<html lang=\"${language}\"`)", arg=language, timeout=15_000)
+
+    def read_in(language: str) -> None:
+        context.add_cookies([{"name": "django_language", "value": language,
+                              "url": live_server.url}])
+        page.goto(f"{live_server.url}/history/")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+
+    read_in("de")
+    kept_in("de")
+    read_in("en")  # the worker asks for the English page: held
+    assert until(lambda: held), "the worker never asked for the page in English"
+    read_in("fr")
+    kept_in("fr")
+    # The English page answers at last, its assets marked: once the worker has them, it
+    # has read the page and gone on to keep it, or not.
+    answer = held[0].fetch()
+    held[0].fulfill(response=answer, body=re.sub(
+        r'((?:href|src)="/static/[^"]+)"', r'\1?held"', answer.text()))
+    page.wait_for_function(
+        "async () => (await (await caches.open('dalmuti-offline-v1')).keys())"
+        ".some((request) => request.url.endsWith('?held'))", timeout=15_000)
+
+    context.set_offline(True)
+    page.goto(f"{live_server.url}/")
+    expect(page.get_by_role("heading", name="Vous êtes hors ligne")).to_be_visible()
     context.set_offline(False)
     context.close()
