@@ -6,7 +6,9 @@ import functools
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
+from django.contrib.admin.filters import ChoicesFieldListFilter, FieldListFilter
 from django.contrib.admin.views.autocomplete import AutocompleteJsonView
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from dalmuti_site.errors import bad_request
@@ -22,6 +24,21 @@ MODEL_ORDER = {
 
 def _rank(order: list[str], name: str) -> tuple[int, str]:
     return (order.index(name) if name in order else len(order), name)
+
+
+class CapitalChoicesFilter(ChoicesFieldListFilter):
+    """A list's filter by a field's choices, each starting with a capital letter as the
+    admin's own ("All", "Yes") do: a choice's words are written for the middle of a line
+    ("an addition", "given up")."""
+
+    def choices(self, changelist):
+        for choice in super().choices(changelist):
+            yield {**choice, "display": capfirst(choice["display"])}
+
+
+# Every model's filter by choices, whichever list names it.
+FieldListFilter.register(lambda field: bool(field.choices), CapitalChoicesFilter,
+                         take_priority=True)
 
 
 # The parts of a changelist's address that name a day of its date hierarchy.

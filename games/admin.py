@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.read.narration import log_lines
 from games.read.replay import SeatNames, all_log_lines
@@ -495,6 +495,68 @@ class GameAdmin(OrganisedAdmin):
         )
 
 
+# The record keeps the engine's and the commands' own names for what happened and who made
+# it; the admin reads them in words, in the reader's language (a name not listed here, from
+# a newer record than this list, is shown as stored).
+ACTION_KINDS = {
+    "start": pgettext_lazy("record kind", "First deal"),
+    "next_round": pgettext_lazy("record kind", "Next deal"),
+    "play": pgettext_lazy("record kind", "Play"),
+    "pass": pgettext_lazy("record kind", "Pass"),
+    "give_back": pgettext_lazy("record kind", "Cards given back"),
+    "revolution": pgettext_lazy("record kind", "Revolution or not"),
+    "trade": pgettext_lazy("record kind", "Trade partner chosen"),
+    "trade_card": pgettext_lazy("record kind", "Card given in the trade"),
+    "ending": pgettext_lazy("record kind", "End after this round, or not"),
+    "end_proposal": pgettext_lazy("record kind", "Proposal to end the game"),
+    "end_vote": pgettext_lazy("record kind", "Vote on ending the game"),
+    "end_closed": pgettext_lazy("record kind", "Proposal closed"),
+    "join": pgettext_lazy("record kind", "Joined the table"),
+    "leaving": pgettext_lazy("record kind", "Leaving the table"),
+    "leave": pgettext_lazy("record kind", "Left the table"),
+    "stand_in": pgettext_lazy("record kind", "Stand-in takes over"),
+}
+ACTION_MAKERS = {
+    "player": pgettext_lazy("record maker", "The player"),
+    "bot": pgettext_lazy("record maker", "A bot"),
+    "stand_in": pgettext_lazy("record maker", "A stand-in"),
+    "standing_order": pgettext_lazy("record maker", "A standing order"),
+    "timeout": pgettext_lazy("record maker", "The clock"),
+    "closed": pgettext_lazy("record maker", "The revolution's window closing"),
+    "agreement": pgettext_lazy("record maker", "The players' agreement"),
+    "system": pgettext_lazy("record maker", "The site"),
+}
+
+
+class RecordWordsFilter(admin.SimpleListFilter):
+    """A filter of the record by one of its columns of names, offered in words: the names
+    the records in the list hold, in the order of their words."""
+
+    words: dict = {}
+
+    def lookups(self, request, model_admin):
+        stored = (model_admin.get_queryset(request).order_by()
+                  .values_list(self.parameter_name, flat=True).distinct())
+        return sorted(((name, self.words.get(name, name)) for name in stored),
+                      key=lambda choice: str(choice[1]))
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        return queryset.filter(**{self.parameter_name: value}) if value else queryset
+
+
+class ActionKindFilter(RecordWordsFilter):
+    title = gettext_lazy("kind")
+    parameter_name = "kind"
+    words = ACTION_KINDS
+
+
+class ActionMakerFilter(RecordWordsFilter):
+    title = gettext_lazy("made by")
+    parameter_name = "by"
+    words = ACTION_MAKERS
+
+
 @admin.register(Action)
 class ActionAdmin(OrganisedAdmin):
     """The record, read-only: it is the history every state is rebuilt from. Only games
@@ -503,16 +565,28 @@ class ActionAdmin(OrganisedAdmin):
 
     league_path = "game__league_link__league"
 
-    list_display = ("game", "seq", "round_number", "player", "kind", "by", "created")
-    list_filter = ("kind", "by")
+    list_display = ("game", "seq", "round_number", "player", "kind_shown", "by_shown",
+                    "created")
+    list_filter = (ActionKindFilter, ActionMakerFilter)
     search_fields = ("game__name",)
     list_select_related = ("game",)
     raw_id_fields = ("game", "by_user")
+    fields = ("game", "seq", "round_number", "player", "kind_shown", "by_shown", "by_user",
+              "turn", "payload", "events", "created")
+    readonly_fields = fields
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(
             game__status__in=[Game.Status.FINISHED, Game.Status.ABANDONED]
         )
+
+    @admin.display(description=gettext_lazy("kind"), ordering="kind")
+    def kind_shown(self, action):
+        return ACTION_KINDS.get(action.kind, action.kind)
+
+    @admin.display(description=gettext_lazy("made by"), ordering="by")
+    def by_shown(self, action):
+        return ACTION_MAKERS.get(action.by, action.by)
 
     def has_add_permission(self, request):
         return False

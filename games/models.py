@@ -678,15 +678,16 @@ class Action(models.Model):
     round_number = models.PositiveSmallIntegerField(_("round"), default=0)
     player = models.PositiveSmallIntegerField(_("player number"), null=True, blank=True)
     kind = models.CharField(_("kind"), max_length=24)
-    payload = models.JSONField(default=dict)
-    events = models.JSONField(default=list)
+    payload = models.JSONField(_("the move, as the engine reads it"), default=dict)
+    events = models.JSONField(_("what followed, as the log tells it"), default=list)
     # The turn token of the page a player acted from: a resent page is recognised as a
     # move already recorded.
-    turn = models.PositiveIntegerField(null=True, blank=True)
+    turn = models.PositiveIntegerField(_("turn of the page it was made on"), null=True,
+                                       blank=True)
     # Who made it: a user, a bot, or the clock (timeouts).
     by_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-        related_name="+",
+        related_name="+", verbose_name=_("account"),
     )
     by = models.CharField(_("made by"), max_length=16, default="player")
     created = models.DateTimeField(_("created"), auto_now_add=True)
@@ -700,7 +701,8 @@ class Action(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} #{self.seq} {self.kind}"
+        # Its kind is the record's own name for it: the admin says it in words beside.
+        return f"{self.game} #{self.seq}"
 
 
 def left_from() -> models.Expression:

@@ -3,10 +3,11 @@ import re
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from games import commands
+from games.admin import ACTION_KINDS, ACTION_MAKERS
 from games.models import Action, Game, Invitation, Round
 from leagues.models import AdminRecord, LeagueGame, Replacement
 from leagues.standings import league_standings
@@ -247,3 +248,55 @@ def test_a_table_not_yet_dealt_names_no_round(admin_client, alice, game):
                              r'<td class="field-round_shown">([^<]*)</td>', listing, re.S))
     assert rounds == {"Not dealt yet": "-", "Stalled table": "2"}
 
+
+
+def test_the_record_says_what_happened_and_who_made_it_in_the_readers_words(
+        admin_client, admin_user, alice):
+    # A game of six with the merchants' trade and a second round's taxes: the record holds
+    # deals, plays, passes, taxes given back, decisions on a revolution and trades, made by
+    # the player, by her standing orders, by bots and by the site.
+    game = play_until(start_game(alice, bots=5, options={
+        "rounds": 2, "merchant_trade": "chosen", "merchant_trade_from": 6}),
+        lambda g: g.is_over)
+    stored = Action.objects.filter(game=game)
+    kinds = set(stored.values_list("kind", flat=True))
+    makers = set(stored.values_list("by", flat=True))
+    assert {"start", "next_round", "play", "pass", "give_back", "trade"} <= kinds
+    assert {"player", "bot", "system"} <= makers
+    assert kinds <= set(ACTION_KINDS) and makers <= set(ACTION_MAKERS)
+
+    admin_user.language = "fr"
+    admin_user.save(update_fields=["language"])
+    page = admin_client.get(reverse("admin:games_action_changelist"))
+    content = page.content.decode()
+    filters = {spec.title: [choice["display"] for choice in spec.choices(page.context["cl"])]
+               for spec in page.context["cl"].filter_specs}
+    assert "Cartes rendues" in filters["type"] and "Première donne" in filters["type"]
+    assert "Un bot" in filters["fait par"] and "Le site" in filters["fait par"]
+    assert filters["type"][1:] == sorted(filters["type"][1:])  # "Tout", then by their words
+    assert '<td class="field-kind_shown">Première donne</td>' in content
+    assert all(f"<td class=\"field-kind_shown\">{name}</td>" not in content
+               for name in kinds)
+    assert page.context["cl"].result_count == stored.count()
+    # A record's own page alike.
+    taxes = stored.filter(kind="give_back").first()
+    one = admin_client.get(reverse("admin:games_action_change", args=[taxes.pk])).content
+    with translation.override("fr"):
+        assert "Cartes rendues" in one.decode() and str(ACTION_MAKERS[taxes.by]) in one.decode()
+    assert b"give_back</div>" not in one and b"Payload" not in one
+    # Chosen by its words, the filter still lists the rows of that kind.
+    chosen = admin_client.get(reverse("admin:games_action_changelist"), {"kind": "give_back"})
+    assert {a.kind for a in chosen.context["cl"].result_list} == {"give_back"}
+
+
+def test_every_filter_by_choices_reads_as_the_admins_own_with_a_capital(admin_client):
+    # The choices' words are written for the middle of a line ("given up", "addition").
+    page = admin_client.get(reverse("admin:accounts_outgoingemail_changelist"))
+    shown = [choice["display"] for spec in page.context["cl"].filter_specs
+             for choice in spec.choices(page.context["cl"])]
+    assert "Given up" in shown and "Pending" in shown
+    assert all(str(name)[:1] == str(name)[:1].upper() for name in shown)
+    page = admin_client.get(reverse("admin:leagues_adminrecord_changelist"))
+    shown = [choice["display"] for spec in page.context["cl"].filter_specs
+             for choice in spec.choices(page.context["cl"])]
+    assert "Addition" in shown and "Look at a game in play" in shown
