@@ -156,7 +156,42 @@ def test_an_actions_page_lays_out_its_form_as_the_admins_own(organised, browser,
     assert len(form["starts"]) == 7 and len(set(form["starts"])) == 1, form
     if size == "laptop":
         assert form["starts"][0] >= form["labels"], form
-    assert len(form["choices"]) == 3 and max(form["choices"]) < 30, form
+    # One line each: a line of text, or beside it a box a fingertip's size on a phone.
+    assert len(form["choices"]) == 3 and max(form["choices"]) < 40, form
     assert len(form["buttons"]) == 2 and abs(form["buttons"][0] - form["buttons"][1]) <= 1, form
+    assert not harness.wider_than_screen(page)
+    context.close()
+
+
+# The width and height of every box and round button shown on the page.
+BOXES = """() => [...document.querySelectorAll(
+        '#content input:is([type=checkbox], [type=radio])')]
+    .filter((box) => box.checkVisibility())
+    .map((box) => [box.name, Math.round(box.getBoundingClientRect().width),
+                   Math.round(box.getBoundingClientRect().height)])"""
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_boxes_are_a_fingertips_size_on_a_touch_screen(organised, browser, live_server, size):
+    """A list's rows to act on, a form's options and its yes-or-no fields: the admin draws
+    their boxes for a mouse (13 pixels), too small for a finger on a phone."""
+    context, page = _signed_in_to_the_admin(browser, live_server, size)
+    shown = []
+    page.goto("/admin/leagues/league/")
+    shown += page.evaluate(BOXES)
+    page.goto(f"/admin/leagues/league/{organised.pk}/change/")
+    shown += page.evaluate(BOXES)
+    page.goto("/admin/leagues/league/")
+    page.locator("input[name=_selected_action]").first.check()
+    page.locator("select[name=action]").select_option("create_table")
+    page.locator(".actions button[name=index]").click()
+    page.wait_for_load_state("load")
+    shown += page.evaluate(BOXES)
+    names = {name for name, _width, _height in shown}
+    assert {"_selected_action", "players", "active"} <= names, names
+    if size == "phone":
+        assert all(width >= 24 and height >= 24 for _name, width, height in shown), shown
+    else:
+        assert all(width < 20 for _name, width, _height in shown), shown
     assert not harness.wider_than_screen(page)
     context.close()
