@@ -2,6 +2,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models.constants import LOOKUP_SEP
+from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -31,7 +32,8 @@ class AccountFilter(admin.SimpleListFilter):
     parameter_name = "account"
 
     def lookups(self, request, model_admin):
-        return [("kept", _("kept")), ("deleted", _("deleted"))]
+        # The words as a line says them, with a capital as the admin's own filters have.
+        return [("kept", capfirst(_("kept"))), ("deleted", capfirst(_("deleted")))]
 
     def queryset(self, request, queryset):
         if self.value() in ("kept", "deleted"):

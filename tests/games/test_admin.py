@@ -300,3 +300,8 @@ def test_every_filter_by_choices_reads_as_the_admins_own_with_a_capital(admin_cl
     shown = [choice["display"] for spec in page.context["cl"].filter_specs
              for choice in spec.choices(page.context["cl"])]
     assert "Addition" in shown and "Look at a game in play" in shown
+    # And the site's own filters, whose words are a line's too ("kept", "deleted").
+    page = admin_client.get(reverse("admin:accounts_user_changelist"))
+    shown = [choice["display"] for spec in page.context["cl"].filter_specs
+             for choice in spec.choices(page.context["cl"])]
+    assert "Kept" in shown and "Deleted" in shown
