@@ -10,6 +10,7 @@ import pytest
 from django.contrib import admin
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Game
 from leagues.models import LeagueGame
@@ -31,7 +32,8 @@ def organiser(admin_user, alice, bob, settings):
     game = play_until(start_table(alice, [bob], bots=2), lambda g: g.round_number >= 1)
     # A row of the organisers' models too: a league, its season, its table.
     league = make_league(members=[alice, bob])
-    make_season(league, "Winter", game.created.date(), game.created.date())
+    today = timezone.localdate(game.created)
+    make_season(league, "Winter", today, today)
     LeagueGame.objects.create(game=game, league=league)
     client = Client(raise_request_exception=False)
     client.force_login(admin_user)
@@ -71,7 +73,9 @@ def test_the_admin_refuses_what_none_of_its_pages_sends(organiser):
 def test_what_its_pages_send_is_read_as_before(organiser):
     client, game = organiser
     changelist = reverse("admin:games_game_changelist")
-    day = game.created
+    # The day as the admin's date hierarchy reads it: in the site's time zone (in the last
+    # hour of a day in UTC it is already the next in Amsterdam).
+    day = timezone.localtime(game.created)
     answer = client.get(changelist, {"created__year": day.year, "created__month": day.month,
                                      "created__day": day.day, "q": "Test"})
     assert answer.status_code == 200 and len(answer.context["cl"].result_list) == 1
