@@ -30,6 +30,13 @@ def listed(response):
     return [g.name for g in response.context["cl"].result_list]
 
 
+def filters_shown(response) -> dict[str, list[str]]:
+    """Each filter of a changelist by its title, with the choices it offers as shown."""
+    changelist = response.context["cl"]
+    return {str(spec.title): [str(choice["display"]) for choice in spec.choices(changelist)]
+            for spec in changelist.filter_specs}
+
+
 def test_the_changelist_filters_by_status_and_league(admin_client, alice, bob, game):
     league = make_league(members=[alice, bob])
     LeagueGame.objects.create(game=game, league=league)
@@ -269,8 +276,7 @@ def test_the_record_says_what_happened_and_who_made_it_in_the_readers_words(
     admin_user.save(update_fields=["language"])
     page = admin_client.get(reverse("admin:games_action_changelist"))
     content = page.content.decode()
-    filters = {spec.title: [choice["display"] for choice in spec.choices(page.context["cl"])]
-               for spec in page.context["cl"].filter_specs}
+    filters = filters_shown(page)
     assert "Cartes rendues" in filters["type"] and "Première donne" in filters["type"]
     assert "Un bot" in filters["fait par"] and "Le site" in filters["fait par"]
     assert filters["type"][1:] == sorted(filters["type"][1:])  # "Tout", then by their words
@@ -292,16 +298,13 @@ def test_the_record_says_what_happened_and_who_made_it_in_the_readers_words(
 def test_every_filter_by_choices_reads_as_the_admins_own_with_a_capital(admin_client):
     # The choices' words are written for the middle of a line ("given up", "addition").
     page = admin_client.get(reverse("admin:accounts_outgoingemail_changelist"))
-    shown = [choice["display"] for spec in page.context["cl"].filter_specs
-             for choice in spec.choices(page.context["cl"])]
+    shown = sum(filters_shown(page).values(), [])
     assert "Given up" in shown and "Pending" in shown
     assert all(str(name)[:1] == str(name)[:1].upper() for name in shown)
     page = admin_client.get(reverse("admin:leagues_adminrecord_changelist"))
-    shown = [choice["display"] for spec in page.context["cl"].filter_specs
-             for choice in spec.choices(page.context["cl"])]
+    shown = sum(filters_shown(page).values(), [])
     assert "Addition" in shown and "Look at a game in play" in shown
     # And the site's own filters, whose words are a line's too ("kept", "deleted").
     page = admin_client.get(reverse("admin:accounts_user_changelist"))
-    shown = [choice["display"] for spec in page.context["cl"].filter_specs
-             for choice in spec.choices(page.context["cl"])]
+    shown = sum(filters_shown(page).values(), [])
     assert "Kept" in shown and "Deleted" in shown
